@@ -1,0 +1,3 @@
+//! String building, with a nested module below.
+
+pub mod join;

@@ -1,0 +1,2 @@
+// Runs every comparison registered in this package's src/ (and any declared here).
+rtcompare::main!();

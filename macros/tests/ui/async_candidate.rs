@@ -1,0 +1,8 @@
+use rtcompare::compare;
+
+async fn old() {}
+
+#[compare(baseline = old)]
+async fn new() {}
+
+fn main() {}

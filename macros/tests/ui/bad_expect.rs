@@ -1,0 +1,8 @@
+use rtcompare::compare;
+
+fn old() {}
+
+#[compare(baseline = old, expect = "faster")]
+fn new() {}
+
+fn main() {}

@@ -1,0 +1,6 @@
+use rtcompare::compare;
+
+#[compare(baseline = "old")]
+fn new() {}
+
+fn main() {}

@@ -1,0 +1,12 @@
+use rtcompare::compare;
+
+fn old(n: u64) -> u64 {
+    n
+}
+
+#[compare(baseline = old)]
+fn new(n: u64) -> u64 {
+    n
+}
+
+fn main() {}

@@ -1,0 +1,1 @@
+rtcompare::main!(alloc = std::alloc::System);

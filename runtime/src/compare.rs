@@ -1,0 +1,147 @@
+//! The whole protocol in one call: calibrate, collect interleaved rounds, judge.
+
+use crate::measure::{
+    Arm, Calibration, CalibrationOptions, CollectOptions, Meter, Metric, Samples, calibrate, collect,
+};
+use crate::verdict::{JudgeOptions, Report, judge};
+use std::time::{Duration, Instant};
+
+/// Settings of one comparison.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Wall-clock time for collecting rounds (calibration and warm-up come on top).
+    pub budget: Duration,
+    /// What to measure.
+    pub metric: Metric,
+    /// Largest share of a batch the clock step may be (see [`CalibrationOptions::clock_error`]).
+    pub clock_error: f64,
+    /// Shortest batch (see [`CalibrationOptions::min_batch`]).
+    pub min_batch: Duration,
+    /// Rounds to collect even past the budget.
+    pub min_rounds: usize,
+    /// Rounds after which collection stops; batches grow so that the budget fills about this many.
+    pub max_rounds: usize,
+    /// How the samples are judged (parity, level, resamples, thresholds, seed).
+    pub judge: JudgeOptions,
+    /// Called after each round with the share of the budget spent (see
+    /// [`CollectOptions::progress`](crate::measure::CollectOptions::progress)).
+    pub progress: Option<fn(f64)>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            budget: Duration::from_secs(1),
+            metric: Metric::Time,
+            clock_error: 0.001,
+            min_batch: Duration::from_micros(100),
+            min_rounds: 10,
+            max_rounds: 1_000,
+            judge: JudgeOptions::default(),
+            progress: None,
+        }
+    }
+}
+
+impl Options {
+    /// The shortest batch that still lets `max_rounds` rounds of four batches fill the budget:
+    /// longer batches when the budget is long, so the rounds stay few enough to resample fast.
+    fn batch_floor(&self) -> Duration {
+        let per_batch = self.budget / (4 * self.max_rounds.max(1)) as u32;
+        self.min_batch.max(per_batch)
+    }
+}
+
+/// Rounds collected for count metrics: allocation counts of deterministic code repeat exactly,
+/// so a few dozen rounds show whether they vary at all.
+pub const COUNT_ROUNDS: usize = 30;
+
+/// Runs the whole protocol on two arms and returns the report.
+///
+/// Count metrics (`Metric::AllocBytes`, `Metric::Allocs`) need a
+/// [`CountingAllocator`](crate::measure::CountingAllocator) as the global allocator, and
+/// collect at most [`COUNT_ROUNDS`] rounds.
+///
+/// Calibration sizes one batch for both arms, a warm-up of a tenth of the budget settles the
+/// machine, rounds of {candidate, candidate twin, baseline, baseline twin} run in a seeded random
+/// order until the budget is spent, and [`judge`] turns the samples into a verdict.
+///
+/// ```
+/// use rtcompare_runtime::{compare, Arm, Options, Outcome};
+/// use std::time::Duration;
+/// fn slow() -> u64 { (0..3_000u64).map(std::hint::black_box).sum() }
+/// fn fast() -> u64 { (0..1_000u64).map(std::hint::black_box).sum() }
+/// let options = Options { budget: Duration::from_millis(200), ..Options::default() };
+/// let report = compare(Arm::from_fn("fast", fast), Arm::from_fn("slow", slow), &options);
+/// assert_eq!(report.verdict.outcome, Outcome::Win);
+/// ```
+pub fn compare(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> Report {
+    let started = Instant::now();
+    let measured = measure(candidate, baseline, options);
+    let mut report = judge(
+        &measured.candidate,
+        &measured.baseline,
+        options.metric,
+        measured.calibration,
+        measured.samples,
+        &options.judge,
+    );
+    report.duration = started.elapsed();
+    report
+}
+
+/// What [`measure`] collected: everything [`judge`] needs.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Measured {
+    /// The candidate's name.
+    pub candidate: String,
+    /// The baseline's name.
+    pub baseline: String,
+    /// Batch sizing.
+    pub calibration: Calibration,
+    /// The interleaved rounds.
+    pub samples: Samples,
+}
+
+/// The measuring half of [`compare`]: calibration, warm-up and interleaved collection, without
+/// judging. Worker processes run this and send the result back to be judged.
+///
+/// ```
+/// use rtcompare_runtime::{measure, Arm, Options};
+/// use std::time::Duration;
+/// let options = Options { budget: Duration::from_millis(20), ..Options::default() };
+/// let measured = measure(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
+/// assert!(measured.samples.rounds() >= options.min_rounds);
+/// ```
+pub fn measure(mut candidate: Arm<'_>, mut baseline: Arm<'_>, options: &Options) -> Measured {
+    let meter = Meter::new(options.metric);
+    let calibration = calibrate(
+        &mut candidate,
+        &mut baseline,
+        &CalibrationOptions {
+            clock_error: options.clock_error,
+            min_batch: options.batch_floor(),
+            metric: options.metric,
+        },
+    );
+    let samples = collect(
+        &mut candidate,
+        &mut baseline,
+        &CollectOptions {
+            candidate_iters: calibration.candidate_iters,
+            baseline_iters: calibration.baseline_iters,
+            budget: options.budget,
+            warmup: options.budget / 10,
+            min_rounds: options.min_rounds,
+            max_rounds: if options.metric.is_count() {
+                options.max_rounds.min(COUNT_ROUNDS)
+            } else {
+                options.max_rounds
+            },
+            seed: options.judge.seed,
+            meter,
+            progress: options.progress,
+        },
+    );
+    Measured { candidate: candidate.name().to_owned(), baseline: baseline.name().to_owned(), calibration, samples }
+}

@@ -1,0 +1,342 @@
+//! Run-wide facts about the machine and the build, read once before measuring, and the warnings
+//! they call for (an unoptimised build, a busy machine, a power-saving CPU governor).
+//!
+//! Everything is read from the places Linux exposes without privileges (`/proc`, `/sys`) or from
+//! `rustc` and `git` on the `PATH`; what cannot be read is recorded as `"unknown"` (or `null`), and
+//! never stops a run.
+
+use serde::Serialize;
+use std::path::Path;
+use std::process::Command;
+use std::time::SystemTime;
+
+/// Said for any fact that could not be read.
+pub(crate) const UNKNOWN: &str = "unknown";
+
+/// The machine and build a run measured on, as written to the results file.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct Environment {
+    /// When the run started, RFC 3339 in UTC.
+    pub started_at: String,
+    /// The CPU's model name.
+    pub cpu_model: String,
+    /// Logical CPUs this process may run on.
+    pub cores: usize,
+    /// 1-, 5- and 15-minute load averages when the run started.
+    pub load_average_start: Option<[f64; 3]>,
+    /// The same when the run ended (filled in after the last comparison).
+    pub load_average_end: Option<[f64; 3]>,
+    /// The first CPU's frequency governor (`performance`, `powersave`, ...).
+    pub governor: String,
+    /// `ac`, `battery` or `unknown`.
+    pub power: String,
+    /// `rustc --version` of the `rustc` on the `PATH` at run time.
+    pub rustc: String,
+    /// What is known of the build profile.
+    pub profile: Profile,
+    /// The target the test binary was built for.
+    pub target: Target,
+    /// The repository's state, or `None` outside a git repository.
+    pub git: Option<Git>,
+}
+
+/// What the test binary knows of its build profile.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct Profile {
+    /// `cfg!(debug_assertions)` in the test crate.
+    pub debug_assertions: bool,
+    /// The optimisation level; a binary cannot see its own, so `"unknown"`.
+    pub opt_level: String,
+}
+
+/// The compilation target.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct Target {
+    /// `std::env::consts::ARCH`, e.g. `x86_64`.
+    pub arch: String,
+    /// `std::env::consts::OS`, e.g. `linux`.
+    pub os: String,
+    /// `std::env::consts::FAMILY`, e.g. `unix`.
+    pub family: String,
+}
+
+/// The state of the git repository the run started in.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct Git {
+    /// `git rev-parse HEAD`.
+    pub commit: String,
+    /// Whether `git status --porcelain` listed any change.
+    pub dirty: bool,
+}
+
+impl Environment {
+    /// Reads every fact now. Runs `rustc` and `git` once each, so call it before measuring.
+    pub(crate) fn read(debug_assertions: bool) -> Environment {
+        Environment {
+            started_at: rfc3339(SystemTime::now()),
+            cpu_model: cpu_model(),
+            cores: std::thread::available_parallelism().map_or(1, usize::from),
+            load_average_start: load_average(),
+            load_average_end: None,
+            governor: first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
+                .unwrap_or_else(|| UNKNOWN.to_owned()),
+            power: power_state(Path::new("/sys/class/power_supply")),
+            rustc: command_line("rustc", &["--version"]).unwrap_or_else(|| UNKNOWN.to_owned()),
+            profile: Profile { debug_assertions, opt_level: UNKNOWN.to_owned() },
+            target: Target {
+                arch: std::env::consts::ARCH.to_owned(),
+                os: std::env::consts::OS.to_owned(),
+                family: std::env::consts::FAMILY.to_owned(),
+            },
+            git: git_state(),
+        }
+    }
+
+    /// Records the load average at the end of the run.
+    pub(crate) fn finish(&mut self) {
+        self.load_average_end = load_average();
+    }
+
+    /// The caveats of this machine and build, each a sentence with its fix. They never stop a
+    /// run: a verdict on a busy laptop is still worth having, with its caveat.
+    pub(crate) fn warnings(&self) -> Vec<String> {
+        let mut warnings = Vec::new();
+        if self.profile.debug_assertions {
+            warnings.push(
+                "this is an unoptimised build (debug assertions are on), so the timings describe debug code; run \
+                 `cargo test --release --test perf`, or set `[profile.test] opt-level = 3`"
+                    .to_owned(),
+            );
+        }
+        let one_minute = self.load_average_start.map_or(0.0, |[one, ..]| one);
+        if one_minute > BUSY_LOAD_PER_CORE * self.cores as f64 {
+            warnings.push(format!(
+                "the machine is busy: the 1-minute load average is {one_minute:.2} on {} cores, so other programs compete \
+                 with the measurements (a build that just finished still counts for about a minute); close other \
+                 programs, or wait a minute and rerun, before trusting a small difference",
+                self.cores
+            ));
+        }
+        if self.governor != UNKNOWN && self.governor != "performance" {
+            warnings.push(format!(
+                "the CPU frequency governor is `{}`, so the clock speed changes under load and timings wander; for \
+                 steadier figures set it to `performance` (`sudo cpupower frequency-set -g performance`)",
+                self.governor
+            ));
+        }
+        if self.power == "battery" {
+            warnings.push(
+                "the machine runs on battery, which often slows and varies the CPU; plug in the power".to_owned(),
+            );
+        }
+        if self.cores < 2 {
+            warnings.push(format!(
+                "only {} core is available, so the operating system and every other program interrupt the \
+                 measurements; use a machine (or CI runner) with at least 2 cores",
+                self.cores
+            ));
+        }
+        warnings
+    }
+}
+
+/// A 1-minute load average above this share of the cores means other work competes for them.
+const BUSY_LOAD_PER_CORE: f64 = 0.7;
+
+/// The first line of a file, trimmed, if it can be read and is not empty.
+fn first_line(path: impl AsRef<Path>) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let line = text.lines().next()?.trim();
+    (!line.is_empty()).then(|| line.to_owned())
+}
+
+/// The three load averages of `/proc/loadavg`.
+fn load_average() -> Option<[f64; 3]> {
+    parse_load_average(&std::fs::read_to_string("/proc/loadavg").ok()?)
+}
+
+/// `"0.52 0.61 0.70 1/123 4567"` → `[0.52, 0.61, 0.70]`.
+fn parse_load_average(text: &str) -> Option<[f64; 3]> {
+    let mut fields = text.split_whitespace().map(str::parse::<f64>);
+    Some([fields.next()?.ok()?, fields.next()?.ok()?, fields.next()?.ok()?])
+}
+
+/// The CPU model from `/proc/cpuinfo` (x86's `model name`, some ARM kernels' `Hardware` or
+/// `Processor`), or from `sysctl` on macOS.
+fn cpu_model() -> String {
+    let from_cpuinfo = std::fs::read_to_string("/proc/cpuinfo").ok().and_then(|text| parse_cpu_model(&text));
+    from_cpuinfo
+        .or_else(|| {
+            if cfg!(target_os = "macos") { command_line("sysctl", &["-n", "machdep.cpu.brand_string"]) } else { None }
+        })
+        .unwrap_or_else(|| UNKNOWN.to_owned())
+}
+
+fn parse_cpu_model(cpuinfo: &str) -> Option<String> {
+    ["model name", "Hardware", "Processor", "cpu model"].iter().find_map(|key| {
+        cpuinfo.lines().find_map(|line| {
+            let (name, value) = line.split_once(':')?;
+            (name.trim() == *key && !value.trim().is_empty()).then(|| value.trim().to_owned())
+        })
+    })
+}
+
+/// `ac` when a mains supply is online or a battery is charging or full, `battery` when a battery
+/// discharges, `unknown` otherwise (desktops and servers often expose no supply at all).
+fn power_state(dir: &Path) -> String {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return UNKNOWN.to_owned();
+    };
+    let mut state = UNKNOWN;
+    for entry in entries.flatten() {
+        let supply = entry.path();
+        let kind = first_line(supply.join("type")).unwrap_or_default();
+        if kind == "Mains" && first_line(supply.join("online")).as_deref() == Some("1") {
+            return "ac".to_owned();
+        }
+        if kind == "Battery" {
+            match first_line(supply.join("status")).as_deref() {
+                Some("Discharging") => state = "battery",
+                Some("Charging" | "Full") => return "ac".to_owned(),
+                _ => {}
+            }
+        }
+    }
+    state.to_owned()
+}
+
+/// The repository's commit and whether it has changes, or `None` when the current directory is
+/// not in a repository (or git is missing).
+fn git_state() -> Option<Git> {
+    let commit = command_line("git", &["rev-parse", "HEAD"])?;
+    let status = Command::new("git").args(["status", "--porcelain"]).output().ok()?;
+    let dirty = status.status.success() && !status.stdout.is_empty();
+    Some(Git { commit, dirty })
+}
+
+/// The first line a successful command prints, or `None` if it cannot run or fails.
+fn command_line(program: &str, args: &[&str]) -> Option<String> {
+    let output = Command::new(program).args(args).output().ok()?;
+    if !output.status.success() {
+        return None;
+    }
+    let text = String::from_utf8_lossy(&output.stdout);
+    let line = text.lines().next()?.trim();
+    (!line.is_empty()).then(|| line.to_owned())
+}
+
+/// A time as RFC 3339 in UTC with whole seconds, e.g. `2025-03-01T12:34:56Z`.
+pub(crate) fn rfc3339(time: SystemTime) -> String {
+    let seconds = time.duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (days, rest) = (seconds / 86_400, seconds % 86_400);
+    let (year, month, day) = civil_from_days(days as i64);
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rest / 3600, rest % 3600 / 60, rest % 60)
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian (year, month, day): Howard Hinnant's
+/// `civil_from_days`, which counts in 400-year eras starting on 1 March so leap days fall last.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = (day_of_year - (153 * month_index + 2) / 5 + 1) as u32;
+    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 } as u32;
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn at(seconds: u64) -> String {
+        rfc3339(SystemTime::UNIX_EPOCH + Duration::from_secs(seconds))
+    }
+
+    #[test]
+    fn times_are_rfc3339_utc() {
+        assert_eq!(at(0), "1970-01-01T00:00:00Z");
+        assert_eq!(at(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(at(951_868_799), "2000-02-29T23:59:59Z");
+        assert_eq!(at(1_709_210_096), "2024-02-29T12:34:56Z");
+        assert_eq!(at(4_102_444_800), "2100-01-01T00:00:00Z");
+        // 2100 is not a leap year.
+        assert_eq!(at(4_107_542_399), "2100-02-28T23:59:59Z");
+        assert_eq!(at(4_107_542_400), "2100-03-01T00:00:00Z");
+    }
+
+    #[test]
+    fn load_average_is_parsed() {
+        assert_eq!(parse_load_average("0.52 0.61 0.70 1/123 4567\n"), Some([0.52, 0.61, 0.70]));
+        assert_eq!(parse_load_average("garbage"), None);
+    }
+
+    #[test]
+    fn cpu_model_from_x86_and_arm_cpuinfo() {
+        assert_eq!(
+            parse_cpu_model("processor\t: 0\nmodel name\t: Intel(R) Xeon(R)\n").as_deref(),
+            Some("Intel(R) Xeon(R)")
+        );
+        assert_eq!(parse_cpu_model("CPU part\t: 0xd08\nHardware\t: BCM2835\n").as_deref(), Some("BCM2835"));
+        assert_eq!(parse_cpu_model("processor\t: 0\n"), None);
+    }
+
+    fn quiet() -> Environment {
+        Environment {
+            started_at: at(0),
+            cpu_model: "test".to_owned(),
+            cores: 8,
+            load_average_start: Some([0.5, 0.5, 0.5]),
+            load_average_end: None,
+            governor: "performance".to_owned(),
+            power: "ac".to_owned(),
+            rustc: UNKNOWN.to_owned(),
+            profile: Profile { debug_assertions: false, opt_level: UNKNOWN.to_owned() },
+            target: Target { arch: "x86_64".to_owned(), os: "linux".to_owned(), family: "unix".to_owned() },
+            git: None,
+        }
+    }
+
+    #[test]
+    fn a_quiet_optimised_machine_has_no_warnings() {
+        assert!(quiet().warnings().is_empty());
+        assert!(
+            Environment { governor: UNKNOWN.to_owned(), power: UNKNOWN.to_owned(), ..quiet() }.warnings().is_empty()
+        );
+    }
+
+    #[test]
+    fn each_caveat_is_one_warning_naming_its_figure() {
+        let cases = [
+            (Environment { profile: Profile { debug_assertions: true, ..quiet().profile }, ..quiet() }, "--release"),
+            (Environment { load_average_start: Some([6.5, 1.0, 1.0]), ..quiet() }, "6.50 on 8 cores"),
+            (Environment { governor: "powersave".to_owned(), ..quiet() }, "`powersave`"),
+            (Environment { power: "battery".to_owned(), ..quiet() }, "plug in"),
+            (Environment { cores: 1, ..quiet() }, "only 1 core"),
+        ];
+        for (environment, phrase) in cases {
+            let warnings = environment.warnings();
+            assert_eq!(warnings.len(), 1, "{warnings:?}");
+            assert!(warnings[0].contains(phrase), "{warnings:?}");
+        }
+    }
+
+    #[test]
+    fn power_state_reads_supplies_and_says_unknown_without_any() {
+        let dir = std::env::temp_dir().join(format!("rtcompare-power-{}", std::process::id()));
+        let battery = dir.join("BAT0");
+        std::fs::create_dir_all(&battery).unwrap();
+        assert_eq!(power_state(&dir), UNKNOWN);
+        std::fs::write(battery.join("type"), "Battery\n").unwrap();
+        std::fs::write(battery.join("status"), "Discharging\n").unwrap();
+        assert_eq!(power_state(&dir), "battery");
+        std::fs::write(battery.join("status"), "Charging\n").unwrap();
+        assert_eq!(power_state(&dir), "ac");
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(power_state(&dir), UNKNOWN);
+    }
+}

@@ -1,0 +1,179 @@
+//! What the human formats print: libtest's lines, the verdict block under each, the failures
+//! and the closing summary.
+
+mod progress;
+
+pub(crate) use progress::measuring;
+pub(crate) use progress::progress_hook;
+
+use super::TrialRecord;
+use crate::report::{Written, outcome_line, render_text};
+use crate::{Outcome, Report};
+use anstream::{print, println};
+use anstyle::{AnsiColor, Style};
+use std::path::Path;
+use std::time::Duration;
+
+const GREEN: Style = AnsiColor::Green.on_default();
+const RED: Style = AnsiColor::Red.on_default();
+const YELLOW: Style = AnsiColor::Yellow.on_default();
+
+/// Prints libtest's `running N tests` header.
+pub(crate) fn print_header(count: usize) {
+    println!();
+    println!("running {count} test{}", if count == 1 { "" } else { "s" });
+}
+
+/// Prints a run-wide warning once, in yellow.
+pub(crate) fn print_warning(message: &str) {
+    println!("{YELLOW}warning: {message}{YELLOW:#}");
+}
+
+/// Prints libtest's `test name ... ignored` line (or `i` in terse mode).
+pub(crate) fn print_ignored(name: &str, terse: bool) {
+    if terse {
+        print!("{YELLOW}i{YELLOW:#}");
+    } else {
+        println!("test {name} ... {YELLOW}ignored{YELLOW:#}");
+    }
+}
+
+/// Prints a finished test: libtest's line, then (unless terse) the verdict block.
+pub(crate) fn print_trial(record: &TrialRecord, terse: bool) {
+    let (word, mark, style) = if record.passed() { ("ok", ".", GREEN) } else { ("FAILED", "F", RED) };
+    if terse {
+        print!("{style}{mark}{style:#}");
+        return;
+    }
+    println!("test {} ... {style}{word}{style:#}", record.name);
+    if let Some(report) = &record.report {
+        print_block(report);
+    }
+}
+
+/// The verdict block, coloured by the verdict (green win, red loss, plain parity) with warnings
+/// in yellow.
+fn print_block(report: &Report) {
+    let verdict_style = match report.verdict.outcome {
+        Outcome::Win => GREEN,
+        Outcome::Loss => RED,
+        Outcome::Parity => Style::new(),
+    };
+    let outcome = outcome_line(report);
+    for line in render_text(report).lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("warning:") {
+            println!("{YELLOW}{line}{YELLOW:#}");
+        } else if trimmed == outcome {
+            println!("{verdict_style}{line}{verdict_style:#}");
+        } else {
+            println!("{line}");
+        }
+    }
+}
+
+/// libtest's `failures:` section.
+pub(crate) fn print_failures(records: &[TrialRecord]) {
+    let failed: Vec<&TrialRecord> = records.iter().filter(|r| !r.passed()).collect();
+    if failed.is_empty() {
+        return;
+    }
+    println!();
+    println!("failures:");
+    println!();
+    for record in &failed {
+        println!("---- {} ----", record.name);
+        println!("{}", record.failure.as_deref().unwrap_or_default());
+        println!();
+    }
+    println!();
+    println!("failures:");
+    for record in &failed {
+        println!("    {}", record.name);
+    }
+}
+
+/// Counts for libtest's `test result:` line.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Counts {
+    pub passed: usize,
+    pub failed: usize,
+    pub ignored: usize,
+    pub filtered_out: usize,
+}
+
+/// libtest's `test result:` line.
+pub(crate) fn print_result_line(counts: Counts, elapsed: Duration) {
+    let (word, style) = if counts.failed > 0 { ("FAILED", RED) } else { ("ok", GREEN) };
+    println!();
+    println!(
+        "test result: {style}{word}{style:#}. {} passed; {} failed; {} ignored; 0 measured; {} filtered out; \
+         finished in {:.2}s",
+        counts.passed,
+        counts.failed,
+        counts.ignored,
+        counts.filtered_out,
+        elapsed.as_secs_f64()
+    );
+    println!();
+}
+
+/// rtcompare's own summary after libtest's: verdict counts, measuring time and where the files
+/// went.
+pub(crate) fn print_summary(records: &[TrialRecord], written: &Written) {
+    if records.is_empty() {
+        return;
+    }
+    let reports: Vec<&Report> = records.iter().filter_map(|r| r.report.as_ref()).collect();
+    let count = |outcome: Outcome, resolved: Option<bool>| {
+        reports
+            .iter()
+            .filter(|r| r.verdict.outcome == outcome && resolved.is_none_or(|x| r.verdict.resolved == x))
+            .count()
+    };
+    let wins = count(Outcome::Win, None);
+    let losses = count(Outcome::Loss, None);
+    let established = count(Outcome::Parity, Some(true));
+    let inconclusive = count(Outcome::Parity, Some(false));
+    let unmeasured = records.len() - reports.len();
+    let measuring: Duration = reports.iter().map(|r| r.duration).sum();
+    println!(
+        "rtcompare: {wins} win{}, {} parity ({established} established, {inconclusive} inconclusive), {losses} \
+         loss{}{}; measured for {:.1} s",
+        if wins == 1 { "" } else { "s" },
+        established + inconclusive,
+        if losses == 1 { "" } else { "es" },
+        if unmeasured > 0 { format!(", {unmeasured} not measured (see failures)") } else { String::new() },
+        measuring.as_secs_f64()
+    );
+    for line in file_lines(written) {
+        println!("{line}");
+    }
+    println!();
+}
+
+/// Where the results file, the pictures and the Markdown summaries went, one line each.
+pub(crate) fn file_lines(written: &Written) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(path) = &written.results {
+        lines.push(format!("rtcompare: results file {}", shown(path)));
+    }
+    if let Some((dir, count)) = &written.pictures {
+        let noun = if *count == 1 { "picture" } else { "pictures" };
+        lines.push(format!("rtcompare: {count} {noun} (SVG) in {}{}", shown(dir), std::path::MAIN_SEPARATOR));
+    }
+    for target in &written.markdown {
+        let verb = match target.mode {
+            crate::report::Mode::Append => "appended to",
+            crate::report::Mode::Replace => "written to",
+        };
+        lines.push(format!("rtcompare: Markdown summary {verb} {} (${})", shown(&target.path), target.variable));
+    }
+    lines
+}
+
+/// A path relative to the current directory when it lies inside it: shorter to read.
+fn shown(path: &Path) -> String {
+    let relative = std::env::current_dir().ok().and_then(|dir| path.strip_prefix(dir).ok().map(Path::to_path_buf));
+    relative.as_deref().unwrap_or(path).display().to_string()
+}

@@ -1,0 +1,20 @@
+//! The test harness behind `rtcompare::main!()`: one libtest trial per registered comparison
+//! (and size), run one at a time, with a verdict block under each `test ... ok|FAILED` line.
+//!
+//! libtest-mimic owns the command line (filters, `--exact`, `--skip`, `--ignored`,
+//! `--include-ignored`, `--list`, `--format`). Listing and the JSON format go through
+//! libtest-mimic's own runner; the human formats are printed here, because libtest-mimic offers
+//! no way to print a block under a test's result line.
+
+mod console;
+mod registry;
+mod run;
+mod settings;
+mod trial;
+mod worker;
+
+pub use registry::{AttributeSettings, Comparison, Expectation, Registration, comparisons};
+pub use run::{BuildInfo, main};
+pub use settings::{DEFAULT_SEED, Settings, SettingsError, parse_duration};
+pub use trial::{TrialRecord, run_trial};
+pub use worker::WORKER_VARIABLE;

@@ -1,0 +1,121 @@
+//! What `#[compare]` registers: one [`Registration`] per pair, collected through `inventory`.
+
+use crate::measure::{BatchFn, Metric};
+use std::time::Duration;
+
+/// What the test fails on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Expectation {
+    /// Fail only on a loss (the default).
+    #[default]
+    NoLoss,
+    /// Fail unless the candidate wins.
+    Win,
+}
+
+/// The attribute's optional settings, checked at compile time by the macro.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AttributeSettings {
+    /// `name = "..."`: the test name, replacing `module_path::candidate_vs_baseline`.
+    pub name: Option<&'static str>,
+    /// `parity = 0.04`: the smallest relative difference that counts.
+    pub parity: Option<f64>,
+    /// `time = "2s"`: the measurement budget of this pair.
+    pub time: Option<Duration>,
+    /// `thresholds = [0.05, 0.1]`: margins to report the confidence for.
+    pub thresholds: &'static [f64],
+    /// `expect = "win"`: what the test fails on.
+    pub expect: Expectation,
+    /// `ignore`: libtest's `#[ignore]`.
+    pub ignore: bool,
+    /// `metric = "alloc_bytes"`: what is compared.
+    pub metric: Metric,
+    /// `args = [10, 1000]`: sizes passed to setup, one test each.
+    pub args: &'static [u64],
+}
+
+/// One registered comparison. The macro builds these; they are public only so that generated
+/// code can name them.
+#[derive(Debug)]
+pub struct Registration {
+    /// `module_path!()` where the candidate is defined.
+    pub module_path: &'static str,
+    /// The candidate function's name.
+    pub candidate: &'static str,
+    /// The baseline path as written in the attribute.
+    pub baseline: &'static str,
+    /// Batch loops: candidate, candidate twin, baseline, baseline twin.
+    pub batches: [BatchFn; 4],
+    /// The attribute's settings.
+    pub settings: AttributeSettings,
+    /// Source file of the attribute.
+    pub file: &'static str,
+    /// Source line of the attribute.
+    pub line: u32,
+}
+
+inventory::collect!(Registration);
+
+impl Registration {
+    /// The libtest name: the `name` setting, or `module_path::candidate_vs_baseline` (the
+    /// baseline's last path segment).
+    ///
+    /// ```
+    /// use rtcompare_runtime::harness::{AttributeSettings, Registration};
+    /// use rtcompare_runtime::measure::Meter;
+    /// fn batch(_: u64, _: u64, _: u64, _: Meter) -> u64 { 0 }
+    /// let r = Registration {
+    ///     module_path: "mylib::sort", candidate: "quick", baseline: "super::old::bubble",
+    ///     batches: [batch; 4], settings: AttributeSettings::default(), file: "src/sort.rs", line: 3,
+    /// };
+    /// assert_eq!(r.test_name(), "mylib::sort::quick_vs_bubble");
+    /// let generic = Registration { baseline: "generic::sort::<u32>", ..r };
+    /// assert_eq!(generic.test_name(), "mylib::sort::quick_vs_sort");
+    /// ```
+    pub fn test_name(&self) -> String {
+        match self.settings.name {
+            Some(name) => name.to_owned(),
+            None => {
+                // `sort::<u32>` names the test after `sort`.
+                let path = self.baseline.split("::<").next().unwrap_or(self.baseline);
+                let baseline = path.rsplit("::").next().unwrap_or(path).trim();
+                format!("{}::{}_vs_{}", self.module_path, self.candidate, baseline)
+            }
+        }
+    }
+}
+
+/// One test: a registered pair, at one size when it has `args`.
+#[derive(Clone, Copy, Debug)]
+pub struct Comparison {
+    /// The registration.
+    pub registration: &'static Registration,
+    /// The size passed to setup (0 when the pair has no `args`).
+    pub size: Option<u64>,
+}
+
+impl Comparison {
+    /// The libtest name: [`Registration::test_name`], then `/size` for a pair with `args`.
+    pub fn name(&self) -> String {
+        match self.size {
+            Some(size) => format!("{}/{size}", self.registration.test_name()),
+            None => self.registration.test_name(),
+        }
+    }
+}
+
+/// Every registered comparison linked into this binary, one per size, sorted by test name
+/// (sizes in the order written).
+pub fn comparisons() -> Vec<(String, Comparison)> {
+    let mut registrations: Vec<&'static Registration> = inventory::iter::<Registration>.into_iter().collect();
+    registrations.sort_by_key(|r| r.test_name());
+    let mut all = Vec::new();
+    for registration in registrations {
+        if registration.settings.args.is_empty() {
+            all.push(Comparison { registration, size: None });
+        } else {
+            all.extend(registration.settings.args.iter().map(|&size| Comparison { registration, size: Some(size) }));
+        }
+    }
+    all.into_iter().map(|c| (c.name(), c)).collect()
+}

@@ -1,0 +1,225 @@
+//! Running the registered comparisons under a libtest-style command line.
+
+use super::console::{
+    Counts, file_lines, measuring, print_failures, print_header, print_ignored, print_result_line, print_summary,
+    print_trial, print_warning,
+};
+use super::trial::measure_for_worker;
+use super::worker::{EXIT_NO_SUCH_COMPARISON, write_result};
+use super::{Comparison, Settings, TrialRecord, comparisons, run_trial};
+use crate::environment::Environment;
+use crate::report::{Destinations, Run, Written};
+use libtest_mimic::{Arguments, Failed, FormatSetting, Trial};
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// What `main!()` knows about the build of the crate it expands in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuildInfo {
+    /// `cfg!(debug_assertions)` in the test crate: on in unoptimised builds.
+    pub debug_assertions: bool,
+}
+
+/// Runs every registered comparison selected by the command line, writes the results file,
+/// pictures and Markdown summary, and returns the exit code (101 when a test failed, 2 on a
+/// configuration error or a file that cannot be written).
+pub fn main(build: BuildInfo) -> ExitCode {
+    let mut args = Arguments::from_args();
+    let comparisons = comparisons();
+    if let Some(pair) = comparisons.windows(2).find(|w| w[0].0 == w[1].0) {
+        let (a, b) = (pair[0].1.registration, pair[1].1.registration);
+        eprintln!(
+            "error: two comparisons are both named `{}` ({}:{} and {}:{}); give one a `name = \"...\"`",
+            pair[0].0, a.file, a.line, b.file, b.line
+        );
+        return ExitCode::from(2);
+    }
+    if args.list {
+        return libtest_mimic::run(&args, trials(&comparisons, &Settings::default(), &Records::default())).exit_code();
+    }
+    let settings = match Settings::from_env() {
+        Ok(settings) => settings,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(output) = &settings.worker {
+        return serve_worker(&args, &comparisons, &settings, output);
+    }
+    apply_color(&args);
+    let destinations = Destinations::resolve(&settings);
+    // A path that cannot be written fails now, not after minutes of measuring.
+    if let Err(error) = destinations.probe() {
+        eprintln!("error: {error}");
+        return ExitCode::from(2);
+    }
+    let mut session = Session { environment: Environment::read(build.debug_assertions), settings, destinations };
+    if args.format == Some(FormatSetting::Json) {
+        args.test_threads = args.test_threads.or(Some(1));
+        return run_json(&args, &comparisons, &mut session);
+    }
+    run_human(&args, &comparisons, &mut session)
+}
+
+/// What a run needs besides the command line.
+struct Session {
+    settings: Settings,
+    destinations: Destinations,
+    environment: Environment,
+}
+
+impl Session {
+    /// Records the end-of-run load average, then writes the results file, pictures and Markdown
+    /// of the tests that ran (nothing when none did, so a filter that matches nothing leaves the
+    /// last run's files alone). Prints each failure; returns what was written and whether
+    /// everything was.
+    fn write_files(&mut self, records: &[TrialRecord]) -> (Written, bool) {
+        self.environment.finish();
+        if records.is_empty() {
+            return (Written::default(), true);
+        }
+        let run = Run {
+            binary: &self.destinations.binary,
+            settings: &self.settings,
+            environment: &self.environment,
+            records,
+        };
+        let (written, errors) = self.destinations.write(&run);
+        for error in &errors {
+            eprintln!("error: {error}");
+        }
+        (written, errors.is_empty())
+    }
+}
+
+/// 101 when a test failed, else 2 when a file could not be written, else success.
+fn exit_code(tests_failed: bool, files_written: bool) -> ExitCode {
+    match (tests_failed, files_written) {
+        (true, _) => ExitCode::from(101),
+        (false, false) => ExitCode::from(2),
+        (false, true) => ExitCode::SUCCESS,
+    }
+}
+
+/// The JSON format: libtest-mimic prints and runs the trials (one at a time), and rtcompare's
+/// own words go to stderr so that stdout stays machine-readable.
+fn run_json(args: &Arguments, comparisons: &[(String, Comparison)], session: &mut Session) -> ExitCode {
+    for warning in session.environment.warnings() {
+        eprintln!("warning: {warning}");
+    }
+    let records = Records::default();
+    let conclusion = libtest_mimic::run(args, trials(comparisons, &session.settings, &records));
+    let mut records = std::mem::take(&mut *records.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+    records.sort_by(|a, b| a.name.cmp(&b.name));
+    let (written, complete) = session.write_files(&records);
+    for line in file_lines(&written) {
+        eprintln!("{line}");
+    }
+    exit_code(conclusion.has_failed(), complete)
+}
+
+/// Worker mode (`RTCOMPARE_WORKER` set by a parent rtcompare process): measure the one
+/// comparison the command line names, write the samples, exit.
+fn serve_worker(
+    args: &Arguments,
+    comparisons: &[(String, Comparison)],
+    settings: &Settings,
+    output: &Path,
+) -> ExitCode {
+    let wanted = args.filter.as_deref().filter(|_| args.exact);
+    let Some((name, comparison)) = comparisons.iter().find(|(name, _)| Some(name.as_str()) == wanted) else {
+        eprintln!("error: a worker process must be started with `<name> --exact` naming one comparison");
+        return ExitCode::from(EXIT_NO_SUCH_COMPARISON);
+    };
+    // A panic prints its message to stderr, which the parent shows, and exits non-zero.
+    let measured = measure_for_worker(*comparison, name, settings);
+    match write_result(output, &measured) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// The records of trials that libtest-mimic runs, for the results file.
+type Records = Arc<Mutex<Vec<TrialRecord>>>;
+
+/// Trials for libtest-mimic: for filtering and listing, and for running in the JSON format, where
+/// each trial adds its record to `records`.
+fn trials(comparisons: &[(String, Comparison)], settings: &Settings, records: &Records) -> Vec<Trial> {
+    comparisons
+        .iter()
+        .map(|(name, comparison)| {
+            let (name, comparison) = (name.clone(), *comparison);
+            let (settings, records) = (settings.clone(), Arc::clone(records));
+            // libtest-mimic filters inside `run`; every comparison counts towards the
+            // confirmation level, which errs on the strict side.
+            let pairs = comparisons.len();
+            Trial::test(name.clone(), move || {
+                let record = {
+                    let _progress = measuring(&name);
+                    run_trial(comparison, &name, &settings, pairs)
+                };
+                let outcome = record.failure.clone().map_or(Ok(()), |message| Err(Failed::from(message)));
+                records.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(record);
+                outcome
+            })
+            .with_ignored_flag(comparison.registration.settings.ignore)
+        })
+        .collect()
+}
+
+fn apply_color(args: &Arguments) {
+    use libtest_mimic::ColorSetting;
+    let choice = match args.color {
+        Some(ColorSetting::Always) => anstream::ColorChoice::Always,
+        Some(ColorSetting::Never) => anstream::ColorChoice::Never,
+        _ => anstream::ColorChoice::Auto,
+    };
+    choice.write_global();
+}
+
+/// The pretty and terse formats: libtest's lines with a verdict block under each test.
+fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &mut Session) -> ExitCode {
+    let started = Instant::now();
+    let all = trials(comparisons, &Settings::default(), &Records::default());
+    let selected: Vec<usize> = (0..all.len()).filter(|&i| !args.is_filtered_out(&all[i])).collect();
+    let mut counts = Counts { filtered_out: all.len() - selected.len(), ..Counts::default() };
+    let terse = args.quiet || args.format == Some(FormatSetting::Terse);
+    print_header(selected.len());
+    if !selected.is_empty() {
+        session.environment.warnings().iter().for_each(|warning| print_warning(warning));
+    }
+    let mut records = Vec::new();
+    for &index in &selected {
+        let (name, comparison) = &comparisons[index];
+        if args.is_ignored(&all[index]) {
+            counts.ignored += 1;
+            print_ignored(name, terse);
+            continue;
+        }
+        let record: TrialRecord = {
+            let _progress = measuring(name);
+            run_trial(*comparison, name, &session.settings, selected.len())
+        };
+        if record.passed() {
+            counts.passed += 1;
+        } else {
+            counts.failed += 1;
+        }
+        print_trial(&record, terse);
+        records.push(record);
+    }
+    if terse {
+        anstream::println!();
+    }
+    print_failures(&records);
+    print_result_line(counts, started.elapsed());
+    let (written, complete) = session.write_files(&records);
+    print_summary(&records, &written);
+    exit_code(counts.failed > 0, complete)
+}

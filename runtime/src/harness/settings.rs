@@ -1,0 +1,257 @@
+//! Run-wide settings from `RTCOMPARE_*` environment variables, validated before anything is
+//! measured.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Run-wide settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// `RTCOMPARE_TIME`: measurement budget per comparison (default 1 s).
+    pub time: Duration,
+    /// `RTCOMPARE_SEED`: seed of round orders and resampling (default fixed, so runs repeat).
+    pub seed: u64,
+    /// `RTCOMPARE_RESULTS`: path of the JSON results file (default under the target directory).
+    pub results: Option<PathBuf>,
+    /// `RTCOMPARE_MARKDOWN`: path of a Markdown summary to write (none by default; on GitHub
+    /// Actions the summary is also appended to `$GITHUB_STEP_SUMMARY`).
+    pub markdown: Option<PathBuf>,
+    /// `RTCOMPARE_CONFIRM`: re-measure a loss (or, with `expect = "win"`, a win) in a fresh
+    /// process before it counts (default on; `0` turns it off).
+    pub confirm: bool,
+    /// `RTCOMPARE_PROCESSES`: worker processes each comparison is measured in (default 1: the
+    /// test process itself).
+    pub processes: usize,
+    /// `RTCOMPARE_TIMEOUT`: how long one worker process may take before it is killed (default
+    /// 60 s or 30 times the budget, whichever is longer).
+    pub timeout: Option<Duration>,
+    /// `RTCOMPARE_WORKER`: set by rtcompare itself when it starts a worker process: the file the
+    /// worker writes its samples to.
+    pub worker: Option<PathBuf>,
+}
+
+/// The seed used when `RTCOMPARE_SEED` is not set.
+pub const DEFAULT_SEED: u64 = 0x005E_ED0F_C0A7;
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            time: Duration::from_secs(1),
+            seed: DEFAULT_SEED,
+            results: None,
+            markdown: None,
+            confirm: true,
+            processes: 1,
+            timeout: None,
+            worker: None,
+        }
+    }
+}
+
+impl Settings {
+    /// The time limit of one worker process: `RTCOMPARE_TIMEOUT`, else 60 s or 30 times the
+    /// budget, whichever is longer.
+    ///
+    /// ```
+    /// use rtcompare_runtime::harness::Settings;
+    /// use std::time::Duration;
+    /// let s = Settings { time: Duration::from_secs(5), ..Settings::default() };
+    /// assert_eq!(s.worker_timeout(s.time), Duration::from_secs(150));
+    /// ```
+    pub fn worker_timeout(&self, budget: Duration) -> Duration {
+        self.timeout.unwrap_or_else(|| (budget * 30).max(Duration::from_secs(60)))
+    }
+}
+
+/// Every variable this version reads, with a valid example of each.
+const KNOWN: &[(&str, &str)] = &[
+    ("RTCOMPARE_TIME", "RTCOMPARE_TIME=2s"),
+    ("RTCOMPARE_SEED", "RTCOMPARE_SEED=42"),
+    ("RTCOMPARE_RESULTS", "RTCOMPARE_RESULTS=target/perf.json"),
+    ("RTCOMPARE_MARKDOWN", "RTCOMPARE_MARKDOWN=target/perf.md"),
+    ("RTCOMPARE_CONFIRM", "RTCOMPARE_CONFIRM=0"),
+    ("RTCOMPARE_PROCESSES", "RTCOMPARE_PROCESSES=4"),
+    ("RTCOMPARE_TIMEOUT", "RTCOMPARE_TIMEOUT=5m"),
+    ("RTCOMPARE_WORKER", "(set by rtcompare for its worker processes; do not set it)"),
+];
+
+/// A malformed setting: names the variable, the value and a valid example.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SettingsError(pub String);
+
+impl std::fmt::Display for SettingsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SettingsError {}
+
+impl Settings {
+    /// Reads the settings from the process environment.
+    pub fn from_env() -> Result<Settings, SettingsError> {
+        Settings::from_vars(
+            std::env::vars_os().filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?))),
+        )
+    }
+
+    /// Reads the settings from `(name, value)` pairs; variables not starting with `RTCOMPARE_`
+    /// are ignored, unknown `RTCOMPARE_` ones are an error (a typo would otherwise be silently
+    /// ignored).
+    ///
+    /// ```
+    /// use rtcompare_runtime::harness::Settings;
+    /// use std::time::Duration;
+    /// let s = Settings::from_vars([("RTCOMPARE_TIME".to_string(), "250ms".to_string())]).unwrap();
+    /// assert_eq!(s.time, Duration::from_millis(250));
+    /// let e = Settings::from_vars([("RTCOMPARE_TIME".to_string(), "fast".to_string())]).unwrap_err();
+    /// assert!(e.to_string().contains("RTCOMPARE_TIME"));
+    /// ```
+    pub fn from_vars(vars: impl IntoIterator<Item = (String, String)>) -> Result<Settings, SettingsError> {
+        let mut settings = Settings::default();
+        for (name, value) in vars {
+            if !name.starts_with("RTCOMPARE_") {
+                continue;
+            }
+            let invalid = |why: &str| {
+                let example = KNOWN.iter().find(|(n, _)| *n == name).map_or("", |(_, e)| e);
+                SettingsError(format!("invalid {name}={value:?}: {why}; for example {example}"))
+            };
+            match name.as_str() {
+                "RTCOMPARE_TIME" => settings.time = parse_duration(&value).map_err(|why| invalid(&why))?,
+                "RTCOMPARE_SEED" => {
+                    settings.seed =
+                        value.trim().parse().map_err(|_| invalid("expected a whole number from 0 to 2^64-1"))?
+                }
+                "RTCOMPARE_RESULTS" => settings.results = Some(file_path(&value).map_err(invalid)?),
+                "RTCOMPARE_MARKDOWN" => settings.markdown = Some(file_path(&value).map_err(invalid)?),
+                "RTCOMPARE_CONFIRM" => {
+                    settings.confirm = match value.trim() {
+                        "1" | "true" | "on" => true,
+                        "0" | "false" | "off" => false,
+                        _ => return Err(invalid("expected 1 (on) or 0 (off)")),
+                    }
+                }
+                "RTCOMPARE_PROCESSES" => {
+                    settings.processes = match value.trim().parse::<usize>() {
+                        Ok(n) if (1..=64).contains(&n) => n,
+                        _ => return Err(invalid("expected a whole number of processes from 1 to 64")),
+                    }
+                }
+                "RTCOMPARE_TIMEOUT" => settings.timeout = Some(parse_duration(&value).map_err(|why| invalid(&why))?),
+                "RTCOMPARE_WORKER" => settings.worker = Some(PathBuf::from(value)),
+                _ => {
+                    let known: Vec<&str> = KNOWN.iter().map(|(n, _)| *n).collect();
+                    return Err(SettingsError(format!(
+                        "unknown setting {name}={value:?}: rtcompare reads only {}; unset it or fix its spelling",
+                        known.join(", ")
+                    )));
+                }
+            }
+        }
+        Ok(settings)
+    }
+}
+
+/// A setting that names a file: not empty, and not a directory.
+fn file_path(value: &str) -> Result<PathBuf, &'static str> {
+    if value.trim().is_empty() {
+        return Err("expected a file path");
+    }
+    let path = PathBuf::from(value);
+    if path.is_dir() {
+        return Err("that is a directory; name a file inside it");
+    }
+    Ok(path)
+}
+
+/// Parses a duration like `500ms`, `2s`, `1.5s`, `250us`, `800ns` or `1m` (a positive number
+/// with a unit).
+///
+/// ```
+/// use rtcompare_runtime::harness::parse_duration;
+/// use std::time::Duration;
+/// assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+/// assert!(parse_duration("10").is_err());
+/// ```
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let scale = match unit.trim() {
+        "ns" => 1e-9,
+        "us" | "µs" => 1e-6,
+        "ms" => 1e-3,
+        "s" => 1.0,
+        "m" | "min" => 60.0,
+        "" => return Err("the unit is missing (ns, us, ms, s or m)".to_owned()),
+        other => return Err(format!("unknown unit {other:?} (use ns, us, ms, s or m)")),
+    };
+    let value: f64 = number.parse().map_err(|_| format!("{number:?} is not a number"))?;
+    let seconds = value * scale;
+    if !(seconds > 0.0 && seconds < 1e7) {
+        return Err("the duration must be positive and below 100 days".to_owned());
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn every_known_variable_is_read() {
+        let s = Settings::from_vars(vars(&[
+            ("RTCOMPARE_TIME", "2s"),
+            ("RTCOMPARE_SEED", "42"),
+            ("RTCOMPARE_RESULTS", "out/r.json"),
+            ("RTCOMPARE_MARKDOWN", "out/r.md"),
+            ("PATH", "/bin"),
+        ]))
+        .unwrap();
+        assert_eq!(s.time, Duration::from_secs(2));
+        assert_eq!(s.seed, 42);
+        assert_eq!(s.results, Some(PathBuf::from("out/r.json")));
+        assert_eq!(s.markdown, Some(PathBuf::from("out/r.md")));
+    }
+
+    #[test]
+    fn bad_values_name_the_variable_the_value_and_an_example() {
+        for (name, value) in [
+            ("RTCOMPARE_TIME", "soon"),
+            ("RTCOMPARE_TIME", "-1s"),
+            ("RTCOMPARE_SEED", "x"),
+            ("RTCOMPARE_RESULTS", ""),
+            ("RTCOMPARE_MARKDOWN", " "),
+            ("RTCOMPARE_CONFIRM", "maybe"),
+            ("RTCOMPARE_PROCESSES", "0"),
+            ("RTCOMPARE_TIMEOUT", "long"),
+        ] {
+            let message = Settings::from_vars(vars(&[(name, value)])).unwrap_err().to_string();
+            assert!(message.contains(name), "{message}");
+            assert!(message.contains(&format!("{value:?}")), "{message}");
+            assert!(message.contains("for example"), "{message}");
+        }
+    }
+
+    #[test]
+    fn a_misspelt_variable_is_an_error() {
+        let message = Settings::from_vars(vars(&[("RTCOMPARE_TIMES", "2s")])).unwrap_err().to_string();
+        assert!(message.contains("RTCOMPARE_TIMES") && message.contains("RTCOMPARE_TIME,"), "{message}");
+    }
+
+    #[test]
+    fn durations_in_every_unit() {
+        assert_eq!(parse_duration("800ns"), Ok(Duration::from_nanos(800)));
+        assert_eq!(parse_duration("250us"), Ok(Duration::from_micros(250)));
+        assert_eq!(parse_duration("250µs"), Ok(Duration::from_micros(250)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
+        assert!(parse_duration("0s").is_err());
+        assert!(parse_duration("1.2.3s").is_err());
+    }
+}

@@ -1,0 +1,229 @@
+//! Measuring one test: a comparison at one size, its confirmation in a fresh process, and the
+//! pass/fail decision.
+
+use super::worker::measure_in_worker;
+use super::{Comparison, Expectation, Settings};
+use crate::measure::{Arm, counting_allocator_installed};
+use crate::report::format_value;
+use crate::{JudgeOptions, Measured, Options, Outcome, Report, Warning, WarningKind, judge, measure};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Measurements never overlap, whatever `--test-threads` says.
+static MEASURING: Mutex<()> = Mutex::new(());
+
+/// Salt of the confirmation round's seed, so it draws a new round order and new resamples.
+const CONFIRMATION_SALT: u64 = 0xC04F_143D;
+
+/// The result of one test.
+#[derive(Clone, Debug)]
+pub struct TrialRecord {
+    /// The libtest name.
+    pub name: String,
+    /// What was compared.
+    pub comparison: Comparison,
+    /// The report, or `None` when measuring failed before one existed (a panic, a missing
+    /// counting allocator).
+    pub report: Option<Report>,
+    /// Why the test failed, or `None` when it passed.
+    pub failure: Option<String>,
+}
+
+impl TrialRecord {
+    /// Whether the test passed.
+    pub fn passed(&self) -> bool {
+        self.failure.is_none()
+    }
+}
+
+/// Measures one comparison (never two at once), confirms a loss in a fresh process, and decides
+/// whether its test passes. `pairs_in_run` is the number of comparisons this run measures: the
+/// confirmation round's interval level is Bonferroni-adjusted for it.
+pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, pairs_in_run: usize) -> TrialRecord {
+    let _serial = MEASURING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let record = |report, failure| TrialRecord { name: name.to_owned(), comparison, report, failure };
+    if let Some(problem) = unmeasurable(comparison) {
+        return record(None, Some(problem));
+    }
+    let started = Instant::now();
+    let first = catch_unwind(AssertUnwindSafe(|| measure_for_worker(comparison, name, settings)));
+    let first = match first {
+        Ok(measured) => judged(measured, comparison, name, settings.seed, 0.95),
+        Err(payload) => return record(None, Some(format!("a measured function panicked: {}", panic_text(&*payload)))),
+    };
+    let mut report = first;
+    let expect = comparison.registration.settings.expect;
+    if settings.confirm && needs_confirmation(&report, expect) {
+        if let Err(problem) = confirm(&mut report, comparison, name, settings, pairs_in_run) {
+            report.duration = started.elapsed();
+            return record(Some(report), Some(problem));
+        }
+    }
+    report.duration = started.elapsed();
+    let failure = failure_message(&report, expect);
+    record(Some(report), failure)
+}
+
+/// Measures one comparison without judging it: the first round here, or a worker's round for
+/// the parent to judge.
+pub(crate) fn measure_for_worker(comparison: Comparison, name: &str, settings: &Settings) -> Measured {
+    let (candidate, baseline) = arms(comparison);
+    measure(candidate, baseline, &options(comparison, name, settings))
+}
+
+/// Why a comparison cannot be measured in this binary at all.
+fn unmeasurable(comparison: Comparison) -> Option<String> {
+    let metric = comparison.registration.settings.metric;
+    (metric.is_count() && !counting_allocator_installed()).then(|| {
+        format!(
+            "`metric = \"{}\"` needs rtcompare's counting allocator, which `rtcompare::main!()` installs; this \
+             binary has another global allocator. Use `rtcompare::main!()` (with `allocator = YourAllocator` to \
+             keep yours)",
+            metric.as_str()
+        )
+    })
+}
+
+fn arms(comparison: Comparison) -> (Arm<'static>, Arm<'static>) {
+    let registration = comparison.registration;
+    let [candidate, candidate_twin, baseline, baseline_twin] = registration.batches;
+    let size = comparison.size.unwrap_or(0);
+    (
+        Arm::from_batches(registration.candidate, candidate, candidate_twin, size),
+        Arm::from_batches(registration.baseline, baseline, baseline_twin, size),
+    )
+}
+
+fn options(comparison: Comparison, name: &str, settings: &Settings) -> Options {
+    let attribute = &comparison.registration.settings;
+    Options {
+        budget: attribute.time.unwrap_or(settings.time),
+        metric: attribute.metric,
+        judge: judge_options(comparison, name, settings.seed, 0.95),
+        progress: super::console::progress_hook(),
+        ..Options::default()
+    }
+}
+
+fn judge_options(comparison: Comparison, name: &str, seed: u64, level: f64) -> JudgeOptions {
+    let attribute = &comparison.registration.settings;
+    JudgeOptions {
+        parity: attribute.parity.unwrap_or(JudgeOptions::default().parity),
+        thresholds: attribute.thresholds.to_vec(),
+        seed: pair_seed(seed, name),
+        level,
+        ..JudgeOptions::default()
+    }
+}
+
+fn judged(measured: Measured, comparison: Comparison, name: &str, seed: u64, level: f64) -> Report {
+    let options = judge_options(comparison, name, seed, level);
+    let metric = comparison.registration.settings.metric;
+    judge(&measured.candidate, &measured.baseline, metric, measured.calibration, measured.samples, &options)
+}
+
+/// A loss always needs a second opinion before it fails a test; a win does when the test
+/// demands one (`expect = "win"`).
+fn needs_confirmation(report: &Report, expect: Expectation) -> bool {
+    match report.verdict.outcome {
+        Outcome::Loss => true,
+        Outcome::Win => expect == Expectation::Win,
+        Outcome::Parity => false,
+    }
+}
+
+/// The second round: fresh process, fresh calibration, new seed, and an interval level
+/// Bonferroni-adjusted for the number of comparisons in the run. Sets `verdict.confirmed`,
+/// keeps the round in `report.confirmation`, and warns when it disagrees.
+fn confirm(
+    report: &mut Report,
+    comparison: Comparison,
+    name: &str,
+    settings: &Settings,
+    pairs: usize,
+) -> Result<(), String> {
+    let started = Instant::now();
+    let budget = comparison.registration.settings.time.unwrap_or(settings.time);
+    let seed = settings.seed ^ CONFIRMATION_SALT;
+    let measured = measure_in_worker(name, settings, seed, settings.worker_timeout(budget)).map_err(|why| {
+        format!("the first round said {}, but it could not be confirmed: {why}", report.verdict.outcome.as_str())
+    })?;
+    let level = 1.0 - (1.0 - 0.95) / pairs.max(1) as f64;
+    let mut second = judged(measured, comparison, name, seed, level);
+    second.duration = started.elapsed();
+    let confirmed = second.verdict.outcome == report.verdict.outcome;
+    report.verdict.confirmed = Some(confirmed);
+    if !confirmed {
+        report.warnings.push(Warning {
+            kind: WarningKind::Unconfirmed,
+            message: format!(
+                "the first round said {} (ratio {:.3}, difference {:+.2} %), but a second round in a fresh process said \
+                 {} (ratio {:.3}, difference {:+.2} %); an effect that does not repeat is not reported. If it \
+                 matters, rerun with RTCOMPARE_PROCESSES=4 to sample more processes.",
+                report.verdict.outcome.as_str(),
+                report.verdict.ratio,
+                report.estimate.difference * 100.0,
+                second.verdict.outcome.as_str(),
+                second.verdict.ratio,
+                second.estimate.difference * 100.0
+            ),
+        });
+    }
+    report.confirmation = Some(Box::new(second));
+    Ok(())
+}
+
+/// A seed per test, so tests do not share one random stream, yet every run repeats.
+fn pair_seed(seed: u64, name: &str) -> u64 {
+    // FNV-1a over the name, then mixed with the run seed.
+    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    hash ^ seed.rotate_left(17)
+}
+
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> &str {
+    payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied())
+        .unwrap_or("(no message)")
+}
+
+/// Why the test fails, or `None` when it passes. Only a confirmed loss fails (an unconfirmed one
+/// passes with a warning); with `expect = "win"`, anything but a confirmed win fails.
+fn failure_message(report: &Report, expect: Expectation) -> Option<String> {
+    let v = &report.verdict;
+    let metric = report.metric;
+    let figures = format!(
+        "median {}/op against {}/op, ratio {:.3}, best-run ratio {:.3}, tolerance ±{:.2} %",
+        format_value(report.candidate_summary.median, metric),
+        format_value(report.baseline_summary.median, metric),
+        v.ratio,
+        v.best_ratio,
+        v.tolerance * 100.0
+    );
+    let confirmed = v.confirmed != Some(false);
+    let worse = if metric.is_count() { "allocates more than" } else { "is slower than" };
+    let second = match (&report.confirmation, v.confirmed) {
+        (Some(second), Some(true)) => format!("; confirmed in a fresh process (ratio {:.3})", second.verdict.ratio),
+        _ => String::new(),
+    };
+    match (expect, v.outcome) {
+        (Expectation::NoLoss, Outcome::Loss) if confirmed => {
+            Some(format!("`{}` {worse} `{}`: {figures}{second}", report.candidate, report.baseline))
+        }
+        (Expectation::NoLoss, _) => None,
+        (Expectation::Win, Outcome::Win) if confirmed => None,
+        (Expectation::Win, outcome) => Some(format!(
+            "`{}` was expected to win against `{}` (`expect = \"win\"`) but the verdict is {}{}: {figures}",
+            report.candidate,
+            report.baseline,
+            outcome.as_str(),
+            match outcome {
+                Outcome::Parity => " — no difference beyond the tolerance was established",
+                Outcome::Win => " — a win the second round in a fresh process did not confirm",
+                Outcome::Loss => "",
+            }
+        )),
+    }
+}

@@ -1,0 +1,41 @@
+//! The engine behind rtcompare: measurement, statistics, verdicts and the test harness.
+//!
+//! Most users only touch this crate through the `rtcompare` facade and its
+//! `#[compare(baseline = ...)]` attribute; everything here is public so a comparison can also be
+//! run by hand, step by step:
+//!
+//! | step | function |
+//! | --- | --- |
+//! | the whole protocol | [`compare`] |
+//! | batch sizing | [`measure::calibrate`] |
+//! | interleaved collection | [`measure::collect`] |
+//! | A/A validation | [`validate::validate_harness`] |
+//! | drift | [`stats::detect_drift`] |
+//! | the difference and its interval | [`stats::bootstrap_difference`] |
+//! | confidence per threshold | [`stats::Bootstrap::confidence`] |
+//! | the parity rule | [`stats::parity_verdict`] |
+//! | everything after collection | [`judge`] |
+
+mod compare;
+mod environment;
+pub mod harness;
+pub mod measure;
+pub mod report;
+pub mod rng;
+pub mod stats;
+pub mod validate;
+mod verdict;
+mod warnings;
+
+pub use compare::{COUNT_ROUNDS, Measured, Options, compare, measure};
+pub use measure::{Arm, Metric};
+pub use rng::{Cprng, Dprng};
+pub use stats::Outcome;
+pub use verdict::{
+    DriftTests, JudgeOptions, Report, ResamplingInfo, ThresholdConfidence, Validations, Verdict, Warning, WarningKind,
+    judge,
+};
+
+/// Re-exported for the code `#[compare]` generates; not part of the public API.
+#[doc(hidden)]
+pub use inventory;

@@ -1,0 +1,134 @@
+//! Batch sizing: how many operations one timed batch runs.
+//!
+//! A batch reading is off by at most one clock step `p`, so over a batch lasting `T` the relative
+//! error is `p / T`, whatever one operation costs. Calibration finds the batch size whose batch
+//! lasts at least `T = max(p / ε, min_batch)`.
+
+use super::{Arm, Meter, Metric, clock_precision};
+use std::time::Duration;
+
+/// How to size batches.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CalibrationOptions {
+    /// Largest share of a batch the clock step may be (ε); 0.001 keeps the clock's error at or
+    /// below 0.1 %.
+    pub clock_error: f64,
+    /// Shortest batch, long enough that loop entry and the clock readings vanish in it, short
+    /// enough that most batches run between two timer interrupts.
+    pub min_batch: Duration,
+    /// What the comparison measures; batches are always sized by time, this sets the
+    /// resolution.
+    pub metric: Metric,
+}
+
+impl Default for CalibrationOptions {
+    fn default() -> Self {
+        CalibrationOptions { clock_error: 0.001, min_batch: Duration::from_micros(100), metric: Metric::Time }
+    }
+}
+
+/// The result of calibration.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Calibration {
+    /// The meter's smallest step in the metric's unit: the clock's smallest observable step in
+    /// nanoseconds for time, 1 for counts.
+    pub resolution: f64,
+    /// The clock's smallest observable step, in nanoseconds.
+    pub clock_step_ns: f64,
+    /// Candidate operations per batch.
+    pub candidate_iters: u64,
+    /// Baseline operations per batch: the same as the candidate's unless their costs differ by
+    /// more than [`MAX_SHARED_BATCH_RATIO`] (see [`calibrate`]).
+    pub baseline_iters: u64,
+    /// The batch duration calibration aimed for, in nanoseconds.
+    pub target_batch_ns: f64,
+    /// One candidate batch as measured during calibration, in nanoseconds.
+    pub candidate_batch_ns: f64,
+    /// One baseline batch as measured during calibration, in nanoseconds.
+    pub baseline_batch_ns: f64,
+}
+
+impl Calibration {
+    /// The resolution spread over the smaller batch: the coarser arm's per-op measurement floor,
+    /// in the metric's unit.
+    ///
+    /// ```
+    /// use rtcompare_runtime::measure::Calibration;
+    /// let c = Calibration { resolution: 20.0, clock_step_ns: 20.0, candidate_iters: 1000,
+    ///     baseline_iters: 1000, target_batch_ns: 20_000.0, candidate_batch_ns: 21_000.0,
+    ///     baseline_batch_ns: 20_500.0 };
+    /// assert_eq!(c.per_op_floor(), 0.02);
+    /// assert!(c.shared_batch_size());
+    /// ```
+    pub fn per_op_floor(&self) -> f64 {
+        self.resolution / self.candidate_iters.min(self.baseline_iters) as f64
+    }
+
+    /// Per-op floors of the candidate and the baseline: the resolution over each one's batch size.
+    pub fn per_op_floors(&self) -> (f64, f64) {
+        (self.resolution / self.candidate_iters as f64, self.resolution / self.baseline_iters as f64)
+    }
+
+    /// Whether both arms run batches of the same size.
+    pub fn shared_batch_size(&self) -> bool {
+        self.candidate_iters == self.baseline_iters
+    }
+}
+
+/// Arms whose batch sizes differ by more than this factor each keep their own; below it both
+/// use the larger. Equal sizes keep loop overhead equal; but sizing a 1 ns candidate's batch for a
+/// 10 µs baseline would make each baseline batch last seconds, and a difference that large does
+/// not hinge on a nanosecond of loop overhead.
+pub const MAX_SHARED_BATCH_RATIO: u64 = 8;
+
+/// Sizes the batches of both arms: each arm's smallest batch reaching the target duration, and
+/// then the larger of the two for both (unless they differ by more than
+/// [`MAX_SHARED_BATCH_RATIO`]). Batches are sized by time whatever the metric.
+///
+/// ```
+/// use rtcompare_runtime::measure::{Arm, calibrate, CalibrationOptions};
+/// let mut a = Arm::from_fn("a", || std::hint::black_box(3u64).pow(3));
+/// let mut b = Arm::from_fn("b", || std::hint::black_box(3u64).pow(4));
+/// let calibration = calibrate(&mut a, &mut b, &CalibrationOptions::default());
+/// assert!(calibration.candidate_iters >= 1);
+/// ```
+pub fn calibrate(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &CalibrationOptions) -> Calibration {
+    let clock_step_ns = clock_precision();
+    let min_batch_ns = options.min_batch.as_nanos() as f64;
+    let target_batch_ns = (clock_step_ns / options.clock_error).max(min_batch_ns);
+    // Batches are sized by time even for count metrics: a batch must stay short enough to run
+    // between interrupts and long enough for the budget to hold enough rounds.
+    let meter = Meter::new(Metric::Time);
+    let own = (batch_size(candidate, target_batch_ns, meter), batch_size(baseline, target_batch_ns, meter));
+    let (candidate_iters, baseline_iters) = if own.0.max(own.1) <= own.0.min(own.1) * MAX_SHARED_BATCH_RATIO {
+        (own.0.max(own.1), own.0.max(own.1))
+    } else {
+        own
+    };
+    let resolution = if options.metric.is_count() { 1.0 } else { clock_step_ns };
+    Calibration {
+        resolution,
+        clock_step_ns,
+        candidate_iters,
+        baseline_iters,
+        target_batch_ns,
+        candidate_batch_ns: candidate.run(candidate_iters, 0, meter) as f64,
+        baseline_batch_ns: baseline.run(baseline_iters, 0, meter) as f64,
+    }
+}
+
+/// The smallest batch size (within a factor of about 1.25) whose batch lasts `target_ns`.
+fn batch_size(arm: &mut Arm<'_>, target_ns: f64, meter: Meter) -> u64 {
+    const LIMIT: u64 = 1 << 40;
+    let mut iters: u64 = 1;
+    loop {
+        let elapsed = arm.run(iters, 0, meter) as f64;
+        if elapsed >= target_ns || iters >= LIMIT {
+            return iters;
+        }
+        // Jump towards the target from what this batch took, but at most 100x at a time
+        // (a first batch can be unusually fast or slow) and at least 2x (so it terminates).
+        let scale = if elapsed > 0.0 { (target_ns / elapsed * 1.25).clamp(2.0, 100.0) } else { 100.0 };
+        iters = ((iters as f64 * scale).ceil() as u64).min(LIMIT);
+    }
+}

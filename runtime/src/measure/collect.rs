@@ -1,0 +1,154 @@
+//! Interleaved collection: rounds of {candidate, candidate twin, baseline, baseline twin} in an
+//! order drawn from a seeded generator, until the time budget is spent.
+
+use super::{Arm, Meter};
+use crate::Dprng;
+use std::time::{Duration, Instant};
+
+/// How to collect.
+#[derive(Clone, Copy, Debug)]
+pub struct CollectOptions {
+    /// Candidate operations per batch, from calibration.
+    pub candidate_iters: u64,
+    /// Baseline operations per batch, from calibration.
+    pub baseline_iters: u64,
+    /// Wall-clock time to spend collecting rounds (warm-up not included).
+    pub budget: Duration,
+    /// Time spent running all four routines before anything is recorded.
+    pub warmup: Duration,
+    /// Rounds to collect even when the budget is spent.
+    pub min_rounds: usize,
+    /// Rounds after which collection stops even within the budget.
+    pub max_rounds: usize,
+    /// Seed of the round order and of the per-round input seeds.
+    pub seed: u64,
+    /// What to measure.
+    pub meter: Meter,
+    /// Called after each round with the share of the budget spent (0 to 1), for progress
+    /// displays; `None` for silence.
+    pub progress: Option<fn(f64)>,
+}
+
+/// One routine's measurements: a per-op value per round, and where in the overall measurement
+/// order each was taken (0 is the first batch measured).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Series {
+    /// Per-op values (batch total divided by the batch size), one per round.
+    pub per_op: Vec<f64>,
+    /// Position of each value in the overall measurement order.
+    pub position: Vec<u32>,
+}
+
+impl Series {
+    fn push(&mut self, per_op: f64, position: u32) {
+        self.per_op.push(per_op);
+        self.position.push(position);
+    }
+}
+
+/// Everything collected for one comparison. Round `i` of every series was measured in the same
+/// round, with the same input seed.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Samples {
+    /// Candidate operations per batch.
+    pub candidate_iters: u64,
+    /// Baseline operations per batch.
+    pub baseline_iters: u64,
+    /// The candidate's primary routine.
+    pub candidate: Series,
+    /// The candidate's twin routine (A/A control).
+    pub candidate_twin: Series,
+    /// The baseline's primary routine.
+    pub baseline: Series,
+    /// The baseline's twin routine (A/A control).
+    pub baseline_twin: Series,
+}
+
+impl Samples {
+    /// Number of complete rounds.
+    pub fn rounds(&self) -> usize {
+        self.candidate.per_op.len()
+    }
+}
+
+/// The four routines of a round, in a fixed numbering for the shuffled order.
+const ROUTINES: usize = 4;
+
+/// Collects interleaved rounds of both arms and their twins.
+///
+/// ```
+/// use rtcompare_runtime::measure::{collect, Arm, CollectOptions, Meter, Metric};
+/// use std::time::Duration;
+/// let mut a = Arm::from_fn("a", || std::hint::black_box(2u64) * 3);
+/// let mut b = Arm::from_fn("b", || std::hint::black_box(2u64) + 3);
+/// let samples = collect(&mut a, &mut b, &CollectOptions {
+///     candidate_iters: 100, baseline_iters: 100, budget: Duration::from_millis(5), warmup: Duration::ZERO,
+///     min_rounds: 10, max_rounds: 50, seed: 1, meter: Meter::new(Metric::Time), progress: None,
+/// });
+/// assert!(samples.rounds() >= 10);
+/// ```
+pub fn collect(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &CollectOptions) -> Samples {
+    let mut rng = Dprng::new(options.seed);
+    warm_up(candidate, baseline, options);
+    let iters = [options.candidate_iters.max(1), options.baseline_iters.max(1)];
+    let mut samples = Samples { candidate_iters: iters[0], baseline_iters: iters[1], ..Samples::default() };
+    let started = Instant::now();
+    let mut position: u32 = 0;
+    let mut order = [0usize, 1, 2, 3];
+    while !done(samples.rounds(), started.elapsed(), options) {
+        let round_seed = rng.u64();
+        rng.shuffle(&mut order);
+        let mut totals = [0u64; ROUTINES];
+        for &routine in &order {
+            totals[routine] = run_routine(routine, candidate, baseline, iters, round_seed, options.meter);
+        }
+        // Record after the round so a round is either complete in all four series or absent.
+        let series =
+            [&mut samples.candidate, &mut samples.candidate_twin, &mut samples.baseline, &mut samples.baseline_twin];
+        for (routine, series) in series.into_iter().enumerate() {
+            let slot = order.iter().position(|&r| r == routine).unwrap_or(routine) as u32;
+            series.push(totals[routine] as f64 / iters[routine / 2] as f64, position + slot);
+        }
+        position += ROUTINES as u32;
+        if let Some(progress) = options.progress {
+            let by_time = started.elapsed().as_secs_f64() / options.budget.as_secs_f64().max(1e-9);
+            let by_rounds = samples.rounds() as f64 / options.max_rounds.max(1) as f64;
+            progress(by_time.max(by_rounds).min(1.0));
+        }
+    }
+    samples
+}
+
+fn done(rounds: usize, elapsed: Duration, options: &CollectOptions) -> bool {
+    rounds >= options.max_rounds || (rounds >= options.min_rounds && elapsed >= options.budget)
+}
+
+/// Runs routine 0 (candidate), 1 (its twin), 2 (baseline) or 3 (its twin); `iters` holds the
+/// candidate's and the baseline's batch sizes.
+fn run_routine(
+    routine: usize,
+    candidate: &mut Arm<'_>,
+    baseline: &mut Arm<'_>,
+    iters: [u64; 2],
+    seed: u64,
+    meter: Meter,
+) -> u64 {
+    match routine {
+        0 => candidate.run(iters[0], seed, meter),
+        1 => candidate.run_twin(iters[0], seed, meter),
+        2 => baseline.run(iters[1], seed, meter),
+        _ => baseline.run_twin(iters[1], seed, meter),
+    }
+}
+
+/// Runs all four routines round-robin, unrecorded, so caches, branch predictors and the CPU's
+/// clock settle before the first recorded round.
+fn warm_up(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &CollectOptions) {
+    let started = Instant::now();
+    while started.elapsed() < options.warmup {
+        for routine in 0..ROUTINES {
+            let iters = [options.candidate_iters.max(1), options.baseline_iters.max(1)];
+            run_routine(routine, candidate, baseline, iters, 0, options.meter);
+        }
+    }
+}

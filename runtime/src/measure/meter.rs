@@ -1,0 +1,114 @@
+//! What a timed batch reports: elapsed nanoseconds, or allocations counted while it ran.
+
+use super::alloc::{AllocCounts, start_counting, stop_counting};
+use std::time::Instant;
+
+/// The quantity a comparison measures.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Metric {
+    /// Wall-clock time per operation, in nanoseconds.
+    #[default]
+    Time,
+    /// Bytes allocated per operation (through the counting allocator).
+    AllocBytes,
+    /// Allocations per operation (through the counting allocator).
+    Allocs,
+}
+
+impl Metric {
+    /// The name used in attributes, output and the results file: `time`, `alloc_bytes`,
+    /// `allocs`.
+    ///
+    /// ```
+    /// assert_eq!(rtcompare_runtime::Metric::AllocBytes.as_str(), "alloc_bytes");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Metric::Time => "time",
+            Metric::AllocBytes => "alloc_bytes",
+            Metric::Allocs => "allocs",
+        }
+    }
+
+    /// The unit of one per-operation value: `ns`, `bytes` or `allocs`.
+    ///
+    /// ```
+    /// assert_eq!(rtcompare_runtime::Metric::Time.unit(), "ns");
+    /// ```
+    pub fn unit(self) -> &'static str {
+        match self {
+            Metric::Time => "ns",
+            Metric::AllocBytes => "bytes",
+            Metric::Allocs => "allocs",
+        }
+    }
+
+    /// Whether the metric counts discrete events (exact, repeatable) rather than timing them.
+    pub fn is_count(self) -> bool {
+        self != Metric::Time
+    }
+}
+
+/// Reads the measured quantity at the start and end of a batch.
+///
+/// Generated batch loops call [`Meter::start`] just before their loop and [`Meter::stop`] just
+/// after it, so nothing but the measured calls lies between the two readings.
+///
+/// ```
+/// use rtcompare_runtime::measure::{Meter, Metric};
+/// let meter = Meter::new(Metric::Time);
+/// let reading = meter.start();
+/// let nanos = meter.stop(reading);
+/// assert!(nanos < 1_000_000_000);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Meter {
+    metric: Metric,
+}
+
+/// A reading taken by [`Meter::start`], consumed by [`Meter::stop`].
+#[derive(Clone, Copy, Debug)]
+pub struct Reading(ReadingKind);
+
+#[derive(Clone, Copy, Debug)]
+enum ReadingKind {
+    Time(Instant),
+    Counts(AllocCounts),
+}
+
+impl Meter {
+    /// A meter for `metric`.
+    pub fn new(metric: Metric) -> Meter {
+        Meter { metric }
+    }
+
+    /// What this meter measures.
+    pub fn metric(self) -> Metric {
+        self.metric
+    }
+
+    /// Takes the opening reading of a batch (and turns allocation counting on for count
+    /// metrics).
+    #[inline(always)]
+    pub fn start(self) -> Reading {
+        match self.metric {
+            Metric::Time => Reading(ReadingKind::Time(Instant::now())),
+            Metric::AllocBytes | Metric::Allocs => Reading(ReadingKind::Counts(start_counting())),
+        }
+    }
+
+    /// Takes the closing reading and returns the batch's total in the metric's unit.
+    #[inline(always)]
+    pub fn stop(self, start: Reading) -> u64 {
+        match start.0 {
+            ReadingKind::Time(started) => u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX),
+            ReadingKind::Counts(before) => {
+                let after = stop_counting();
+                match self.metric {
+                    Metric::Allocs => after.allocations.wrapping_sub(before.allocations),
+                    _ => after.bytes.wrapping_sub(before.bytes),
+                }
+            }
+        }
+    }
+}

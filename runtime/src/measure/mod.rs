@@ -1,0 +1,21 @@
+//! Taking measurements: the meter read around each timed batch (time or allocations), the
+//! clock's precision, batch calibration, inputs built outside the timer and the interleaved
+//! collection of rounds.
+
+mod alloc;
+mod arm;
+mod calibrate;
+mod clock;
+mod collect;
+mod input;
+mod meter;
+mod output;
+
+pub use alloc::{CountingAllocator, counting_allocator_installed};
+pub use arm::{Arm, BatchFn};
+pub use calibrate::{Calibration, CalibrationOptions, calibrate};
+pub use clock::clock_precision;
+pub use collect::{CollectOptions, Samples, Series, collect};
+pub use input::{Setup, SizedSetup, WithRng, WithoutRng};
+pub use meter::{Meter, Metric, Reading};
+pub use output::Outputs;

@@ -1,0 +1,369 @@
+//! Where a run's files go — the results file, one picture per comparison, the Markdown summary —
+//! checking before measuring that they can be written, and writing them atomically after.
+
+use super::{json, markdown, svg};
+use crate::environment::Environment;
+use crate::harness::{Settings, TrialRecord};
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// A finished run: everything the files are made from.
+pub(crate) struct Run<'a> {
+    /// The test binary's name without Cargo's hash (`perf`).
+    pub binary: &'a str,
+    /// The run-wide settings.
+    pub settings: &'a Settings,
+    /// The machine and build.
+    pub environment: &'a Environment,
+    /// Every test that ran, in order.
+    pub records: &'a [TrialRecord],
+}
+
+/// How a Markdown destination is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Added to the end (`$GITHUB_STEP_SUMMARY` collects every step's summary).
+    Append,
+    /// Replaced whole (`RTCOMPARE_MARKDOWN`).
+    Replace,
+}
+
+/// A Markdown summary's destination.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct MarkdownTarget {
+    /// The file.
+    pub path: PathBuf,
+    /// Append or replace.
+    pub mode: Mode,
+    /// The variable that named it, for messages.
+    pub variable: &'static str,
+}
+
+/// Where a run's files go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Destinations {
+    /// The test binary's name without Cargo's hash.
+    pub binary: String,
+    /// The JSON results file.
+    pub results: PathBuf,
+    /// The directory of the pictures: the results file's path without its extension.
+    pub pictures: PathBuf,
+    /// Markdown summaries to write.
+    pub markdown: Vec<MarkdownTarget>,
+}
+
+/// What was written, for the closing summary.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Written {
+    /// The results file.
+    pub results: Option<PathBuf>,
+    /// The pictures' directory and how many were written there.
+    pub pictures: Option<(PathBuf, usize)>,
+    /// Markdown summaries written.
+    pub markdown: Vec<MarkdownTarget>,
+}
+
+/// A file that cannot be written: what, where, why and how to fix it.
+#[derive(Debug)]
+pub(crate) struct OutputError {
+    what: &'static str,
+    path: PathBuf,
+    source: io::Error,
+    fix: String,
+}
+
+impl fmt::Display for OutputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot write the {} at {}: {}; {}", self.what, self.path.display(), self.source, self.fix)
+    }
+}
+
+impl std::error::Error for OutputError {}
+
+impl Destinations {
+    /// The destinations of this process: from the settings, `$GITHUB_STEP_SUMMARY` and the test
+    /// binary's own path.
+    pub(crate) fn resolve(settings: &Settings) -> Destinations {
+        let exe = std::env::current_exe().ok();
+        let step_summary = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()).map(PathBuf::from);
+        Destinations::from_parts(settings, step_summary, exe.as_deref())
+    }
+
+    /// [`Destinations::resolve`] with its inputs given, for tests.
+    fn from_parts(settings: &Settings, step_summary: Option<PathBuf>, exe: Option<&Path>) -> Destinations {
+        let binary = exe.and_then(binary_name).unwrap_or_else(|| "rtcompare".to_owned());
+        let results = match &settings.results {
+            Some(path) => path.clone(),
+            None => default_directory(exe).join(format!("{binary}.json")),
+        };
+        let mut markdown = Vec::new();
+        if let Some(path) = step_summary {
+            markdown.push(MarkdownTarget { path, mode: Mode::Append, variable: "GITHUB_STEP_SUMMARY" });
+        }
+        if let Some(path) = &settings.markdown {
+            markdown.push(MarkdownTarget { path: path.clone(), mode: Mode::Replace, variable: "RTCOMPARE_MARKDOWN" });
+        }
+        Destinations { binary, pictures: results.with_extension(""), results, markdown }
+    }
+
+    /// Creates the directories and proves each destination writable, so that a wrong path fails
+    /// the run before minutes of measuring rather than after.
+    pub(crate) fn probe(&self) -> Result<(), OutputError> {
+        let results_error = |source| OutputError {
+            what: "results file",
+            path: self.results.clone(),
+            source,
+            fix: "set RTCOMPARE_RESULTS to a file in a writable directory, for example \
+                  RTCOMPARE_RESULTS=/tmp/rtcompare/perf.json"
+                .to_owned(),
+        };
+        create_parent(&self.results).and_then(|()| probe_directory(&self.results)).map_err(results_error)?;
+        std::fs::create_dir_all(&self.pictures).map_err(|source| OutputError {
+            what: "pictures' directory",
+            path: self.pictures.clone(),
+            source,
+            fix: "pictures go next to the results file; set RTCOMPARE_RESULTS to a file in a writable directory"
+                .to_owned(),
+        })?;
+        for target in &self.markdown {
+            create_parent(&target.path).and_then(|()| open_markdown(target, false)).map_err(|source| OutputError {
+                what: "Markdown summary",
+                path: target.path.clone(),
+                source,
+                fix: markdown_fix(target),
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Writes the results file, a picture per measured comparison and the Markdown summaries,
+    /// returning what was written and every error (one failure does not stop the others).
+    pub(crate) fn write(&self, run: &Run<'_>) -> (Written, Vec<OutputError>) {
+        let mut written = Written::default();
+        let mut errors = Vec::new();
+        let error = |what, path: &Path, source| OutputError {
+            what,
+            path: path.to_owned(),
+            source,
+            fix: "the path was writable when the run started; check the disk space and permissions".to_owned(),
+        };
+        match write_atomically(&self.results, |file| file.write_all(json::render(run).as_bytes())) {
+            Ok(()) => written.results = Some(self.results.clone()),
+            Err(source) => errors.push(error("results file", &self.results, source)),
+        }
+        let mut pictures = 0;
+        for record in run.records {
+            let Some(report) = &record.report else { continue };
+            let path = self.pictures.join(format!("{}.svg", svg::file_stem(&record.name)));
+            match write_atomically(&path, |file| file.write_all(svg::render_svg(report, &record.name).as_bytes())) {
+                Ok(()) => pictures += 1,
+                Err(source) => errors.push(error("picture", &path, source)),
+            }
+        }
+        if pictures > 0 {
+            written.pictures = Some((self.pictures.clone(), pictures));
+        }
+        let summary = markdown::render(run);
+        for target in &self.markdown {
+            match write_markdown(target, &summary) {
+                Ok(()) => written.markdown.push(target.clone()),
+                Err(source) => errors.push(error("Markdown summary", &target.path, source)),
+            }
+        }
+        (written, errors)
+    }
+}
+
+/// `…/deps/perf-1a2b3c4d5e6f7a8b` → `perf`: the file stem without Cargo's `-<hash>` suffix.
+fn binary_name(exe: &Path) -> Option<String> {
+    let stem = exe.file_stem()?.to_str()?;
+    let name = match stem.rsplit_once('-') {
+        Some((name, hash)) if !name.is_empty() && hash.len() >= 8 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            name
+        }
+        _ => stem,
+    };
+    Some(name.to_owned())
+}
+
+/// `<target dir>/rtcompare`. The target directory is the nearest ancestor of the test binary
+/// holding Cargo's `CACHEDIR.TAG`, else the parent of `<profile>/deps`; without either (a binary
+/// run from elsewhere) `target/rtcompare` in the current directory.
+fn default_directory(exe: Option<&Path>) -> PathBuf {
+    let tagged = exe.and_then(|exe| exe.ancestors().skip(1).find(|dir| dir.join("CACHEDIR.TAG").is_file()));
+    let above_deps = || {
+        let deps = exe?.parent()?;
+        (deps.file_name()? == "deps").then(|| deps.parent()?.parent()).flatten()
+    };
+    match tagged.or_else(above_deps) {
+        Some(target) => target.join("rtcompare"),
+        None => PathBuf::from("target").join("rtcompare"),
+    }
+}
+
+/// Creates the directory `path` goes in, saying which directory failed and, for the common
+/// mistake, that a file stands where a directory should.
+fn create_parent(path: &Path) -> io::Result<()> {
+    let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) else { return Ok(()) };
+    std::fs::create_dir_all(parent).map_err(|error| {
+        let blocker = parent.ancestors().find(|dir| dir.is_file());
+        let why = match blocker {
+            Some(file) => format!("{} is a file, not a directory", file.display()),
+            None => error.to_string(),
+        };
+        io::Error::new(error.kind(), format!("cannot create the directory {}: {why}", parent.display()))
+    })
+}
+
+/// Writes and removes a scratch file beside `path`: the same test the final rename will face.
+fn probe_directory(path: &Path) -> io::Result<()> {
+    if path.is_dir() {
+        return Err(io::Error::new(io::ErrorKind::IsADirectory, "that is a directory"));
+    }
+    let probe = sibling(path, "probe");
+    let written = File::create(&probe).and_then(|mut file| file.write_all(b"rtcompare probe"));
+    let _ = std::fs::remove_file(&probe);
+    written
+}
+
+/// A hidden file in the same directory as `path`, so that renaming it over `path` is atomic.
+fn sibling(path: &Path, purpose: &str) -> PathBuf {
+    let name = path.file_name().map_or_else(|| "rtcompare".into(), |n| n.to_string_lossy());
+    path.with_file_name(format!(".{name}.{purpose}-{}", std::process::id()))
+}
+
+/// Writes `path` through a temporary file in the same directory and a rename, so readers see the
+/// old file or the new one, never half of one. On failure the temporary file is removed and any
+/// older file is left as it was.
+pub(crate) fn write_atomically(path: &Path, fill: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
+    let temporary = sibling(path, "tmp");
+    let result = File::create(&temporary)
+        .and_then(|mut file| fill(&mut file).and_then(|()| file.sync_all()))
+        .and_then(|()| std::fs::rename(&temporary, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    result
+}
+
+fn open_markdown(target: &MarkdownTarget, truncate: bool) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    match target.mode {
+        Mode::Append => options.append(true).create(true),
+        // Probing must not empty an existing file; writing replaces it.
+        Mode::Replace => options.write(true).create(true).truncate(truncate),
+    };
+    options.open(&target.path)
+}
+
+fn write_markdown(target: &MarkdownTarget, summary: &str) -> io::Result<()> {
+    match target.mode {
+        Mode::Append => open_markdown(target, false)?.write_all(format!("\n{summary}").as_bytes()),
+        Mode::Replace => write_atomically(&target.path, |file| file.write_all(summary.as_bytes())),
+    }
+}
+
+fn markdown_fix(target: &MarkdownTarget) -> String {
+    match target.mode {
+        Mode::Append => format!("make {} writable, or unset it", target.variable),
+        Mode::Replace => format!(
+            "set {} to a file in a writable directory, for example {}=/tmp/rtcompare/perf.md",
+            target.variable, target.variable
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh directory under the system's temporary directory.
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("rtcompare-files-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> =
+            std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn atomic_writes_replace_the_file_and_leave_no_temporary_behind() {
+        let dir = scratch("atomic");
+        let path = dir.join("r.json");
+        write_atomically(&path, |f| f.write_all(b"old")).unwrap();
+        write_atomically(&path, |f| f.write_all(b"new")).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+        assert_eq!(entries(&dir), ["r.json"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_older_file_intact() {
+        let dir = scratch("failed");
+        let path = dir.join("r.json");
+        write_atomically(&path, |f| f.write_all(b"old")).unwrap();
+        let failed = write_atomically(&path, |f| {
+            f.write_all(b"half of the ne")?;
+            Err(io::Error::other("disk full"))
+        });
+        assert_eq!(failed.unwrap_err().to_string(), "disk full");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
+        assert_eq!(entries(&dir), ["r.json"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_default_path_is_under_the_target_directory_named_after_the_binary() {
+        let settings = Settings::default();
+        let exe = Path::new("/repo/target/release/deps/perf-1a2b3c4d5e6f7a8b");
+        let d = Destinations::from_parts(&settings, None, Some(exe));
+        assert_eq!(d.binary, "perf");
+        assert_eq!(d.results, Path::new("/repo/target/rtcompare/perf.json"));
+        assert_eq!(d.pictures, Path::new("/repo/target/rtcompare/perf"));
+        assert!(d.markdown.is_empty());
+        let elsewhere = Destinations::from_parts(&settings, None, Some(Path::new("/opt/bin/my-bench")));
+        assert_eq!(elsewhere.binary, "my-bench");
+        assert_eq!(elsewhere.results, Path::new("target/rtcompare/my-bench.json"));
+        assert_eq!(
+            Destinations::from_parts(&settings, None, None).results,
+            Path::new("target/rtcompare/rtcompare.json")
+        );
+    }
+
+    #[test]
+    fn settings_and_the_step_summary_override_the_defaults() {
+        let settings = Settings {
+            results: Some(PathBuf::from("out/r.json")),
+            markdown: Some(PathBuf::from("out/r.md")),
+            ..Settings::default()
+        };
+        let d = Destinations::from_parts(&settings, Some(PathBuf::from("/gh/summary")), None);
+        assert_eq!((d.results.as_path(), d.pictures.as_path()), (Path::new("out/r.json"), Path::new("out/r")));
+        let modes: Vec<(&str, Mode)> = d.markdown.iter().map(|t| (t.variable, t.mode)).collect();
+        assert_eq!(modes, [("GITHUB_STEP_SUMMARY", Mode::Append), ("RTCOMPARE_MARKDOWN", Mode::Replace)]);
+    }
+
+    #[test]
+    fn probing_creates_the_directories_and_names_an_unwritable_path() {
+        let dir = scratch("probe");
+        let settings = Settings { results: Some(dir.join("deep/er/r.json")), ..Settings::default() };
+        let d = Destinations::from_parts(&settings, None, None);
+        d.probe().unwrap();
+        assert!(dir.join("deep/er/r").is_dir());
+        assert_eq!(entries(&dir.join("deep/er")), ["r"]);
+        // A file where a directory should be: creating the directory fails.
+        std::fs::write(dir.join("blocker"), "").unwrap();
+        let settings = Settings { results: Some(dir.join("blocker/r.json")), ..Settings::default() };
+        let message = Destinations::from_parts(&settings, None, None).probe().unwrap_err().to_string();
+        assert!(message.contains("blocker/r.json") && message.contains("RTCOMPARE_RESULTS="), "{message}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

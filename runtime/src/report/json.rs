@@ -1,0 +1,481 @@
+//! The results file: every comparison of a run with its raw samples and every figure behind its
+//! verdict, in a versioned JSON schema documented in `docs/results-schema.md`.
+//!
+//! The structs here are the schema; they borrow from the reports so that writing copies nothing.
+//! A change to a field's name or meaning is a new [`SCHEMA_VERSION`].
+
+use super::files::Run;
+use crate::environment::Environment;
+use crate::harness::{Expectation, TrialRecord};
+use crate::measure::{Calibration, Series};
+use crate::stats::{Drift, Resampling, Summary};
+use crate::validate::Validation;
+use crate::{Report, Warning};
+use serde::Serialize;
+use serde_json::ser::{Formatter, PrettyFormatter};
+use std::io;
+
+/// The version of the results file's layout.
+pub(crate) const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Serialize)]
+struct ResultsFile<'a> {
+    schema_version: u32,
+    rtcompare_version: &'static str,
+    binary: &'a str,
+    settings: RunSettings,
+    environment: &'a Environment,
+    comparisons: Vec<Comparison<'a>>,
+}
+
+#[derive(Serialize)]
+struct RunSettings {
+    time_s: f64,
+    seed: u64,
+}
+
+#[derive(Serialize)]
+struct Comparison<'a> {
+    name: &'a str,
+    candidate: &'a str,
+    baseline: &'a str,
+    metric: &'static str,
+    unit: &'static str,
+    size: Option<u64>,
+    file: &'static str,
+    line: u32,
+    expect: &'static str,
+    passed: bool,
+    failure: Option<&'a str>,
+    /// The first round's figures, at the top level of the comparison.
+    #[serde(flatten)]
+    round: Round<'a>,
+    /// The second round, measured in a fresh process to confirm a loss (or a win, for `expect =
+    /// "win"`); `null` when none ran.
+    confirmation: Option<Round<'a>>,
+}
+
+/// The figures of one round of measurement: all `null` (and lists empty) for a test that
+/// measured nothing.
+#[derive(Serialize)]
+struct Round<'a> {
+    duration_s: Option<f64>,
+    verdict: Option<VerdictRecord>,
+    estimate: Option<EstimateRecord>,
+    confidence: Vec<ConfidenceRecord>,
+    summaries: Option<Arms<SummaryRecord>>,
+    calibration: Option<CalibrationRecord>,
+    validation: Option<Arms<ValidationRecord>>,
+    drift: Option<DriftTestsRecord>,
+    resampling: Option<ResamplingRecord>,
+    warnings: Vec<WarningRecord<'a>>,
+    samples: Option<SamplesRecord<'a>>,
+}
+
+#[derive(Serialize)]
+struct Arms<T> {
+    candidate: T,
+    baseline: T,
+}
+
+#[derive(Serialize)]
+struct VerdictRecord {
+    outcome: &'static str,
+    resolved: bool,
+    ratio: f64,
+    best_ratio: f64,
+    tolerance: f64,
+    best_tolerance: f64,
+    noise: f64,
+    floor: f64,
+    confirmed: Option<bool>,
+}
+
+#[derive(Serialize)]
+struct EstimateRecord {
+    difference: f64,
+    low: f64,
+    high: f64,
+    level: f64,
+}
+
+#[derive(Serialize)]
+struct ConfidenceRecord {
+    threshold: f64,
+    confidence: f64,
+}
+
+#[derive(Serialize)]
+struct SummaryRecord {
+    count: usize,
+    min: f64,
+    q1: f64,
+    median: f64,
+    q3: f64,
+    max: f64,
+    mean: f64,
+}
+
+#[derive(Serialize)]
+struct CalibrationRecord {
+    resolution: f64,
+    clock_step_ns: f64,
+    candidate_iters: u64,
+    baseline_iters: u64,
+    target_batch_ns: f64,
+    candidate_batch_ns: f64,
+    baseline_batch_ns: f64,
+}
+
+#[derive(Serialize)]
+struct ValidationRecord {
+    apparent_difference: f64,
+    noise_floor: f64,
+    tie_rate: f64,
+    drift_rate: f64,
+    autocorrelation: f64,
+    false_signal_rate: f64,
+    scheme: &'static str,
+    block_len: Option<usize>,
+}
+
+#[derive(Serialize)]
+struct DriftTestsRecord {
+    candidate: DriftRecord,
+    baseline: DriftRecord,
+    ratio: DriftRecord,
+}
+
+#[derive(Serialize)]
+struct DriftRecord {
+    rho: f64,
+    p_value: f64,
+    drifted: bool,
+    first_half_median: f64,
+    second_half_median: f64,
+    shift: f64,
+}
+
+#[derive(Serialize)]
+struct ResamplingRecord {
+    scheme: &'static str,
+    block_len: Option<usize>,
+    resamples: usize,
+    seed: u64,
+}
+
+#[derive(Serialize)]
+struct WarningRecord<'a> {
+    kind: String,
+    message: &'a str,
+}
+
+#[derive(Serialize)]
+struct SamplesRecord<'a> {
+    candidate_iters: u64,
+    baseline_iters: u64,
+    candidate: SeriesRecord<'a>,
+    candidate_twin: SeriesRecord<'a>,
+    baseline: SeriesRecord<'a>,
+    baseline_twin: SeriesRecord<'a>,
+}
+
+#[derive(Serialize)]
+struct SeriesRecord<'a> {
+    per_op: &'a [f64],
+    position: &'a [u32],
+}
+
+/// The results file of a run, as JSON text.
+pub(crate) fn render(run: &Run<'_>) -> String {
+    let file = ResultsFile {
+        schema_version: SCHEMA_VERSION,
+        rtcompare_version: env!("CARGO_PKG_VERSION"),
+        binary: run.binary,
+        settings: RunSettings { time_s: run.settings.time.as_secs_f64(), seed: run.settings.seed },
+        environment: run.environment,
+        comparisons: run.records.iter().map(comparison).collect(),
+    };
+    let mut out = Vec::new();
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, Layout::default());
+    // Serializing these plain structs into memory cannot fail; an empty file would say so.
+    let _ = file.serialize(&mut serializer);
+    out.push(b'\n');
+    String::from_utf8(out).unwrap_or_default()
+}
+
+fn comparison(record: &TrialRecord) -> Comparison<'_> {
+    let registration = record.comparison.registration;
+    let report = record.report.as_ref();
+    let metric = report.map_or(registration.settings.metric, |r| r.metric);
+    Comparison {
+        name: &record.name,
+        candidate: report.map_or(registration.candidate, |r| &r.candidate),
+        baseline: report.map_or(registration.baseline, |r| &r.baseline),
+        metric: metric.as_str(),
+        unit: metric.unit(),
+        size: record.comparison.size,
+        file: registration.file,
+        line: registration.line,
+        expect: match registration.settings.expect {
+            Expectation::NoLoss => "no_loss",
+            Expectation::Win => "win",
+        },
+        passed: record.passed(),
+        failure: record.failure.as_deref(),
+        round: round(report),
+        confirmation: report.and_then(|r| r.confirmation.as_deref()).map(|second| round(Some(second))),
+    }
+}
+
+fn round(report: Option<&Report>) -> Round<'_> {
+    Round {
+        duration_s: report.map(|r| r.duration.as_secs_f64()),
+        verdict: report.map(verdict),
+        estimate: report.map(|r| {
+            let e = &r.estimate;
+            EstimateRecord { difference: e.difference, low: e.low, high: e.high, level: e.level }
+        }),
+        confidence: report.map_or_else(Vec::new, |r| {
+            r.confidence.iter().map(|c| ConfidenceRecord { threshold: c.threshold, confidence: c.confidence }).collect()
+        }),
+        summaries: report
+            .map(|r| Arms { candidate: summary(&r.candidate_summary), baseline: summary(&r.baseline_summary) }),
+        calibration: report.map(|r| calibration(&r.calibration)),
+        validation: report.map(|r| Arms {
+            candidate: validation(&r.validation.candidate),
+            baseline: validation(&r.validation.baseline),
+        }),
+        drift: report.map(|r| DriftTestsRecord {
+            candidate: drift(&r.drift.candidate),
+            baseline: drift(&r.drift.baseline),
+            ratio: drift(&r.drift.ratio),
+        }),
+        resampling: report.map(|r| {
+            let (scheme, block_len) = scheme(r.resampling.scheme);
+            ResamplingRecord { scheme, block_len, resamples: r.resampling.resamples, seed: r.resampling.seed }
+        }),
+        warnings: report.map_or_else(Vec::new, |r| r.warnings.iter().map(warning).collect()),
+        samples: report.map(samples),
+    }
+}
+
+fn verdict(report: &Report) -> VerdictRecord {
+    let v = &report.verdict;
+    VerdictRecord {
+        outcome: v.outcome.as_str(),
+        resolved: v.resolved,
+        ratio: v.ratio,
+        best_ratio: v.best_ratio,
+        tolerance: v.tolerance,
+        best_tolerance: v.best_tolerance,
+        noise: v.noise,
+        floor: v.floor,
+        confirmed: v.confirmed,
+    }
+}
+
+fn summary(s: &Summary) -> SummaryRecord {
+    SummaryRecord { count: s.count, min: s.min, q1: s.q1, median: s.median, q3: s.q3, max: s.max, mean: s.mean }
+}
+
+fn calibration(c: &Calibration) -> CalibrationRecord {
+    CalibrationRecord {
+        resolution: c.resolution,
+        clock_step_ns: c.clock_step_ns,
+        candidate_iters: c.candidate_iters,
+        baseline_iters: c.baseline_iters,
+        target_batch_ns: c.target_batch_ns,
+        candidate_batch_ns: c.candidate_batch_ns,
+        baseline_batch_ns: c.baseline_batch_ns,
+    }
+}
+
+fn validation(v: &Validation) -> ValidationRecord {
+    let (scheme, block_len) = scheme(v.scheme);
+    ValidationRecord {
+        apparent_difference: v.apparent_difference,
+        noise_floor: v.noise_floor,
+        tie_rate: v.tie_rate,
+        drift_rate: v.drift_rate,
+        autocorrelation: v.autocorrelation,
+        false_signal_rate: v.false_signal_rate,
+        scheme,
+        block_len,
+    }
+}
+
+fn drift(d: &Drift) -> DriftRecord {
+    DriftRecord {
+        rho: d.rho,
+        p_value: d.p_value,
+        drifted: d.drifted,
+        first_half_median: d.first_half_median,
+        second_half_median: d.second_half_median,
+        shift: d.shift(),
+    }
+}
+
+/// `("iid", None)` or `("blocks", Some(len))`.
+fn scheme(scheme: Resampling) -> (&'static str, Option<usize>) {
+    match scheme {
+        Resampling::Iid => ("iid", None),
+        Resampling::Blocks { len } => ("blocks", Some(len)),
+    }
+}
+
+fn warning(w: &Warning) -> WarningRecord<'_> {
+    WarningRecord { kind: snake_case(&format!("{:?}", w.kind)), message: &w.message }
+}
+
+/// `TimingModes` → `timing_modes`: warning kinds by their variant names, so a new kind needs
+/// no change here.
+fn snake_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for (i, c) in name.char_indices() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+fn samples(report: &Report) -> SamplesRecord<'_> {
+    let s = &report.samples;
+    SamplesRecord {
+        candidate_iters: s.candidate_iters,
+        baseline_iters: s.baseline_iters,
+        candidate: series(&s.candidate),
+        candidate_twin: series(&s.candidate_twin),
+        baseline: series(&s.baseline),
+        baseline_twin: series(&s.baseline_twin),
+    }
+}
+
+fn series(s: &Series) -> SeriesRecord<'_> {
+    SeriesRecord { per_op: &s.per_op, position: &s.position }
+}
+
+/// Indented objects, one field a line, but arrays on one line: a series of a thousand samples
+/// stays one line instead of a thousand, and the file stays readable with `less`.
+#[derive(Default)]
+struct Layout {
+    objects: PrettyFormatter<'static>,
+}
+
+impl Formatter for Layout {
+    fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        writer.write_all(b"[")
+    }
+
+    fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        writer.write_all(b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+        if first { Ok(()) } else { writer.write_all(b", ") }
+    }
+
+    fn end_array_value<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.objects.begin_object(writer)
+    }
+
+    fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.objects.end_object(writer)
+    }
+
+    fn begin_object_key<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+        self.objects.begin_object_key(writer, first)
+    }
+
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.objects.begin_object_value(writer)
+    }
+
+    fn end_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.objects.end_object_value(writer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures;
+    use serde_json::Value;
+
+    fn rendered() -> Value {
+        let records = [fixtures::record("perf::fast_vs_slow", 50.0, 100.0), fixtures::panicked("perf::boom_vs_slow")];
+        let environment = fixtures::environment();
+        let settings = crate::harness::Settings::default();
+        let run = Run { binary: "perf", settings: &settings, environment: &environment, records: &records };
+        serde_json::from_str(&render(&run)).unwrap()
+    }
+
+    #[test]
+    fn a_measured_comparison_has_every_figure() {
+        let file = rendered();
+        assert_eq!(file["schema_version"], 1);
+        let c = &file["comparisons"][0];
+        assert_eq!(c["name"], "perf::fast_vs_slow");
+        assert_eq!((&c["metric"], &c["unit"]), (&Value::from("time"), &Value::from("ns")));
+        assert_eq!(c["verdict"]["outcome"], "win");
+        assert!(c["verdict"]["ratio"].as_f64().unwrap() < 1.0, "ratio is candidate over baseline");
+        assert_eq!(c["samples"]["candidate"]["per_op"].as_array().unwrap().len(), fixtures::ROUNDS);
+        assert_eq!(c["samples"]["baseline_twin"]["position"].as_array().unwrap().len(), fixtures::ROUNDS);
+        assert_eq!(c["resampling"]["scheme"].as_str().map(|s| s == "iid" || s == "blocks"), Some(true));
+        assert_eq!(c["passed"], true);
+        assert_eq!(c["failure"], Value::Null);
+    }
+
+    #[test]
+    fn a_panicked_comparison_is_recorded_with_its_failure() {
+        let file = rendered();
+        let c = &file["comparisons"][1];
+        assert_eq!(c["passed"], false);
+        assert!(c["failure"].as_str().unwrap().contains("panicked"));
+        for field in ["verdict", "estimate", "samples", "summaries", "duration_s"] {
+            assert_eq!(c[field], Value::Null, "{field}");
+        }
+        assert_eq!(c["candidate"], "boom");
+    }
+
+    #[test]
+    fn a_confirmation_round_is_kept_beside_the_first() {
+        let mut record = fixtures::record("perf::fast_vs_slow", 50.0, 100.0);
+        let first = record.report.as_mut().unwrap();
+        first.confirmation = Some(Box::new(fixtures::report(52.0, 100.0)));
+        let environment = fixtures::environment();
+        let settings = crate::harness::Settings::default();
+        let records = [record];
+        let run = Run { binary: "perf", settings: &settings, environment: &environment, records: &records };
+        let file: Value = serde_json::from_str(&render(&run)).unwrap();
+        let c = &file["comparisons"][0];
+        assert_eq!(c["confirmation"]["verdict"]["outcome"], "win");
+        assert_eq!(c["confirmation"]["samples"]["candidate"]["per_op"].as_array().unwrap().len(), fixtures::ROUNDS);
+        assert!(c["confirmation"].get("confirmation").is_none(), "one level only");
+        assert_eq!(rendered()["comparisons"][0]["confirmation"], Value::Null);
+    }
+
+    #[test]
+    fn arrays_stay_on_one_line() {
+        let records = [fixtures::record("perf::fast_vs_slow", 50.0, 100.0)];
+        let environment = fixtures::environment();
+        let settings = crate::harness::Settings::default();
+        let run = Run { binary: "perf", settings: &settings, environment: &environment, records: &records };
+        let text = render(&run);
+        let line = text.lines().find(|l| l.trim_start().starts_with("\"per_op\"")).unwrap();
+        assert!(line.ends_with("],"), "{line}");
+        assert!(text.contains("\n  \"comparisons\": [{\n"), "{text}");
+    }
+
+    #[test]
+    fn warning_kinds_are_snake_case() {
+        assert_eq!(snake_case("TimingModes"), "timing_modes");
+        assert_eq!(snake_case("Drift"), "drift");
+    }
+}

@@ -1,0 +1,156 @@
+//! The Markdown summary for CI pages (GitHub's `$GITHUB_STEP_SUMMARY`): one table row per
+//! comparison, then the warnings and failures in full below a fold.
+
+use super::files::Run;
+use super::{factor_words, outcome_line};
+use crate::Outcome;
+use crate::harness::TrialRecord;
+use crate::warnings::{pct, signed_pct};
+use std::fmt::Write;
+
+/// The summary of a run as Markdown.
+pub(crate) fn render(run: &Run<'_>) -> String {
+    let mut out = String::new();
+    // Writing to a String cannot fail; the results are ignored for that reason.
+    let _ = writeln!(out, "### rtcompare: `{}`\n", run.binary);
+    let _ = writeln!(out, "{}\n", counts(run.records));
+    let _ = writeln!(out, "| | pair | outcome | difference (interval) | ratio (best) | tolerance | warnings |");
+    let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- |");
+    for record in run.records {
+        let _ = writeln!(out, "{}", row(record));
+    }
+    details(&mut out, "Warnings", run.records.iter().flat_map(warning_items));
+    details(&mut out, "Failures", run.records.iter().filter_map(failure_item));
+    out
+}
+
+/// `2 wins, 1 parity (1 established, 0 inconclusive), 0 losses; 1 failed`.
+fn counts(records: &[TrialRecord]) -> String {
+    let outcome = |o: Outcome| records.iter().filter_map(|r| r.report.as_ref()).filter(move |r| r.verdict.outcome == o);
+    let established = outcome(Outcome::Parity).filter(|r| r.verdict.resolved).count();
+    let parity = outcome(Outcome::Parity).count();
+    let failed = records.iter().filter(|r| !r.passed()).count();
+    format!(
+        "{} win(s), {parity} parity ({established} established, {} inconclusive), {} loss(es); {} of {} test(s) \
+         passed",
+        outcome(Outcome::Win).count(),
+        parity - established,
+        outcome(Outcome::Loss).count(),
+        records.len() - failed,
+        records.len()
+    )
+}
+
+fn row(record: &TrialRecord) -> String {
+    let mark = if record.passed() { "✅" } else { "❌" };
+    let name = code(&record.name);
+    let Some(report) = &record.report else {
+        return format!("| {mark} | {name} | not measured (see failures) | | | | |");
+    };
+    let v = &report.verdict;
+    let e = &report.estimate;
+    let outcome = match v.outcome {
+        Outcome::Parity => outcome_line(report),
+        _ => format!("**{}**", outcome_line(report)),
+    };
+    let difference = format!(
+        "{} [{}, {}]: candidate {}",
+        signed_pct(e.difference),
+        signed_pct(e.low),
+        signed_pct(e.high),
+        factor_words(e.difference, report.metric)
+    );
+    let warnings = match report.warnings.len() {
+        0 => String::new(),
+        n => format!("⚠️ {n}: {}", report.warnings.iter().map(kind).collect::<Vec<_>>().join(", ")),
+    };
+    format!(
+        "| {mark} | {name} | {outcome} | {} | {:.3} ({:.3}) | ±{} | {} |",
+        cell(&difference),
+        v.ratio,
+        v.best_ratio,
+        pct(v.tolerance),
+        cell(&warnings)
+    )
+}
+
+/// A warning kind in words (`TimingModes` → `timing modes`).
+fn kind(warning: &crate::Warning) -> String {
+    let name = format!("{:?}", warning.kind);
+    let mut words = String::new();
+    for (i, c) in name.char_indices() {
+        if c.is_ascii_uppercase() && i > 0 {
+            words.push(' ');
+        }
+        words.push(c.to_ascii_lowercase());
+    }
+    words
+}
+
+fn warning_items(record: &TrialRecord) -> Vec<String> {
+    let Some(report) = &record.report else { return Vec::new() };
+    report.warnings.iter().map(|w| format!("{}: {}", code(&record.name), w.message)).collect()
+}
+
+fn failure_item(record: &TrialRecord) -> Option<String> {
+    Some(format!("{}: {}", code(&record.name), record.failure.as_deref()?))
+}
+
+/// A folded list under a heading, or nothing when the list is empty.
+fn details(out: &mut String, title: &str, items: impl Iterator<Item = String>) {
+    let items: Vec<String> = items.map(|item| format!("- {}", item.replace('\n', " "))).collect();
+    if items.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n<details><summary>{title} ({})</summary>\n", items.len());
+    for item in &items {
+        let _ = writeln!(out, "{item}");
+    }
+    let _ = writeln!(out, "\n</details>");
+}
+
+/// Text made safe for a table cell: no line breaks, no bare column separators.
+fn cell(text: &str) -> String {
+    text.replace('\n', " ").replace('|', "\\|")
+}
+
+/// A name in backticks (test names may hold `<`, `>` or `|`, which code spans keep literal; a
+/// pipe still needs its escape inside a table).
+fn code(name: &str) -> String {
+    format!("`{}`", name.replace('`', "'").replace('|', "\\|"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures;
+
+    fn summary(records: &[TrialRecord]) -> String {
+        let environment = fixtures::environment();
+        let settings = crate::harness::Settings::default();
+        render(&Run { binary: "perf", settings: &settings, environment: &environment, records })
+    }
+
+    #[test]
+    fn one_row_per_comparison_with_outcome_difference_ratio_and_tolerance() {
+        let records = [fixtures::record("perf::fast_vs_slow", 25.0, 100.0), fixtures::panicked("perf::boom_vs_slow")];
+        let text = summary(&records);
+        let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("| ")).collect();
+        assert_eq!(rows.len(), 4, "{text}");
+        let win = rows[2];
+        let v = &records[0].report.as_ref().unwrap().verdict;
+        let (ratios, tolerance) = (format!("{:.3} ({:.3})", v.ratio, v.best_ratio), format!("±{}", pct(v.tolerance)));
+        for part in ["✅", "`perf::fast_vs_slow`", "**win (resolved)**", "candidate is 4.", &ratios, &tolerance] {
+            assert!(win.contains(part), "missing {part:?} in {win}");
+        }
+        assert!(rows[3].starts_with("| ❌ | `perf::boom_vs_slow` | not measured"), "{text}");
+        assert!(text.contains("<details><summary>Failures (1)</summary>"), "{text}");
+        assert!(text.contains("1 win(s), 0 parity (0 established, 0 inconclusive), 0 loss(es); 1 of 2 test(s) passed"));
+    }
+
+    #[test]
+    fn table_cells_never_break_the_table() {
+        assert_eq!(cell("a | b\nc"), "a \\| b c");
+        assert_eq!(code("generic::sort::<u32>|x"), "`generic::sort::<u32>\\|x`");
+    }
+}

@@ -1,0 +1,101 @@
+//! Presenting reports: human units, the per-comparison text block, and the files a run leaves
+//! behind (the JSON results file, a Markdown summary, one SVG picture per comparison).
+
+mod files;
+mod json;
+mod markdown;
+mod svg;
+mod text;
+mod units;
+
+pub(crate) use files::{Destinations, Mode, Run, Written};
+pub use svg::render_svg;
+pub use text::render_text;
+pub(crate) use text::{factor_words, outcome_line};
+pub use units::{format_ns, format_value};
+
+/// Reports and records with known figures, for the tests of every output.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use crate::environment::Environment;
+    use crate::harness::{AttributeSettings, Comparison, Registration, TrialRecord};
+    use crate::measure::{Calibration, Meter, Samples, Series};
+    use crate::{JudgeOptions, Metric, Report, judge};
+
+    /// Rounds in every fixture report.
+    pub(crate) const ROUNDS: usize = 60;
+
+    /// A series around `median` with a deterministic ±2 % wobble, measured at `slot` of each
+    /// round of four.
+    fn series(median: f64, slot: u32, phase: usize) -> Series {
+        let per_op = (0..ROUNDS).map(|i| median * (1.0 + 0.002 * (((i * 37 + phase) % 11) as f64 - 5.0))).collect();
+        let position = (0..ROUNDS as u32).map(|round| round * 4 + slot).collect();
+        Series { per_op, position }
+    }
+
+    /// A judged report of a candidate around `candidate` ns/op against a baseline around
+    /// `baseline` ns/op.
+    pub(crate) fn report(candidate: f64, baseline: f64) -> Report {
+        let samples = Samples {
+            candidate_iters: 1000,
+            baseline_iters: 1000,
+            candidate: series(candidate, 0, 0),
+            candidate_twin: series(candidate, 1, 3),
+            baseline: series(baseline, 2, 5),
+            baseline_twin: series(baseline, 3, 7),
+        };
+        let calibration = Calibration {
+            resolution: 20.0,
+            clock_step_ns: 20.0,
+            candidate_iters: 1000,
+            baseline_iters: 1000,
+            target_batch_ns: 20_000.0,
+            candidate_batch_ns: candidate * 1000.0,
+            baseline_batch_ns: baseline * 1000.0,
+        };
+        let options = JudgeOptions { resamples: 500, seed: 7, ..JudgeOptions::default() };
+        judge("fast", "slow", Metric::Time, calibration, samples, &options)
+    }
+
+    fn batch(_: u64, _: u64, _: u64, _: Meter) -> u64 {
+        0
+    }
+
+    fn comparison(candidate: &'static str) -> Comparison {
+        let registration = Box::leak(Box::new(Registration {
+            module_path: "perf",
+            candidate,
+            baseline: "slow",
+            batches: [batch; 4],
+            settings: AttributeSettings::default(),
+            file: "tests/perf.rs",
+            line: 12,
+        }));
+        Comparison { registration, size: None }
+    }
+
+    /// A measured, passing test.
+    pub(crate) fn record(name: &str, candidate: f64, baseline: f64) -> TrialRecord {
+        TrialRecord {
+            name: name.to_owned(),
+            comparison: comparison("fast"),
+            report: Some(report(candidate, baseline)),
+            failure: None,
+        }
+    }
+
+    /// A test whose measured function panicked.
+    pub(crate) fn panicked(name: &str) -> TrialRecord {
+        TrialRecord {
+            name: name.to_owned(),
+            comparison: comparison("boom"),
+            report: None,
+            failure: Some("a measured function panicked: boom".to_owned()),
+        }
+    }
+
+    /// The environment of this machine, read as a run would.
+    pub(crate) fn environment() -> Environment {
+        Environment::read(false)
+    }
+}

@@ -1,0 +1,167 @@
+//! The compact text block printed under a comparison's libtest line.
+
+use super::format_value;
+use crate::Metric;
+use crate::stats::{Outcome, Resampling};
+use crate::verdict::Report;
+use crate::warnings::{pct, signed_pct};
+use std::fmt::Write;
+
+/// Renders a report as an indented block of plain text (no colour), one fact per line.
+pub fn render_text(report: &Report) -> String {
+    let mut out = String::new();
+    let v = &report.verdict;
+    let e = &report.estimate;
+    let name_width = report.candidate.len().max(report.baseline.len());
+    let unit_suffix = "/op";
+    // Writing to a String cannot fail; the results are ignored for that reason.
+    let _ = writeln!(
+        out,
+        "    candidate {:<name_width$}  {}{unit_suffix}  (best {})",
+        report.candidate,
+        format_value(report.candidate_summary.median, report.metric),
+        format_value(report.candidate_summary.min, report.metric)
+    );
+    let _ = writeln!(
+        out,
+        "    baseline  {:<name_width$}  {}{unit_suffix}  (best {})",
+        report.baseline,
+        format_value(report.baseline_summary.median, report.metric),
+        format_value(report.baseline_summary.min, report.metric)
+    );
+    let _ = writeln!(
+        out,
+        "    difference {} [{}, {}] at {:.0} %: the candidate {}",
+        signed_pct(e.difference),
+        signed_pct(e.low),
+        signed_pct(e.high),
+        e.level * 100.0,
+        factor_words(e.difference, report.metric)
+    );
+    let _ = writeln!(
+        out,
+        "    ratio {:.4} (candidate / baseline)  best ratio {:.4}  tolerance ±{} (best ±{})  noise {}  A/A floor {}",
+        v.ratio,
+        v.best_ratio,
+        pct(v.tolerance),
+        pct(v.best_tolerance),
+        pct(v.noise),
+        pct(v.floor)
+    );
+    let _ = writeln!(
+        out,
+        "    {} rounds, {}, {}, {} resamples",
+        report.samples.rounds(),
+        batch_words(&report.calibration),
+        scheme_words(report.resampling.scheme),
+        report.resampling.resamples
+    );
+    for c in &report.confidence {
+        let _ = writeln!(
+            out,
+            "    confidence the candidate is ahead by {}: {:.1} %",
+            signed_pct(c.threshold),
+            c.confidence * 100.0
+        );
+    }
+    let _ = writeln!(out, "    {}", outcome_line(report));
+    for warning in &report.warnings {
+        let _ = writeln!(out, "    warning: {}", warning.message);
+    }
+    out
+}
+
+/// `win (resolved)`, `parity (inconclusive)`, `loss (confirmed)` and so on.
+pub(crate) fn outcome_line(report: &Report) -> String {
+    let v = &report.verdict;
+    let qualifier = match (v.outcome, v.confirmed) {
+        (Outcome::Parity, _) if v.resolved => "established",
+        (Outcome::Parity, _) => "inconclusive",
+        (_, Some(true)) => "confirmed",
+        (_, Some(false)) => "not confirmed",
+        (_, None) => "resolved",
+    };
+    format!("{} ({qualifier})", v.outcome.as_str())
+}
+
+/// The relative difference `d = 1 − candidate/baseline` as words a person reads at a glance:
+/// a factor when the arms are far apart (`is 4.18x faster`, `takes 4.04x the baseline's time`), a
+/// percentage when they are close (`is 1.20 % slower`). "4x slower" is avoided: it is read both
+/// as "takes 4x the time" and as "takes 5x the time".
+pub(crate) fn factor_words(difference: f64, metric: Metric) -> String {
+    let ratio = 1.0 - difference;
+    let (less, more, factor_less, factor_more) = match metric {
+        Metric::Time => ("is {} faster", "is {} slower", "is {}x faster", "takes {}x the baseline's time"),
+        Metric::AllocBytes => (
+            "allocates {} fewer bytes",
+            "allocates {} more bytes",
+            "allocates {}x fewer bytes",
+            "allocates {}x the baseline's bytes",
+        ),
+        Metric::Allocs => (
+            "makes {} fewer allocations",
+            "makes {} more allocations",
+            "makes {}x fewer allocations",
+            "makes {}x the baseline's allocations",
+        ),
+    };
+    let fill = |template: &str, value: String| template.replacen("{}", &value, 1);
+    match ratio {
+        r if !r.is_finite() => "cannot be compared with the baseline".to_owned(),
+        r if (r - 1.0).abs() < 5e-5 => "matches the baseline".to_owned(),
+        r if r > 0.0 && r <= 1.0 / FACTOR_FROM => fill(factor_less, format!("{:.2}", 1.0 / r)),
+        r if r < 1.0 => fill(less, pct(difference)),
+        r if r >= FACTOR_FROM => fill(factor_more, format!("{r:.2}")),
+        _ => fill(more, pct(-difference)),
+    }
+}
+
+/// From this factor on, a difference reads better as `4.2x` than as `+320 %`.
+const FACTOR_FROM: f64 = 1.5;
+
+fn batch_words(calibration: &crate::measure::Calibration) -> String {
+    if calibration.shared_batch_size() {
+        format!("{} ops per batch", calibration.candidate_iters)
+    } else {
+        format!(
+            "{} candidate and {} baseline ops per batch (costs too far apart to share a size)",
+            calibration.candidate_iters, calibration.baseline_iters
+        )
+    }
+}
+
+fn scheme_words(scheme: Resampling) -> String {
+    match scheme {
+        Resampling::Iid => "rounds resampled independently".to_owned(),
+        Resampling::Blocks { len } => format!("rounds resampled in blocks of {len}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures;
+
+    #[test]
+    fn differences_read_as_factors_when_large_and_percentages_when_small() {
+        assert_eq!(factor_words(0.75, Metric::Time), "is 4.00x faster");
+        assert_eq!(factor_words(-3.0886, Metric::Time), "takes 4.09x the baseline's time");
+        assert_eq!(factor_words(0.012, Metric::Time), "is 1.20 % faster");
+        assert_eq!(factor_words(-0.25, Metric::Time), "is 25.00 % slower");
+        assert_eq!(factor_words(0.0, Metric::Time), "matches the baseline");
+        assert_eq!(factor_words(0.5, Metric::AllocBytes), "allocates 2.00x fewer bytes");
+        assert_eq!(factor_words(-1.0, Metric::Allocs), "makes 2.00x the baseline's allocations");
+        assert_eq!(factor_words(f64::NAN, Metric::Time), "cannot be compared with the baseline");
+    }
+
+    #[test]
+    fn the_block_shows_both_arms_the_difference_as_a_factor_and_the_outcome() {
+        let text = render_text(&fixtures::report(25.0, 100.0));
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("    candidate fast") && lines[0].contains("ns/op"), "{text}");
+        assert!(lines[1].starts_with("    baseline  slow") && lines[1].contains("ns/op"), "{text}");
+        assert!(lines[2].starts_with("    difference +7") && lines[2].contains(": the candidate is 4."), "{text}");
+        assert!(lines[2].ends_with("x faster"), "{text}");
+        assert!(lines.contains(&"    win (resolved)"), "{text}");
+    }
+}

@@ -1,0 +1,241 @@
+//! Drift: a trend across a measurement run.
+//!
+//! The bootstrap treats the rounds as an unordered bag, so a machine that slowed down (or sped up)
+//! while measuring leaves no trace in its interval. This module looks at the order the values were
+//! measured in: a rank correlation between each value and its position in the run.
+
+use super::quantile::median;
+
+/// The significance level at which [`detect_drift`] is used by rtcompare: a trend is reported
+/// when a run without any trend would show one at least this strong in 5 % of cases.
+///
+/// ```
+/// use rtcompare_runtime::stats::{DRIFT_ALPHA, detect_drift};
+/// let flat = [1.0, 1.2, 0.9, 1.1, 1.0, 0.95, 1.05, 1.1, 0.9, 1.0, 1.02, 0.98];
+/// assert!(!detect_drift(&flat, DRIFT_ALPHA).drifted);
+/// ```
+pub const DRIFT_ALPHA: f64 = 0.05;
+
+/// Fewer values than this are never called drifted: the normal approximation of the rank
+/// correlation's distribution is not trustworthy below it, and such a short run says little.
+const MIN_DRIFT_LEN: usize = 10;
+
+/// The outcome of a drift test on one series.
+///
+/// ```
+/// use rtcompare_runtime::stats::detect_drift;
+/// let slowing: Vec<f64> = (0..50).map(|i| 100.0 + i as f64).collect();
+/// let drift = detect_drift(&slowing, 0.05);
+/// assert!(drift.drifted && drift.rho > 0.99);
+/// assert!(drift.shift() > 0.2); // the second half is over 20 % slower than the first
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Drift {
+    /// Spearman's rank correlation of the values with their position in the run, in [−1, 1]:
+    /// positive when later values tend to be larger (for timings: the run slowed down).
+    pub rho: f64,
+    /// Two-sided p-value of `rho` under "no trend" (1.0 when the series is too short to test).
+    pub p_value: f64,
+    /// Whether `p_value` is below the level the test was run at.
+    pub drifted: bool,
+    /// Median of the first half of the series (the first `n / 2` values).
+    pub first_half_median: f64,
+    /// Median of the second half of the series (the last `n / 2` values; the middle value of an
+    /// odd-length series belongs to neither half).
+    pub second_half_median: f64,
+}
+
+impl Drift {
+    /// The relative change from the first half to the second, `second / first − 1`
+    /// (+0.05 = the second half's median is 5 % larger). NaN when a half is empty (fewer than two
+    /// values) and infinite when the first half's median is zero.
+    ///
+    /// ```
+    /// use rtcompare_runtime::stats::Drift;
+    /// let d = Drift {
+    ///     rho: 0.5,
+    ///     p_value: 0.01,
+    ///     drifted: true,
+    ///     first_half_median: 100.0,
+    ///     second_half_median: 105.0,
+    /// };
+    /// assert!((d.shift() - 0.05).abs() < 1e-12);
+    /// ```
+    pub fn shift(&self) -> f64 {
+        self.second_half_median / self.first_half_median - 1.0
+    }
+}
+
+/// Tests `series` (values in measurement order) for a monotone trend at significance `alpha`.
+///
+/// The statistic is Spearman's rank correlation `rho` between each value and its position:
+/// the Pearson correlation of the values' ranks with the positions 1..n. Tied values get the
+/// average of the ranks they span, because timings are quantized by the clock and tie often;
+/// with average ranks, ties shrink the rank variance instead of inventing an order.
+///
+/// Without a trend, `z = rho·√(n − 1)` is approximately standard normal, and the p-value is the
+/// two-sided tail `P(|Z| ≥ |z|)`. That approximation is used from 10 values on (its false-positive
+/// rate is measured in this crate's tests); below 10 values the series is reported with
+/// `p_value = 1` and not drifted. A constant series has `rho = 0` and `p_value = 1`.
+///
+/// Being a rank test, it detects any monotone trend, not only a linear one, and one outlier
+/// cannot dominate it. It does not see a change that goes up and comes back down.
+///
+/// ```
+/// use rtcompare_runtime::stats::detect_drift;
+/// let steady = [5.0, 6.0, 5.0, 6.0, 5.0, 6.0, 5.0, 6.0, 5.0, 6.0, 5.0, 6.0];
+/// let drift = detect_drift(&steady, 0.05);
+/// assert!(!drift.drifted);
+/// assert_eq!(drift.shift(), 0.0);
+/// ```
+pub fn detect_drift(series: &[f64], alpha: f64) -> Drift {
+    let n = series.len();
+    let rho = spearman_against_position(series);
+    let p_value = if n < MIN_DRIFT_LEN { 1.0 } else { two_sided_normal_p(rho * ((n - 1) as f64).sqrt()) };
+    let half = n / 2;
+    Drift {
+        rho,
+        p_value,
+        drifted: p_value < alpha,
+        first_half_median: median(&series[..half]),
+        second_half_median: median(&series[n - half..]),
+    }
+}
+
+/// Spearman's rho of `series` against its positions; 0.0 when either has no variance.
+fn spearman_against_position(series: &[f64]) -> f64 {
+    let n = series.len();
+    if n < 2 {
+        return 0.0;
+    }
+    let ranks = average_ranks(series);
+    // Positions 1..n and the ranks both have mean (n + 1) / 2: average ranks preserve the sum.
+    let centre = (n as f64 + 1.0) / 2.0;
+    let mut cross = 0.0;
+    let mut rank_square = 0.0;
+    let mut position_square = 0.0;
+    for (i, rank) in ranks.iter().enumerate() {
+        let position = (i + 1) as f64 - centre;
+        let rank = rank - centre;
+        cross += position * rank;
+        rank_square += rank * rank;
+        position_square += position * position;
+    }
+    if rank_square == 0.0 {
+        return 0.0;
+    }
+    cross / (rank_square * position_square).sqrt()
+}
+
+/// Ranks 1..n of `values` (in their original order), ties sharing the average of their ranks.
+/// NaN sorts after every number, so it ranks last instead of breaking the sort.
+fn average_ranks(values: &[f64]) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+    let mut ranks = vec![0.0; values.len()];
+    let mut start = 0;
+    while start < order.len() {
+        let value = values[order[start]];
+        let mut end = start + 1;
+        // Equal by `==`, so +0.0 and −0.0 tie as the numbers they are.
+        while end < order.len() && values[order[end]] == value {
+            end += 1;
+        }
+        // Positions start..end hold ranks start+1..=end; their average is (start + 1 + end) / 2.
+        let shared = (start + 1 + end) as f64 / 2.0;
+        for &index in &order[start..end] {
+            ranks[index] = shared;
+        }
+        start = end;
+    }
+    ranks
+}
+
+/// `P(|Z| ≥ |z|)` for a standard normal `Z`.
+fn two_sided_normal_p(z: f64) -> f64 {
+    if z.is_nan() {
+        return 1.0;
+    }
+    erfc(z.abs() / std::f64::consts::SQRT_2).min(1.0)
+}
+
+/// The complementary error function for `x ≥ 0`, by the Chebyshev-fitted rational approximation
+/// of Press et al. (Numerical Recipes, `erfcc`), relative error below 1.2·10⁻⁷ everywhere: far
+/// finer than any decision taken at a 5 % level needs, and std has no `erfc` on stable Rust.
+fn erfc(x: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.5 * x);
+    let poly = -1.265_512_23
+        + t * (1.000_023_68
+            + t * (0.374_091_96
+                + t * (0.096_784_18
+                    + t * (-0.186_288_06
+                        + t * (0.278_868_07
+                            + t * (-1.135_203_98 + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
+    t * (-x * x + poly).exp()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Dprng;
+
+    #[test]
+    fn average_ranks_share_ties() {
+        assert_eq!(average_ranks(&[10.0, 20.0, 20.0, 5.0]), vec![2.0, 3.5, 3.5, 1.0]);
+        assert_eq!(average_ranks(&[1.0, 1.0, 1.0]), vec![2.0, 2.0, 2.0]);
+        assert_eq!(average_ranks(&[]), Vec::<f64>::new());
+    }
+
+    #[test]
+    fn normal_tail_matches_known_values() {
+        assert!((two_sided_normal_p(1.959_963_985) - 0.05).abs() < 1e-6);
+        assert!((two_sided_normal_p(-2.575_829_304) - 0.01).abs() < 1e-6);
+        assert!((two_sided_normal_p(0.0) - 1.0).abs() < 1e-6);
+        assert!(two_sided_normal_p(40.0) < 1e-100);
+        assert_eq!(two_sided_normal_p(f64::NAN), 1.0);
+    }
+
+    #[test]
+    fn spearman_of_monotone_series_is_plus_or_minus_one() {
+        let up: Vec<f64> = (0..20).map(|i| (i as f64).exp()).collect();
+        let down: Vec<f64> = up.iter().rev().copied().collect();
+        assert!((spearman_against_position(&up) - 1.0).abs() < 1e-12);
+        assert!((spearman_against_position(&down) + 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn short_and_constant_series_never_drift() {
+        let short = detect_drift(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0], 0.05);
+        assert_eq!(short.p_value, 1.0);
+        assert!(!short.drifted);
+        assert!(short.rho > 0.99);
+        let constant = detect_drift(&[7.0; 40], 0.05);
+        assert_eq!((constant.rho, constant.p_value, constant.drifted), (0.0, 1.0, false));
+        assert_eq!(constant.shift(), 0.0);
+        let empty = detect_drift(&[], 0.05);
+        assert!(!empty.drifted && empty.shift().is_nan());
+    }
+
+    #[test]
+    fn halves_leave_out_the_middle_of_an_odd_series() {
+        let drift = detect_drift(&[1.0, 2.0, 100.0, 3.0, 4.0], 0.05);
+        assert_eq!((drift.first_half_median, drift.second_half_median), (1.5, 3.5));
+    }
+
+    /// Quantized timings tie a lot; the test must keep its level on them (average ranks).
+    #[test]
+    fn false_positive_rate_holds_on_heavily_tied_data() {
+        let mut rng = Dprng::new(404);
+        let series_count = 2_000;
+        let flagged = (0..series_count)
+            .filter(|_| {
+                // Five distinct values only, like a clock that resolves a handful of ticks.
+                let series: Vec<f64> = (0..100).map(|_| (rng.below(5) + 40) as f64).collect();
+                detect_drift(&series, DRIFT_ALPHA).drifted
+            })
+            .count();
+        let rate = flagged as f64 / series_count as f64;
+        println!("drift false-positive rate on tied data: {:.2} %", rate * 100.0);
+        assert!((0.035..=0.065).contains(&rate), "rate {rate}");
+    }
+}

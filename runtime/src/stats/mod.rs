@@ -1,0 +1,20 @@
+//! Statistics on measured samples: order statistics, the parity rule, the paired bootstrap,
+//! drift and dependence. Everything here is a pure function of its inputs (and a seed), so it is
+//! tested on synthetic data and gives the same answer for the same samples.
+
+mod autocorrelation;
+mod block_length;
+mod bootstrap;
+mod drift;
+mod parity;
+mod quantile;
+
+pub use autocorrelation::lag1_autocorrelation;
+pub use block_length::block_length;
+pub use bootstrap::{
+    BLOCK_THRESHOLD, Bootstrap, DEFAULT_RESAMPLES, Estimate, Resampling, bootstrap_difference, choose_resampling,
+    paired_ratios,
+};
+pub use drift::{DRIFT_ALPHA, Drift, detect_drift};
+pub use parity::{Outcome, ParityInputs, ParityVerdict, Spread, parity_verdict};
+pub use quantile::{Summary, median, quantile_sorted, sorted_copy};

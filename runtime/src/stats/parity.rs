@@ -1,0 +1,209 @@
+//! The parity rule: win, parity or loss from two ratios and their tolerances.
+//!
+//! A difference counts only when the ratio of medians (what a run usually costs) and the ratio
+//! of minimums (what the code costs when nothing interferes) both leave their tolerance on the
+//! same side. Timing modes move medians but not minimums, so two arms that share a fast mode
+//! but land in it in different proportions stay at parity.
+
+use super::Summary;
+
+/// Which spread widens the median tolerance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spread {
+    /// Relative IQR of the per-round ratios `c_i / b_i`: noise both arms of a round share
+    /// cancels; modes that hit one arm and not the other widen the tolerance. The default.
+    RoundRatios,
+    /// The larger of the two arms' relative IQRs over their raw per-op samples: the original
+    /// rule, made for a handful of whole-process runs a side.
+    RawSamples,
+}
+
+/// What the parity rule looks at.
+#[derive(Clone, Copy, Debug)]
+pub struct ParityInputs<'a> {
+    /// Candidate per-op values, one per round.
+    pub candidate: &'a [f64],
+    /// Baseline per-op values, one per round (paired with `candidate` by index).
+    pub baseline: &'a [f64],
+    /// Smallest relative difference that counts as a win or a loss (e.g. 0.04).
+    pub parity: f64,
+    /// Which spread to use.
+    pub spread: Spread,
+    /// The candidate's per-op measurement floor, in the samples' unit (the meter's resolution
+    /// divided by the candidate's batch size).
+    pub candidate_floor: f64,
+    /// The baseline's per-op measurement floor.
+    pub baseline_floor: f64,
+}
+
+/// Outcome of a comparison: the candidate against its baseline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The candidate is faster (or uses less).
+    Win,
+    /// No difference that clears the tolerance.
+    Parity,
+    /// The candidate is slower (or uses more).
+    Loss,
+}
+
+impl Outcome {
+    /// The lowercase word used in output and the results file: `win`, `parity` or `loss`.
+    ///
+    /// ```
+    /// assert_eq!(rtcompare_runtime::Outcome::Loss.as_str(), "loss");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Win => "win",
+            Outcome::Parity => "parity",
+            Outcome::Loss => "loss",
+        }
+    }
+}
+
+/// The parity rule's answer and the figures behind it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParityVerdict {
+    /// Win, parity or loss by the rule alone.
+    pub outcome: Outcome,
+    /// `median(candidate) / median(baseline)`; below 1 means the candidate is ahead.
+    pub ratio: f64,
+    /// `min(candidate) / min(baseline)`.
+    pub best_ratio: f64,
+    /// What `ratio` was judged against: `max(parity, noise, floor / median)`.
+    pub tolerance: f64,
+    /// What `best_ratio` was judged against: `max(parity, floor / min)`.
+    pub best_tolerance: f64,
+    /// The spread contained in `tolerance` (relative IQR, see [`Spread`]).
+    pub noise: f64,
+}
+
+/// Applies the parity rule.
+///
+/// ```
+/// use rtcompare_runtime::stats::{parity_verdict, ParityInputs, Spread};
+/// use rtcompare_runtime::Outcome;
+/// let baseline = [100.0, 101.0, 99.0, 100.5, 100.2];
+/// let candidate = [130.0, 131.0, 129.0, 130.5, 130.2];
+/// let v = parity_verdict(&ParityInputs {
+///     candidate: &candidate, baseline: &baseline, parity: 0.04,
+///     spread: Spread::RoundRatios, candidate_floor: 0.0, baseline_floor: 0.0,
+/// });
+/// assert_eq!(v.outcome, Outcome::Loss);
+/// ```
+pub fn parity_verdict(inputs: &ParityInputs<'_>) -> ParityVerdict {
+    let candidate = Summary::of(inputs.candidate);
+    let baseline = Summary::of(inputs.baseline);
+    let noise = spread(inputs, &candidate, &baseline);
+    // Each arm's floor relative to its own values; the larger share is what the rule can resolve.
+    let floor_median = relative_floor(inputs.candidate_floor, candidate.median)
+        .max(relative_floor(inputs.baseline_floor, baseline.median));
+    let floor_min =
+        relative_floor(inputs.candidate_floor, candidate.min).max(relative_floor(inputs.baseline_floor, baseline.min));
+    let tolerance = inputs.parity.max(noise).max(floor_median);
+    let best_tolerance = inputs.parity.max(floor_min);
+    let ratio = candidate.median / baseline.median;
+    let best_ratio = candidate.min / baseline.min;
+    let outcome = match (side(ratio, tolerance), side(best_ratio, best_tolerance)) {
+        (Outcome::Loss, Outcome::Loss) => Outcome::Loss,
+        (Outcome::Win, Outcome::Win) => Outcome::Win,
+        _ => Outcome::Parity,
+    };
+    ParityVerdict { outcome, ratio, best_ratio, tolerance, best_tolerance, noise }
+}
+
+fn spread(inputs: &ParityInputs<'_>, candidate: &Summary, baseline: &Summary) -> f64 {
+    match inputs.spread {
+        Spread::RawSamples => candidate.relative_iqr().max(baseline.relative_iqr()),
+        Spread::RoundRatios => {
+            let ratios: Vec<f64> = inputs.candidate.iter().zip(inputs.baseline).map(|(c, b)| c / b).collect();
+            let summary = Summary::of(&ratios);
+            // Relative to the median ratio, so a 2x slower candidate with the same jitter has
+            // the same spread as an equal one.
+            summary.relative_iqr()
+        }
+    }
+}
+
+fn relative_floor(floor: f64, reference: f64) -> f64 {
+    if reference > 0.0 { floor / reference } else { 0.0 }
+}
+
+/// Which side of `1 ± tolerance` a ratio falls on (win below, loss above). The same bounds as
+/// the interval check on `d = 1 − ratio`, so the rule and the interval never disagree on sides.
+fn side(ratio: f64, tolerance: f64) -> Outcome {
+    if ratio > 1.0 + tolerance {
+        Outcome::Loss
+    } else if ratio < 1.0 - tolerance {
+        Outcome::Win
+    } else {
+        Outcome::Parity
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verdict(candidate: &[f64], baseline: &[f64], spread: Spread) -> ParityVerdict {
+        parity_verdict(&ParityInputs {
+            candidate,
+            baseline,
+            parity: 0.04,
+            spread,
+            candidate_floor: 0.0,
+            baseline_floor: 0.0,
+        })
+    }
+
+    #[test]
+    fn identical_samples_are_parity() {
+        let x = [10.0, 11.0, 10.5, 10.2, 10.1];
+        assert_eq!(verdict(&x, &x, Spread::RoundRatios).outcome, Outcome::Parity);
+    }
+
+    #[test]
+    fn a_clear_speedup_is_a_win() {
+        let b = [10.0, 11.0, 10.5, 10.2, 10.1];
+        let c: Vec<f64> = b.iter().map(|x| x / 3.0).collect();
+        let v = verdict(&c, &b, Spread::RoundRatios);
+        assert_eq!(v.outcome, Outcome::Win);
+        assert!((v.ratio - 1.0 / 3.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn equal_minimums_hold_parity_even_when_medians_differ() {
+        // Two timing modes in both arms, landed in different proportions.
+        let candidate = [566.0, 571.0, 575.0, 716.0, 724.0];
+        let baseline = [587.0, 712.0, 718.0, 722.0, 729.0];
+        let v = verdict(&candidate, &baseline, Spread::RawSamples);
+        assert!(v.ratio < 0.85);
+        assert_eq!(v.outcome, Outcome::Parity);
+    }
+
+    #[test]
+    fn the_floor_widens_both_tolerances() {
+        let b = [10.0, 10.0, 10.0];
+        let c = [10.8, 10.8, 10.8];
+        let inputs = ParityInputs {
+            candidate: &c,
+            baseline: &b,
+            parity: 0.04,
+            spread: Spread::RoundRatios,
+            candidate_floor: 2.0,
+            baseline_floor: 2.0,
+        };
+        let v = parity_verdict(&inputs);
+        assert!((v.best_tolerance - 0.2).abs() < 1e-9);
+        assert_eq!(v.outcome, Outcome::Parity);
+    }
+
+    #[test]
+    fn sides_are_one_plus_and_one_minus_the_tolerance() {
+        assert_eq!(side(1.05, 0.04), Outcome::Loss);
+        assert_eq!(side(0.95, 0.04), Outcome::Win);
+        assert_eq!(side(0.97, 0.04), Outcome::Parity);
+        assert_eq!(side(1.03, 0.04), Outcome::Parity);
+    }
+}

@@ -1,0 +1,214 @@
+//! A/A validation: how much the harness invents on identical code.
+//!
+//! One arm is measured as two copies (the second a distinct copy of its batch loop at another
+//! address) in the same interleaved rounds as the real comparison. Any difference between the
+//! copies is made by the machine and the harness, not by the code: code placement, the order
+//! within a round, sampling noise at this sample size. The figures here say how large such an
+//! invented difference gets, so that a real comparison can be read against it.
+
+use crate::stats::{
+    DEFAULT_RESAMPLES, DRIFT_ALPHA, Resampling, bootstrap_difference, choose_resampling, detect_drift,
+    lag1_autocorrelation, paired_ratios, quantile_sorted,
+};
+
+/// Settings of [`validate_harness`].
+///
+/// ```
+/// use rtcompare_runtime::validate::ValidationOptions;
+/// let options = ValidationOptions { seed: 9, ..ValidationOptions::default() };
+/// assert_eq!((options.level, options.tolerance), (0.95, 0.04));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ValidationOptions {
+    /// Nominal coverage of the bootstrap interval (only used for the interval the bootstrap
+    /// computes along the way; the floor is always the 90th percentile).
+    pub level: f64,
+    /// Bootstrap resamples of the A/A difference.
+    pub resamples: usize,
+    /// Seed of the bootstrap's generator.
+    pub seed: u64,
+    /// The relative difference that would count as a signal in a real comparison (the parity
+    /// threshold); [`Validation::false_signal_rate`] is measured against it.
+    pub tolerance: f64,
+}
+
+impl Default for ValidationOptions {
+    /// Level 0.95, [`DEFAULT_RESAMPLES`] resamples, seed 0 and a tolerance of 0.04 (the default
+    /// parity threshold).
+    fn default() -> Self {
+        ValidationOptions { level: 0.95, resamples: DEFAULT_RESAMPLES, seed: 0, tolerance: 0.04 }
+    }
+}
+
+/// What the harness invents on identical code, measured on one arm against its twin.
+///
+/// ```
+/// use rtcompare_runtime::validate::{ValidationOptions, validate_harness};
+/// let primary = [100.0, 101.0, 99.0, 100.5, 100.0, 99.5, 101.5, 100.0, 98.5, 100.2, 99.8, 100.1];
+/// let twin = [100.2, 100.8, 99.3, 100.1, 100.4, 99.9, 101.0, 100.3, 98.9, 100.0, 99.5, 100.6];
+/// let v = validate_harness(&primary, &twin, &ValidationOptions::default());
+/// assert!(v.noise_floor > 0.0 && v.noise_floor < 0.02);
+/// // A 5 % difference clears what this harness invents on identical code; none does not.
+/// assert!(v.resolves(0.05) && !v.resolves(0.0));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Validation {
+    /// `1 − median(primaryᵢ / twinᵢ)`: the difference the A/A comparison itself reports.
+    pub apparent_difference: f64,
+    /// The 90th percentile of `|d*|` over the bootstrap replicates of the A/A difference. It
+    /// holds both the systematic bias between the two copies (placement) and the sampling noise
+    /// at this sample size; roughly one A/A comparison in ten reports more than it. A real
+    /// difference at or below it resolves nothing.
+    pub noise_floor: f64,
+    /// The share of rounds in which both copies measured exactly the same value: high when the
+    /// clock is coarse relative to a batch, which makes medians jump in quanta.
+    pub tie_rate: f64,
+    /// The share of the three series — primary, twin and their per-round ratio — in which
+    /// [`detect_drift`] finds a trend at [`DRIFT_ALPHA`] (0, ⅓, ⅔ or 1).
+    pub drift_rate: f64,
+    /// The lag-1 autocorrelation of the primary copy's per-op values.
+    pub autocorrelation: f64,
+    /// The share of A/A bootstrap replicates with `|d*| > tolerance`: how often identical code
+    /// would look like a win or loss at the parity threshold.
+    pub false_signal_rate: f64,
+    /// The resampling scheme chosen for the A/A ratios, by the same rule as the real comparison.
+    pub scheme: Resampling,
+}
+
+impl Validation {
+    /// Whether a measured `difference` clears the noise floor: `|difference| > noise_floor`.
+    /// False when the floor is unknown (NaN).
+    ///
+    /// ```
+    /// use rtcompare_runtime::validate::{ValidationOptions, validate_harness};
+    /// let a = [10.0, 10.1, 9.9, 10.0, 10.2, 9.8, 10.0, 10.1, 9.9, 10.0];
+    /// let v = validate_harness(&a, &a, &ValidationOptions::default());
+    /// assert_eq!(v.noise_floor, 0.0); // identical series: every ratio is exactly 1
+    /// assert!(v.resolves(-0.01) && !v.resolves(0.0));
+    /// ```
+    pub fn resolves(&self, difference: f64) -> bool {
+        difference.abs() > self.noise_floor
+    }
+
+    /// The validation with the higher noise floor, the one a comparison of the two arms must be
+    /// read against. An unknown (NaN) floor counts as the worst; on a tie, `a`.
+    ///
+    /// ```
+    /// use rtcompare_runtime::validate::{Validation, ValidationOptions, validate_harness};
+    /// let options = ValidationOptions::default();
+    /// let quiet = validate_harness(&[1.0; 12], &[1.0; 12], &options);
+    /// let noisy = validate_harness(&[1.0, 1.2, 0.9, 1.1, 1.0, 0.8], &[1.1, 1.0, 1.0, 0.9, 1.2, 1.0], &options);
+    /// assert_eq!(Validation::worse(&quiet, &noisy), &noisy);
+    /// ```
+    pub fn worse<'a>(a: &'a Validation, b: &'a Validation) -> &'a Validation {
+        let rank = |v: &Validation| if v.noise_floor.is_nan() { f64::INFINITY } else { v.noise_floor };
+        if rank(b) > rank(a) { b } else { a }
+    }
+}
+
+/// Validates the harness on one arm measured twice per round: `primary[i]` and `twin[i]` are the
+/// per-op values of the two copies in round `i` (rounds beyond the shorter slice are ignored).
+///
+/// The A/A ratios `primaryᵢ / twinᵢ` go through exactly the analysis a real comparison gets —
+/// the same resampling rule ([`choose_resampling`]), the same paired bootstrap of
+/// `1 − median` — and the figures of [`Validation`] are read off the result. The seed fixes the
+/// result: the same samples and options give the same validation.
+///
+/// ```
+/// use rtcompare_runtime::Dprng;
+/// use rtcompare_runtime::validate::{ValidationOptions, validate_harness};
+/// let mut rng = Dprng::new(1);
+/// let primary: Vec<f64> = (0..200).map(|_| 100.0 + rng.f64()).collect();
+/// let twin: Vec<f64> = (0..200).map(|_| 100.0 + rng.f64()).collect();
+/// let v = validate_harness(&primary, &twin, &ValidationOptions::default());
+/// assert!(v.noise_floor < 0.005 && v.false_signal_rate == 0.0 && v.drift_rate < 0.5);
+/// ```
+pub fn validate_harness(primary: &[f64], twin: &[f64], options: &ValidationOptions) -> Validation {
+    let rounds = primary.len().min(twin.len());
+    let (primary, twin) = (&primary[..rounds], &twin[..rounds]);
+    let ratios = paired_ratios(primary, twin);
+    let scheme = choose_resampling(&ratios);
+    let boot = bootstrap_difference(&ratios, scheme, options.level, options.resamples, options.seed);
+    // Sorted, because the floor is a quantile of them.
+    let mut magnitudes: Vec<f64> = boot.replicates().iter().map(|d| d.abs()).collect();
+    magnitudes.sort_by(f64::total_cmp);
+    Validation {
+        apparent_difference: boot.estimate.difference,
+        noise_floor: quantile_sorted(&magnitudes, 0.9),
+        tie_rate: share(primary.iter().zip(twin), rounds, |(p, t)| p == t),
+        drift_rate: drift_rate(&[primary, twin, &ratios]),
+        autocorrelation: lag1_autocorrelation(primary),
+        false_signal_rate: share(magnitudes.iter(), magnitudes.len(), |&&m| m > options.tolerance),
+        scheme,
+    }
+}
+
+/// The share of `items` (of which there are `count`) that satisfy `test`; NaN when there are none.
+fn share<T>(items: impl Iterator<Item = T>, count: usize, test: impl Fn(&T) -> bool) -> f64 {
+    if count == 0 {
+        return f64::NAN;
+    }
+    items.filter(|item| test(item)).count() as f64 / count as f64
+}
+
+/// The share of `series` in which a trend is detected at [`DRIFT_ALPHA`].
+fn drift_rate(series: &[&[f64]]) -> f64 {
+    share(series.iter(), series.len(), |s| detect_drift(s, DRIFT_ALPHA).drifted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Dprng;
+
+    fn noisy(n: usize, rng: &mut Dprng, scale: f64) -> Vec<f64> {
+        (0..n).map(|_| 100.0 * (1.0 + scale * (rng.f64() - 0.5))).collect()
+    }
+
+    #[test]
+    fn placement_bias_raises_the_floor() {
+        let mut rng = Dprng::new(3);
+        let primary = noisy(300, &mut rng, 0.02);
+        let twin_same = noisy(300, &mut rng, 0.02);
+        // The twin sits at an unlucky address: 3 % slower on identical code.
+        let twin_slow: Vec<f64> = twin_same.iter().map(|t| t * 1.03).collect();
+        let options = ValidationOptions::default();
+        let fair = validate_harness(&primary, &twin_same, &options);
+        let biased = validate_harness(&primary, &twin_slow, &options);
+        println!("floor fair {:.4}, biased {:.4}", fair.noise_floor, biased.noise_floor);
+        assert!(fair.noise_floor < 0.005, "{fair:?}");
+        assert!(biased.noise_floor > 0.025 && biased.apparent_difference > 0.025, "{biased:?}");
+        assert!(!biased.resolves(0.02) && biased.resolves(0.06));
+        assert_eq!(Validation::worse(&fair, &biased), &biased);
+    }
+
+    #[test]
+    fn ties_drift_and_false_signals_are_counted() {
+        // A quantized clock: values land on a few ticks and tie between the copies.
+        let mut rng = Dprng::new(4);
+        let primary: Vec<f64> = (0..200).map(|_| (100 + rng.below(2)) as f64).collect();
+        let twin: Vec<f64> = (0..200).map(|_| (100 + rng.below(2)) as f64).collect();
+        let v = validate_harness(&primary, &twin, &ValidationOptions::default());
+        assert!((0.4..0.6).contains(&v.tie_rate), "{v:?}");
+        assert_eq!(v.false_signal_rate, 0.0);
+        // Both copies slow down during the run: primary and twin drift, their ratio does not.
+        let drifting: Vec<f64> = primary.iter().enumerate().map(|(i, p)| p + i as f64).collect();
+        let twin_drifting: Vec<f64> = twin.iter().enumerate().map(|(i, t)| t + i as f64).collect();
+        let v = validate_harness(&drifting, &twin_drifting, &ValidationOptions::default());
+        assert!((v.drift_rate - 2.0 / 3.0).abs() < 1e-12, "{v:?}");
+        assert!(v.autocorrelation > 0.9);
+        // A tolerance below the noise: most replicates are false signals.
+        let options = ValidationOptions { tolerance: 0.0, ..ValidationOptions::default() };
+        let noisy_v = validate_harness(&noisy(200, &mut rng, 0.2), &noisy(200, &mut rng, 0.2), &options);
+        assert!(noisy_v.false_signal_rate > 0.9, "{noisy_v:?}");
+    }
+
+    #[test]
+    fn empty_input_gives_unknowns_not_a_panic() {
+        let v = validate_harness(&[], &[1.0], &ValidationOptions::default());
+        assert!(v.noise_floor.is_nan() && v.tie_rate.is_nan() && v.false_signal_rate.is_nan());
+        assert!(!v.resolves(1.0));
+        let other = validate_harness(&[1.0; 20], &[1.0; 20], &ValidationOptions::default());
+        assert!(std::ptr::eq(Validation::worse(&other, &v), &v));
+    }
+}

@@ -1,0 +1,283 @@
+//! Combines the measurements and every statistic into one [`Report`] with a verdict and
+//! warnings a person can act on.
+
+use crate::measure::{Calibration, Metric, Samples};
+use crate::stats::{
+    DRIFT_ALPHA, Drift, Estimate, Outcome, ParityInputs, ParityVerdict, Resampling, Spread, Summary,
+    bootstrap_difference, choose_resampling, detect_drift, paired_ratios, parity_verdict,
+};
+use crate::validate::{Validation, ValidationOptions, validate_harness};
+use std::time::Duration;
+
+/// How the collected samples are judged.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JudgeOptions {
+    /// Smallest relative difference that counts as a win or a loss.
+    pub parity: f64,
+    /// Which spread widens the median tolerance.
+    pub spread: Spread,
+    /// Confidence level of the difference's interval.
+    pub level: f64,
+    /// Bootstrap resamples.
+    pub resamples: usize,
+    /// Thresholds to report the confidence for (share of replicates with `d* ≥ t`).
+    pub thresholds: Vec<f64>,
+    /// Seed of every resampling, so the same samples always give the same report.
+    pub seed: u64,
+}
+
+impl Default for JudgeOptions {
+    fn default() -> Self {
+        JudgeOptions {
+            parity: 0.04,
+            spread: Spread::RoundRatios,
+            level: 0.95,
+            resamples: crate::stats::DEFAULT_RESAMPLES,
+            thresholds: Vec::new(),
+            seed: 0,
+        }
+    }
+}
+
+/// The verdict and the figures it rests on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    /// Win, parity or loss.
+    pub outcome: Outcome,
+    /// For a win or a loss: always true. For parity: true when the whole interval lies within
+    /// ±tolerance (parity established), false when it is too wide to tell (inconclusive).
+    pub resolved: bool,
+    /// Ratio of medians, candidate over baseline (below 1 = candidate ahead).
+    pub ratio: f64,
+    /// Ratio of minimums, candidate over baseline.
+    pub best_ratio: f64,
+    /// What the ratio of medians and the interval were judged against:
+    /// `max(parity, noise, clock floor / median, A/A floor)`.
+    pub tolerance: f64,
+    /// What the ratio of minimums was judged against: `max(parity, clock floor / min)`.
+    pub best_tolerance: f64,
+    /// The spread contained in `tolerance` (relative IQR of the per-round ratios by default).
+    pub noise: f64,
+    /// The A/A noise floor the difference had to clear (the worse arm's).
+    pub floor: f64,
+    /// Whether an independent second round agreed; `None` until confirmation has run.
+    pub confirmed: Option<bool>,
+}
+
+/// The confidence that the candidate beats the baseline by at least `threshold`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ThresholdConfidence {
+    /// Relative margin (0.05 = 5 % faster; negative = tolerated slowdown).
+    pub threshold: f64,
+    /// Share of bootstrap replicates with `d* ≥ threshold`.
+    pub confidence: f64,
+}
+
+/// A/A validation of both arms.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Validations {
+    /// The candidate against its twin.
+    pub candidate: Validation,
+    /// The baseline against its twin.
+    pub baseline: Validation,
+}
+
+/// Drift tests of each series and of the per-round ratio.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DriftTests {
+    /// The candidate's per-op values against measurement position.
+    pub candidate: Drift,
+    /// The baseline's per-op values against measurement position.
+    pub baseline: Drift,
+    /// The per-round ratio against round number.
+    pub ratio: Drift,
+}
+
+/// How the interval was resampled.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ResamplingInfo {
+    /// Independent rounds, or contiguous blocks of rounds.
+    pub scheme: Resampling,
+    /// Number of bootstrap replicates.
+    pub resamples: usize,
+    /// Seed of the resampling.
+    pub seed: u64,
+}
+
+/// What kind of caveat a warning is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WarningKind {
+    /// A series trended across the run.
+    Drift,
+    /// The interval is too wide to establish parity.
+    Inconclusive,
+    /// The medians differ but the minimums agree: timing modes.
+    TimingModes,
+    /// The difference is smaller than the harness's own A/A noise.
+    BelowFloor,
+    /// The harness invents large differences on identical code.
+    NoisyHarness,
+    /// Neighbouring rounds are correlated; the interval used blocks.
+    Autocorrelated,
+    /// Too few rounds for a stable interval.
+    FewRounds,
+    /// A loss (or win) that a second round in a fresh process did not confirm.
+    Unconfirmed,
+}
+
+/// A caveat in plain words: what was seen, what it means, what to do.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Warning {
+    /// What kind of caveat.
+    pub kind: WarningKind,
+    /// The sentence shown to people.
+    pub message: String,
+}
+
+/// Everything known about one comparison.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// The candidate's name.
+    pub candidate: String,
+    /// The baseline's name.
+    pub baseline: String,
+    /// What was measured.
+    pub metric: Metric,
+    /// Batch sizing.
+    pub calibration: Calibration,
+    /// The raw samples, in measurement order.
+    pub samples: Samples,
+    /// The candidate's per-op summary.
+    pub candidate_summary: Summary,
+    /// The baseline's per-op summary.
+    pub baseline_summary: Summary,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The paired difference `d = 1 − median(c_i / b_i)` with its interval.
+    pub estimate: Estimate,
+    /// Confidence per requested threshold.
+    pub confidence: Vec<ThresholdConfidence>,
+    /// A/A validation of both arms.
+    pub validation: Validations,
+    /// Drift tests.
+    pub drift: DriftTests,
+    /// How the interval was resampled.
+    pub resampling: ResamplingInfo,
+    /// Caveats, each a sentence with its fix.
+    pub warnings: Vec<Warning>,
+    /// Wall-clock time of the whole comparison (calibration, collection and analysis).
+    pub duration: Duration,
+    /// The second round, measured in a fresh process, when the first said loss (or win, for
+    /// `expect = "win"`); its verdict decided `verdict.confirmed`.
+    pub confirmation: Option<Box<Report>>,
+}
+
+/// Judges collected samples: A/A validation, drift, the paired bootstrap, the parity rule and
+/// the verdict. Pure: the same samples, calibration and options give the same report, bit for
+/// bit (its `duration` is zero; [`crate::compare`] fills it in).
+pub fn judge(
+    candidate: &str,
+    baseline: &str,
+    metric: Metric,
+    calibration: Calibration,
+    samples: Samples,
+    options: &JudgeOptions,
+) -> Report {
+    let c = &samples.candidate.per_op;
+    let b = &samples.baseline.per_op;
+    let validation = validate_both(&samples, options);
+    let floor = Validation::worse(&validation.candidate, &validation.baseline).noise_floor;
+    let ratios = paired_ratios(c, b);
+    let drift = DriftTests {
+        candidate: detect_drift(c, DRIFT_ALPHA),
+        baseline: detect_drift(b, DRIFT_ALPHA),
+        ratio: detect_drift(&ratios, DRIFT_ALPHA),
+    };
+    let scheme = choose_resampling(&ratios);
+    let bootstrap = bootstrap_difference(&ratios, scheme, options.level, options.resamples, options.seed);
+    let (candidate_floor, baseline_floor) = calibration.per_op_floors();
+    let parity = parity_verdict(&ParityInputs {
+        candidate: c,
+        baseline: b,
+        parity: options.parity,
+        spread: options.spread,
+        candidate_floor,
+        baseline_floor,
+    });
+    let baseline_summary = Summary::of(b);
+    let verdict = decide(&parity, &bootstrap.estimate, floor, &calibration, baseline_summary.median);
+    let confidence = options
+        .thresholds
+        .iter()
+        .map(|&threshold| ThresholdConfidence { threshold, confidence: bootstrap.confidence(threshold) })
+        .collect();
+    let mut report = Report {
+        candidate: candidate.to_owned(),
+        baseline: baseline.to_owned(),
+        metric,
+        calibration,
+        candidate_summary: Summary::of(c),
+        baseline_summary,
+        verdict,
+        estimate: bootstrap.estimate,
+        confidence,
+        validation,
+        drift,
+        resampling: ResamplingInfo { scheme, resamples: options.resamples, seed: options.seed },
+        warnings: Vec::new(),
+        duration: Duration::ZERO,
+        confirmation: None,
+        samples,
+    };
+    report.warnings = crate::warnings::explain(&report, &parity, &bootstrap);
+    report
+}
+
+fn validate_both(samples: &Samples, options: &JudgeOptions) -> Validations {
+    let validation_options = |salt: u64| ValidationOptions {
+        level: options.level,
+        resamples: options.resamples,
+        seed: options.seed ^ salt,
+        tolerance: options.parity,
+    };
+    Validations {
+        candidate: validate_harness(
+            &samples.candidate.per_op,
+            &samples.candidate_twin.per_op,
+            &validation_options(0xA1),
+        ),
+        baseline: validate_harness(&samples.baseline.per_op, &samples.baseline_twin.per_op, &validation_options(0xB2)),
+    }
+}
+
+/// Step 8: a win or a loss needs the parity rule, the whole interval beyond the tolerance, the
+/// A/A floor and 1.5 resolution steps (clock steps for time) per batch, all on the same side.
+fn decide(
+    parity: &ParityVerdict,
+    estimate: &Estimate,
+    floor: f64,
+    calibration: &Calibration,
+    baseline_median: f64,
+) -> Verdict {
+    let tolerance = parity.tolerance.max(floor);
+    let difference = estimate.difference;
+    let batch_difference = difference.abs() * baseline_median * calibration.baseline_iters as f64;
+    let measurable = difference.abs() > floor && batch_difference >= 1.5 * calibration.resolution;
+    let outcome = match parity.outcome {
+        Outcome::Loss if estimate.high < -tolerance && measurable => Outcome::Loss,
+        Outcome::Win if estimate.low > tolerance && measurable => Outcome::Win,
+        _ => Outcome::Parity,
+    };
+    let resolved = outcome != Outcome::Parity || (estimate.low >= -tolerance && estimate.high <= tolerance);
+    Verdict {
+        outcome,
+        resolved,
+        ratio: parity.ratio,
+        best_ratio: parity.best_ratio,
+        tolerance,
+        best_tolerance: parity.best_tolerance,
+        noise: parity.noise,
+        floor,
+        confirmed: None,
+    }
+}

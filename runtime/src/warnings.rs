@@ -1,0 +1,149 @@
+//! Warnings: every caveat on a verdict as a sentence a non-statistician can act on.
+
+use crate::stats::{Bootstrap, Drift, Outcome, ParityVerdict, Resampling};
+use crate::verdict::{Report, Warning, WarningKind};
+
+/// Fewer rounds than this make the interval rough.
+const FEW_ROUNDS: usize = 30;
+
+/// A statistically significant drift is worth a warning only when its half-to-half shift is at
+/// least this share of the tolerance: with hundreds of rounds the test flags shifts of a tenth of
+/// a percent, which move no verdict.
+const DRIFT_THAT_MATTERS: f64 = 0.25;
+
+/// Lists the caveats on a report's verdict.
+pub(crate) fn explain(report: &Report, parity: &ParityVerdict, bootstrap: &Bootstrap) -> Vec<Warning> {
+    let mut warnings = Vec::new();
+    let mut add = |kind, message: String| warnings.push(Warning { kind, message });
+    let verdict = &report.verdict;
+    let drifts = [
+        ("the candidate's timings", &report.drift.candidate),
+        ("the baseline's timings", &report.drift.baseline),
+        ("the candidate-to-baseline ratio", &report.drift.ratio),
+    ];
+    for (what, drift) in drifts {
+        if drift.drifted && drift.shift().abs() >= DRIFT_THAT_MATTERS * verdict.tolerance {
+            add(WarningKind::Drift, drift_sentence(what, drift));
+        }
+    }
+    let estimate = &report.estimate;
+    if verdict.floor > parity.tolerance {
+        add(
+            WarningKind::NoisyHarness,
+            format!(
+                "on identical code this harness showed apparent differences up to {} (the A/A noise floor), more than \
+                 the parity tolerance of {}; smaller differences cannot be resolved here. Quiet the machine (close \
+                 other programs, plug in the power) or give the comparison more time.",
+                pct(verdict.floor),
+                pct(parity.tolerance)
+            ),
+        );
+    }
+    if parity.outcome != Outcome::Parity && verdict.outcome == Outcome::Parity {
+        add_unconfirmed_difference(&mut add, report, parity);
+    } else if parity.outcome == Outcome::Parity && (parity.ratio - 1.0).abs() > parity.tolerance {
+        add(
+            WarningKind::TimingModes,
+            format!(
+                "the medians differ (ratio {:.3}) but the best runs agree (best ratio {:.3}, within ±{}): the arms \
+                 landed in different timing modes rather than running at different speeds, so this is parity. Read \
+                 the raw samples if you need to know why.",
+                parity.ratio,
+                parity.best_ratio,
+                pct(parity.best_tolerance)
+            ),
+        );
+    }
+    if parity.outcome == Outcome::Parity && !verdict.resolved {
+        add(
+            WarningKind::Inconclusive,
+            format!(
+                "parity is not established: the {:.0} % interval of the difference, [{}, {}], reaches beyond ±{}. The \
+                 measurements are too noisy to rule out a difference of that size; give the comparison more time \
+                 (RTCOMPARE_TIME=5s, or `time = \"5s\"` on the attribute) or run on a quieter machine.",
+                estimate.level * 100.0,
+                signed_pct(estimate.low),
+                signed_pct(estimate.high),
+                pct(verdict.tolerance)
+            ),
+        );
+    }
+    if let Resampling::Blocks { len } = bootstrap.scheme {
+        add(
+            WarningKind::Autocorrelated,
+            format!(
+                "neighbouring rounds were correlated, so the interval resampled blocks of {len} rounds instead of single \
+                 rounds; it is wider, and honest. This usually means background load that comes and goes."
+            ),
+        );
+    }
+    if report.samples.rounds() < FEW_ROUNDS {
+        add(
+            WarningKind::FewRounds,
+            format!(
+                "only {} rounds fit in the time budget (one batch of {} operations takes about {}), so the interval is \
+                 rough; give the comparison more time.",
+                report.samples.rounds(),
+                report.calibration.candidate_iters.max(report.calibration.baseline_iters),
+                crate::report::format_ns(
+                    report.calibration.baseline_batch_ns.max(report.calibration.candidate_batch_ns)
+                )
+            ),
+        );
+    }
+    warnings
+}
+
+fn add_unconfirmed_difference(add: &mut impl FnMut(WarningKind, String), report: &Report, parity: &ParityVerdict) {
+    let verdict = &report.verdict;
+    let difference = report.estimate.difference;
+    let word = if parity.outcome == Outcome::Loss { "slower" } else { "faster" };
+    if difference.abs() <= verdict.floor {
+        add(
+            WarningKind::BelowFloor,
+            format!(
+                "the candidate looked {} ({}) but that is within what this harness shows on identical code \
+                 (A/A noise floor {}), so it is reported as parity. Rerun on a quieter machine or with more time to \
+                 tell.",
+                word,
+                signed_pct(difference),
+                pct(verdict.floor)
+            ),
+        );
+    } else {
+        add(
+            WarningKind::Inconclusive,
+            format!(
+                "the candidate looked {} ({}) but the {:.0} % interval, [{}, {}], is not wholly beyond the tolerance \
+                 ±{}, so the difference is not established and this is parity. Rerun with more time to tell.",
+                word,
+                signed_pct(difference),
+                report.estimate.level * 100.0,
+                signed_pct(report.estimate.low),
+                signed_pct(report.estimate.high),
+                pct(verdict.tolerance)
+            ),
+        );
+    }
+}
+
+fn drift_sentence(what: &str, drift: &Drift) -> String {
+    format!(
+        "{what} drifted during the run: the second half was {} against the first (Spearman ρ = {:+.2}, p = {:.3}). \
+         The machine did not hold still (frequency scaling, heat, or other work starting or stopping); close other \
+         programs and rerun before trusting a small difference.",
+        signed_pct(drift.shift()),
+        drift.rho,
+        drift.p_value
+    )
+}
+
+/// `0.0412` as `4.12 %`.
+pub(crate) fn pct(value: f64) -> String {
+    format!("{:.2} %", value * 100.0)
+}
+
+/// `-0.0412` as `-4.12 %`, always with a sign.
+pub(crate) fn signed_pct(value: f64) -> String {
+    format!("{:+.2} %", value * 100.0)
+}

@@ -1,0 +1,167 @@
+//! The verdict on synthetic samples (seeded, deterministic): the parity rule on the seed
+//! document's two shapes, and whole-report false signals on identical arms. Each check prints
+//! its measured figure (`cargo test -p rtcompare-runtime --test verdicts -- --nocapture`).
+
+use rtcompare_runtime::measure::{Calibration, Metric, Samples, Series};
+use rtcompare_runtime::stats::{ParityInputs, Spread, parity_verdict};
+use rtcompare_runtime::{Dprng, JudgeOptions, Outcome, Report, judge};
+
+/// Standard normal deviate (Box–Muller).
+fn normal(rng: &mut Dprng) -> f64 {
+    let u1 = rng.f64().max(f64::MIN_POSITIVE);
+    let u2 = rng.f64();
+    (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+}
+
+fn series(values: Vec<f64>) -> Series {
+    let position = (0..values.len() as u32).map(|i| i * 4).collect();
+    Series { per_op: values, position }
+}
+
+fn calibration() -> Calibration {
+    Calibration {
+        resolution: 40.0,
+        clock_step_ns: 40.0,
+        candidate_iters: 10_000,
+        baseline_iters: 10_000,
+        target_batch_ns: 100_000.0,
+        candidate_batch_ns: 100_000.0,
+        baseline_batch_ns: 100_000.0,
+    }
+}
+
+fn judged(
+    candidate: Vec<f64>,
+    candidate_twin: Vec<f64>,
+    baseline: Vec<f64>,
+    baseline_twin: Vec<f64>,
+    seed: u64,
+) -> Report {
+    let samples = Samples {
+        candidate_iters: 10_000,
+        baseline_iters: 10_000,
+        candidate: series(candidate),
+        candidate_twin: series(candidate_twin),
+        baseline: series(baseline),
+        baseline_twin: series(baseline_twin),
+    };
+    let options = JudgeOptions { resamples: 5_000, seed, ..JudgeOptions::default() };
+    judge("candidate", "baseline", Metric::Time, calibration(), samples, &options)
+}
+
+fn parity_rule(candidate: &[f64], baseline: &[f64]) -> Outcome {
+    parity_verdict(&ParityInputs {
+        candidate,
+        baseline,
+        parity: 0.04,
+        spread: Spread::RoundRatios,
+        candidate_floor: 0.0,
+        baseline_floor: 0.0,
+    })
+    .outcome
+}
+
+/// The seed's edit_distance shape: two clusters near 570 and 720 µs in both arms, landed in
+/// different proportions, equal minimums. Five runs a side.
+#[test]
+fn timing_modes_with_equal_minimums_are_parity() {
+    let candidate = [566.0, 572.0, 579.0, 716.0, 722.0];
+    let baseline = [587.0, 711.0, 719.0, 724.0, 731.0];
+    assert_eq!(parity_rule(&candidate, &baseline), Outcome::Parity);
+}
+
+/// The seed's large_buffer_copy shape: a smooth cloud, every candidate run slower, ratio ~1.16.
+#[test]
+fn a_smooth_cloud_sixteen_percent_slower_is_a_loss() {
+    let baseline = [100.0, 101.5, 99.2, 100.8, 100.3];
+    let candidate: Vec<f64> = baseline.iter().map(|b| b * 1.16).collect();
+    assert_eq!(parity_rule(&candidate, &baseline), Outcome::Loss);
+}
+
+/// Identical arms whose rounds fall into a fast and a slow mode (25 % slower) with different
+/// probabilities per arm: never a false loss, over 1,000 data sets.
+#[test]
+fn identical_arms_with_timing_modes_in_different_proportions_never_lose() {
+    let mut rng = Dprng::new(20_261_130);
+    let mut losses = 0;
+    let sets = 1_000;
+    for set in 0..sets {
+        let rounds = 60;
+        let draw = |slow_share: f64, rng: &mut Dprng| -> Vec<f64> {
+            (0..rounds)
+                .map(|_| {
+                    let mode = if rng.f64() < slow_share { 1.25 } else { 1.0 };
+                    570.0 * mode * (0.01 * normal(rng)).exp()
+                })
+                .collect()
+        };
+        let (c_share, b_share) = (0.2 + 0.6 * rng.f64(), 0.2 + 0.6 * rng.f64());
+        let candidate = draw(c_share, &mut rng);
+        let candidate_twin = draw(c_share, &mut rng);
+        let baseline = draw(b_share, &mut rng);
+        let baseline_twin = draw(b_share, &mut rng);
+        let report = judged(candidate, candidate_twin, baseline, baseline_twin, set);
+        if report.verdict.outcome == Outcome::Loss {
+            losses += 1;
+        }
+    }
+    println!("timing modes, identical arms: {losses} false losses in {sets} data sets");
+    assert_eq!(losses, 0);
+}
+
+/// Identical arms with AR(1) ρ = 0.4 noise across rounds (a machine whose load comes and goes),
+/// judged at the default settings: win or loss verdicts are false signals. The interval alone
+/// excluding zero is the 5 % nominal event; the verdict, which also needs the tolerance, should
+/// almost never fire.
+#[test]
+fn identical_arms_under_autocorrelated_noise_give_no_false_signals() {
+    let mut rng = Dprng::new(4);
+    let sets = 1_000;
+    let (mut signals, mut excludes_zero) = (0, 0);
+    for set in 0..sets {
+        let rounds = 200;
+        let mut state = [0.0f64; 4];
+        let mut arms = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
+        for _ in 0..rounds {
+            // Each series' log-noise follows AR(1) with ρ = 0.4 (stationary sd 2 %), so the
+            // per-round ratios are autocorrelated too.
+            for (arm, state) in arms.iter_mut().zip(state.iter_mut()) {
+                *state = 0.4 * *state + (1.0f64 - 0.16).sqrt() * 0.02 * normal(&mut rng);
+                arm.push(1_000.0 * state.exp());
+            }
+        }
+        let [c, ct, b, bt] = arms;
+        let report = judged(c, ct, b, bt, set);
+        if report.verdict.outcome != Outcome::Parity {
+            signals += 1;
+        }
+        if report.estimate.low > 0.0 || report.estimate.high < 0.0 {
+            excludes_zero += 1;
+        }
+    }
+    let signal_rate = signals as f64 / sets as f64;
+    let exclusion_rate = excludes_zero as f64 / sets as f64;
+    println!(
+        "AR(1) 0.4, identical arms: verdict false signals {:.1} %, interval excluding 0 {:.1} % (nominal 5 %)",
+        signal_rate * 100.0,
+        exclusion_rate * 100.0
+    );
+    assert!(signal_rate <= 0.07, "false signal rate {signal_rate}");
+    assert!(exclusion_rate <= 0.07, "interval excluded zero in {exclusion_rate} of identical data sets");
+}
+
+/// A real 10 % slowdown in a smooth cloud is found as a loss, and the same samples and seed give
+/// the same report bit for bit.
+#[test]
+fn a_clear_slowdown_is_a_loss_and_judging_is_deterministic() {
+    let mut rng = Dprng::new(11);
+    let mut noisy =
+        |scale: f64| -> Vec<f64> { (0..150).map(|_| 1_000.0 * scale * (0.01 * normal(&mut rng)).exp()).collect() };
+    let (c, ct, b, bt) = (noisy(1.10), noisy(1.10), noisy(1.0), noisy(1.0));
+    let first = judged(c.clone(), ct.clone(), b.clone(), bt.clone(), 5);
+    let second = judged(c, ct, b, bt, 5);
+    assert_eq!(first.verdict.outcome, Outcome::Loss);
+    assert!((first.estimate.difference + 0.10).abs() < 0.01, "{:?}", first.estimate);
+    assert_eq!(first, second);
+    assert_eq!(format!("{first:?}"), format!("{second:?}"));
+}

@@ -1,0 +1,65 @@
+//! # rtcompare
+//!
+//! Performance comparisons as ordinary tests. Mark a function with
+//! `#[compare(baseline = old_fn)]`, run `cargo test --release --test perf`, and get for each
+//! pair a verdict — **win**, **parity** or **loss** — that holds up on a noisy laptop or CI
+//! runner. A loss fails the test, and so the build.
+//!
+//! ```no_run
+//! // tests/perf.rs, with `[[test]] name = "perf"  harness = false` in Cargo.toml
+//! use rtcompare::compare;
+//!
+//! fn sum_loop() -> u64 {
+//!     let mut total = 0;
+//!     for i in 0..1_000u64 {
+//!         total += std::hint::black_box(i);
+//!     }
+//!     total
+//! }
+//!
+//! #[compare(baseline = sum_loop)]
+//! fn sum_formula() -> u64 {
+//!     let n = std::hint::black_box(1_000u64);
+//!     n * (n - 1) / 2
+//! }
+//!
+//! rtcompare::main!();
+//! ```
+//!
+//! ## Attribute keys
+//!
+//! | key | meaning | default |
+//! | --- | --- | --- |
+//! | `baseline = path` | function to compare against, same signature | required |
+//! | `setup = path` | builds the input outside the timer: `fn() -> I`, `fn(&mut Dprng) -> I` (with `args`, also a `usize`) | none |
+//! | `args = [10, 1_000]` | one test per size, passed to setup | none |
+//! | `metric = "allocs"` | `"time"`, `"alloc_bytes"` or `"allocs"` | `"time"` |
+//! | `time_drop` | drop each output inside the timed region | off |
+//! | `name = "..."` | test name | `module_path::candidate_vs_baseline` |
+//! | `parity = 0.04` | smallest relative difference that counts as a win or loss | 0.04 |
+//! | `time = "2s"` | measurement budget of this pair | `RTCOMPARE_TIME`, else 1 s |
+//! | `thresholds = [0.05, -0.02]` | report the confidence the candidate is ahead by each | none |
+//! | `expect = "win"` | fail unless the candidate wins (default `"no_loss"`: fail on a loss) | `"no_loss"` |
+//! | `ignore` | libtest's `#[ignore]` | off |
+//!
+//! The statistics are usable without the macro: see [`compare()`](fn@compare) and the step
+//! functions re-exported from [`rtcompare_runtime`].
+
+// The attribute `compare` (macro namespace) and the function `compare` (value namespace) share
+// a name: `#[rtcompare::compare(...)]` and `rtcompare::compare(a, b, &options)` both work.
+pub use rtcompare_macros::{compare, main};
+pub use rtcompare_runtime::{
+    Arm, Cprng, Dprng, DriftTests, JudgeOptions, Metric, Options, Outcome, Report, ResamplingInfo, ThresholdConfidence,
+    Validations, Verdict, Warning, WarningKind, compare, harness, judge, measure, report, stats, validate,
+};
+
+/// Names used by the code the macros generate; not part of the public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use core::hint::black_box;
+    pub use rtcompare_runtime::harness::{AttributeSettings, BuildInfo, Expectation, Registration, main};
+    pub use rtcompare_runtime::inventory;
+    pub use rtcompare_runtime::measure::{CountingAllocator, Meter, Outputs, Setup, SizedSetup};
+    pub use rtcompare_runtime::{Dprng, Metric};
+    pub use std::alloc::System;
+}

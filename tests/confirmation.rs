@@ -1,0 +1,91 @@
+//! A loss fails a test only when a second round in a fresh process confirms it; workers that
+//! crash, are killed, hang or write garbage fail their own pair with a clear message while the
+//! other pairs still run. Fixture: tests/fixtures/verdicts/tests/faults.rs.
+
+mod support;
+
+use support::{cargo, fixture, run, stdout, take_turn, text};
+
+fn faults(args: &[&str], fault: &str) -> std::process::Output {
+    let mut all = vec!["test", "--release", "-p", "rtcompare-fixture-verdicts", "--test", "faults", "--"];
+    all.extend_from_slice(args);
+    run(cargo(&all)
+        .env("RTCOMPARE_TIME", "300ms")
+        .env("RTCOMPARE_TIMEOUT", "3s")
+        .env("NO_COLOR", "1")
+        .env("FIXTURE_FAULT", fault))
+}
+
+#[test]
+fn a_worker_round_trip_writes_the_samples() {
+    let _turn = take_turn();
+    let dir = std::env::temp_dir().join(format!("rtcompare-worker-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out = dir.join("samples.json");
+    let mut command = cargo(&["test", "--release", "-p", "rtcompare-fixture-verdicts", "--test", "perf", "--"]);
+    command
+        .args(["perf::same_work_vs_reference", "--exact"])
+        .env("RTCOMPARE_WORKER", &out)
+        .env("RTCOMPARE_TIME", "200ms");
+    let output = run(&mut command);
+    assert!(output.status.success(), "{}", text(&output));
+    let written = std::fs::read_to_string(&out).expect("the worker wrote its samples");
+    let json: serde_json::Value = serde_json::from_str(&written).expect("valid JSON");
+    let rounds = json["samples"]["candidate"]["per_op"].as_array().map_or(0, Vec::len);
+    assert!(rounds >= 10, "{written}");
+    assert_eq!(json["candidate"], "same_work");
+    assert!(!stdout(&output).contains("test result"), "a worker prints no test report:\n{}", text(&output));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_four_times_slower_candidate_is_a_confirmed_loss() {
+    let _turn = take_turn();
+    let output = fixture("perf", &["--exact", "perf::four_times_the_work_vs_reference"]);
+    assert_eq!(output.status.code(), Some(101), "{}", text(&output));
+    let out = stdout(&output);
+    assert!(out.contains("    loss (confirmed)"), "{}", text(&output));
+    assert!(out.contains("confirmed in a fresh process (ratio"), "{}", text(&output));
+}
+
+#[test]
+fn a_loss_only_the_first_process_sees_passes_with_a_warning() {
+    let _turn = take_turn();
+    let output = faults(&["--exact", "faults::flaky_vs_reference"], "none");
+    assert!(output.status.success(), "{}", text(&output));
+    let out = stdout(&output);
+    assert!(out.contains("test faults::flaky_vs_reference ... ok"), "{}", text(&output));
+    assert!(out.contains("    loss (not confirmed)"), "{}", text(&output));
+    assert!(out.contains("but a second round in a fresh process said parity"), "{}", text(&output));
+}
+
+#[test]
+fn with_confirmation_off_a_loss_fails_at_once() {
+    let _turn = take_turn();
+    let mut all = vec!["test", "--release", "-p", "rtcompare-fixture-verdicts", "--test", "faults", "--"];
+    all.extend_from_slice(&["--exact", "faults::flaky_vs_reference"]);
+    let output = run(cargo(&all).env("RTCOMPARE_TIME", "300ms").env("RTCOMPARE_CONFIRM", "0").env("NO_COLOR", "1"));
+    assert_eq!(output.status.code(), Some(101), "{}", text(&output));
+    assert!(stdout(&output).contains("    loss (resolved)"), "{}", text(&output));
+}
+
+/// Each fault fails the faulty pair with its own message; the steady pair still runs and passes.
+#[test]
+fn a_failing_worker_fails_its_pair_and_the_others_still_run() {
+    let _turn = take_turn();
+    let cases = [
+        ("exit", "exited with code 7"),
+        ("abort", "was killed by signal 6"),
+        ("hang", "did not finish within 3s and was killed"),
+        ("garbage", "wrote samples that cannot be read"),
+    ];
+    for (fault, expected) in cases {
+        let output = faults(&["--skip", "flaky"], fault);
+        let out = stdout(&output);
+        assert_eq!(output.status.code(), Some(101), "{fault}: {}", text(&output));
+        assert!(out.contains("test faults::faulty_vs_reference ... FAILED"), "{fault}: {}", text(&output));
+        assert!(out.contains("test faults::steady_vs_reference ... ok"), "{fault}: {}", text(&output));
+        assert!(out.contains("the first round said loss, but it could not be confirmed"), "{fault}: {}", text(&output));
+        assert!(out.contains(expected), "{fault}: expected {expected:?} in\n{}", text(&output));
+    }
+}

@@ -1,0 +1,90 @@
+//! The generated batch loops give both arms identical inputs (the same seed per round), rebuild
+//! a `&mut` input for every call, and keep setup outside the metered region. Checked by calling
+//! the registered loops directly, with candidate and baseline recording what they receive.
+
+use rtcompare::harness::comparisons;
+use rtcompare::measure::{Meter, Metric};
+use rtcompare::{Dprng, compare};
+use std::cell::RefCell;
+
+thread_local! {
+    static SEEN: RefCell<Vec<(&'static str, Vec<u32>)>> = const { RefCell::new(Vec::new()) };
+}
+
+fn record(arm: &'static str, input: &[u32]) {
+    SEEN.with(|seen| seen.borrow_mut().push((arm, input.to_vec())));
+}
+
+fn take(arm: &str) -> Vec<Vec<u32>> {
+    SEEN.with(|seen| {
+        let mut seen = seen.borrow_mut();
+        let (taken, kept): (Vec<_>, Vec<_>) = seen.drain(..).partition(|(a, _)| *a == arm);
+        *seen = kept;
+        taken.into_iter().map(|(_, input)| input).collect()
+    })
+}
+
+fn random_input(rng: &mut Dprng) -> Vec<u32> {
+    rng.vec_u32(8)
+}
+
+fn baseline_sort(v: &mut [u32]) {
+    record("baseline", v);
+    v.sort();
+}
+
+#[compare(baseline = baseline_sort, setup = random_input)]
+fn candidate_sort(v: &mut [u32]) {
+    record("candidate", v);
+    v.sort_unstable();
+}
+
+fn batches() -> [rtcompare::measure::BatchFn; 4] {
+    let all = comparisons();
+    let (_, comparison) =
+        all.iter().find(|(name, _)| name == "inputs::candidate_sort_vs_baseline_sort").expect("registered");
+    comparison.registration.batches
+}
+
+#[test]
+fn both_arms_and_twins_see_identical_inputs_for_the_same_seed() {
+    let meter = Meter::new(Metric::Time);
+    let [candidate, candidate_twin, baseline, baseline_twin] = batches();
+    for seed in [1, 2, 99] {
+        candidate(5, seed, 0, meter);
+        baseline(5, seed, 0, meter);
+        candidate_twin(5, seed, 0, meter);
+        baseline_twin(5, seed, 0, meter);
+        let (c, b) = (take("candidate"), take("baseline"));
+        assert_eq!(c.len(), 10, "5 calls per loop, primary and twin");
+        assert_eq!(c, b, "seed {seed}: the arms saw different inputs");
+        assert_eq!(c[..5], c[5..], "the twin saw other inputs than the primary");
+    }
+}
+
+#[test]
+fn a_mutable_input_is_fresh_for_every_call() {
+    let meter = Meter::new(Metric::Time);
+    let [candidate, ..] = batches();
+    candidate(6, 7, 0, meter);
+    let seen = take("candidate");
+    assert_eq!(seen.len(), 6);
+    for input in &seen {
+        let mut sorted = input.clone();
+        sorted.sort_unstable();
+        assert_ne!(input, &sorted, "a call received an input an earlier call had already sorted");
+    }
+    let mut distinct = seen.clone();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 6, "calls in one batch should get different inputs");
+}
+
+#[test]
+fn different_round_seeds_give_different_inputs() {
+    let meter = Meter::new(Metric::Time);
+    let [candidate, ..] = batches();
+    candidate(1, 1, 0, meter);
+    candidate(1, 2, 0, meter);
+    let seen = take("candidate");
+    assert_ne!(seen[0], seen[1]);
+}

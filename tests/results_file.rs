@@ -1,0 +1,411 @@
+//! The results file of a real run: written where `RTCOMPARE_RESULTS` says, readable into typed
+//! structs that reject unknown fields, and documented field for field by docs/results-schema.md
+//! (the field names are read out of the Markdown, so the doc and the file cannot drift apart).
+//! The pictures and the Markdown summary of the same run are checked on the way.
+
+// The fields exist to be checked by deserialization; most are never read afterwards.
+#![allow(dead_code)]
+
+mod support;
+
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::Path;
+use support::{fixture_command, root, run, scratch_dir, stdout, take_turn, text};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResultsFile {
+    schema_version: u32,
+    rtcompare_version: String,
+    binary: String,
+    settings: RunSettings,
+    environment: Environment,
+    comparisons: Vec<Comparison>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RunSettings {
+    time_s: f64,
+    seed: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Environment {
+    started_at: String,
+    cpu_model: String,
+    cores: usize,
+    load_average_start: Option<[f64; 3]>,
+    load_average_end: Option<[f64; 3]>,
+    governor: String,
+    power: String,
+    rustc: String,
+    profile: Profile,
+    target: Target,
+    git: Option<Git>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Profile {
+    debug_assertions: bool,
+    opt_level: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Target {
+    arch: String,
+    os: String,
+    family: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Git {
+    commit: String,
+    dirty: bool,
+}
+
+/// serde cannot combine `flatten` with `deny_unknown_fields`, so the first round's fields are
+/// repeated here rather than shared with [`Round`].
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Comparison {
+    name: String,
+    candidate: String,
+    baseline: String,
+    metric: String,
+    unit: String,
+    size: Option<u64>,
+    file: String,
+    line: u32,
+    expect: String,
+    passed: bool,
+    failure: Option<String>,
+    duration_s: Option<f64>,
+    verdict: Option<Verdict>,
+    estimate: Option<Estimate>,
+    confidence: Vec<Confidence>,
+    summaries: Option<Arms<Summary>>,
+    calibration: Option<Calibration>,
+    validation: Option<Arms<Validation>>,
+    drift: Option<DriftTests>,
+    resampling: Option<Resampling>,
+    warnings: Vec<Warning>,
+    samples: Option<Samples>,
+    confirmation: Option<Round>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Round {
+    duration_s: Option<f64>,
+    verdict: Option<Verdict>,
+    estimate: Option<Estimate>,
+    confidence: Vec<Confidence>,
+    summaries: Option<Arms<Summary>>,
+    calibration: Option<Calibration>,
+    validation: Option<Arms<Validation>>,
+    drift: Option<DriftTests>,
+    resampling: Option<Resampling>,
+    warnings: Vec<Warning>,
+    samples: Option<Samples>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Arms<T> {
+    candidate: T,
+    baseline: T,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Verdict {
+    outcome: String,
+    resolved: bool,
+    ratio: f64,
+    best_ratio: f64,
+    tolerance: f64,
+    best_tolerance: f64,
+    noise: f64,
+    floor: f64,
+    confirmed: Option<bool>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Estimate {
+    difference: f64,
+    low: f64,
+    high: f64,
+    level: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Confidence {
+    threshold: f64,
+    confidence: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Summary {
+    count: usize,
+    min: f64,
+    q1: f64,
+    median: f64,
+    q3: f64,
+    max: f64,
+    mean: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Calibration {
+    resolution: f64,
+    clock_step_ns: f64,
+    candidate_iters: u64,
+    baseline_iters: u64,
+    target_batch_ns: f64,
+    candidate_batch_ns: f64,
+    baseline_batch_ns: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Validation {
+    apparent_difference: f64,
+    noise_floor: f64,
+    tie_rate: f64,
+    drift_rate: f64,
+    autocorrelation: f64,
+    false_signal_rate: f64,
+    scheme: String,
+    block_len: Option<usize>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DriftTests {
+    candidate: Drift,
+    baseline: Drift,
+    ratio: Drift,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Drift {
+    rho: f64,
+    p_value: f64,
+    drifted: bool,
+    first_half_median: f64,
+    second_half_median: f64,
+    shift: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Resampling {
+    scheme: String,
+    block_len: Option<usize>,
+    resamples: usize,
+    seed: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Warning {
+    kind: String,
+    message: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Samples {
+    candidate_iters: u64,
+    baseline_iters: u64,
+    candidate: Series,
+    candidate_twin: Series,
+    baseline: Series,
+    baseline_twin: Series,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Series {
+    per_op: Vec<f64>,
+    position: Vec<u32>,
+}
+
+const PAIR: &str = "perf::quarter_of_the_work_vs_reference";
+
+// One test function, so the fixture is built and measured once.
+#[test]
+fn a_real_run_writes_the_documented_results_file_pictures_and_markdown() {
+    let _turn = take_turn();
+    let dir = scratch_dir("results-file");
+    let (results, markdown) = (dir.join("perf.json"), dir.join("perf.md"));
+    let output = run(fixture_command("perf", &["--exact", PAIR])
+        .env("RTCOMPARE_RESULTS", &results)
+        .env("RTCOMPARE_MARKDOWN", &markdown));
+    assert!(output.status.success(), "{}", text(&output));
+    let out = stdout(&output);
+    assert!(out.contains(&format!("rtcompare: results file {}", results.display())), "{}", text(&output));
+    assert!(out.contains("rtcompare: 1 picture (SVG) in "), "{}", text(&output));
+
+    let json = std::fs::read_to_string(&results).unwrap_or_else(|e| panic!("no results file: {e}\n{}", text(&output)));
+    let file: ResultsFile = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}\n{json}"));
+    check_figures(&file);
+    let value: Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}"));
+    check_documented(&value);
+
+    let leftovers: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .map(|entry| entry.map(|e| e.file_name().to_string_lossy().into_owned()).unwrap_or_default())
+        .filter(|name| name.starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left behind: {leftovers:?}");
+    let svg = read(&dir.join("perf").join("perf__quarter_of_the_work_vs_reference.svg"));
+    assert!(svg.starts_with("<svg") && svg.contains(&format!("{PAIR}: <tspan")), "{svg}");
+    let summary = read(&markdown);
+    assert!(summary.contains(&format!("| ✅ | `{PAIR}` | **win (resolved)** |")), "{summary}");
+}
+
+#[test]
+fn an_unwritable_results_path_stops_the_run_before_measuring() {
+    let _turn = take_turn();
+    let dir = scratch_dir("unwritable-results");
+    // A file where a directory should be: no permission trick, so it holds for root too.
+    std::fs::write(dir.join("blocker"), "").unwrap_or_else(|e| panic!("{e}"));
+    let results = dir.join("blocker").join("perf.json");
+    let output = run(fixture_command("perf", &["--exact", PAIR]).env("RTCOMPARE_RESULTS", &results));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(stderr.contains(&format!("cannot write the results file at {}", results.display())), "{}", text(&output));
+    assert!(stderr.contains("set RTCOMPARE_RESULTS to a file in a writable directory"), "{}", text(&output));
+    assert!(!stdout(&output).contains("running"), "measured before failing:\n{}", text(&output));
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// The figures of a 4x win hang together.
+fn check_figures(file: &ResultsFile) {
+    assert_eq!(file.schema_version, 1);
+    assert_eq!(file.binary, "perf");
+    assert_eq!(file.settings.time_s, 0.3);
+    assert!(is_rfc3339_utc(&file.environment.started_at), "{}", file.environment.started_at);
+    assert!(file.environment.cores >= 1);
+    assert!(!file.environment.profile.debug_assertions, "the fixture runs in release");
+    assert_eq!(file.comparisons.len(), 1);
+    let c = &file.comparisons[0];
+    assert_eq!(
+        (c.name.as_str(), c.candidate.as_str(), c.baseline.as_str()),
+        (PAIR, "quarter_of_the_work", "reference")
+    );
+    assert_eq!((c.metric.as_str(), c.unit.as_str(), c.size), ("time", "ns", None));
+    assert!(c.passed && c.failure.is_none());
+    let verdict = c.verdict.as_ref().unwrap_or_else(|| panic!("no verdict"));
+    assert_eq!(verdict.outcome, "win");
+    assert!(verdict.ratio < 0.5 && verdict.best_ratio < 0.5, "ratios are candidate over baseline");
+    let samples = c.samples.as_ref().unwrap_or_else(|| panic!("no samples"));
+    let rounds = samples.candidate.per_op.len();
+    let summaries = c.summaries.as_ref().unwrap_or_else(|| panic!("no summaries"));
+    assert_eq!(summaries.candidate.count, rounds);
+    // Round i's four batches took positions 4i..4i+3, one each, in some order.
+    for i in 0..rounds {
+        let mut slots: Vec<u32> =
+            [&samples.candidate, &samples.candidate_twin, &samples.baseline, &samples.baseline_twin]
+                .iter()
+                .map(|s| s.position[i])
+                .collect();
+        slots.sort_unstable();
+        let first = 4 * i as u32;
+        assert_eq!(slots, [first, first + 1, first + 2, first + 3]);
+    }
+}
+
+fn is_rfc3339_utc(text: &str) -> bool {
+    let shape = "dddd-dd-ddTdd:dd:ddZ";
+    text.len() == shape.len()
+        && text.chars().zip(shape.chars()).all(|(c, s)| if s == 'd' { c.is_ascii_digit() } else { c == s })
+}
+
+/// Every field of the file is documented, and every documented field is in the file.
+fn check_documented(file: &Value) {
+    let documented = documented_fields(&read(&root().join("docs").join("results-schema.md")));
+    assert!(documented.len() > 50, "too few fields read from the doc: {documented:?}");
+    let mut present = BTreeSet::new();
+    collect_fields(file, "", &mut present);
+    let undocumented: Vec<&String> = present.iter().filter(|f| !documented.contains(*f)).collect();
+    assert!(undocumented.is_empty(), "fields missing from docs/results-schema.md: {undocumented:?}");
+    let missing: Vec<&String> = documented.iter().filter(|f| !is_present(file, &segments(f))).collect();
+    assert!(missing.is_empty(), "documented fields missing from the file: {missing:?}");
+}
+
+/// The first cell of every table row that starts with a code span: `comparisons[].verdict.outcome`,
+/// with `{candidate,baseline}` alternatives expanded.
+fn documented_fields(doc: &str) -> BTreeSet<String> {
+    doc.lines()
+        .filter_map(|line| line.strip_prefix("| `")?.split_once('`').map(|(field, _)| field.to_owned()))
+        .flat_map(|field| expand(&field))
+        .collect()
+}
+
+/// `a.{b,c}.d` → `a.b.d`, `a.c.d` (any number of groups).
+fn expand(field: &str) -> Vec<String> {
+    let Some(open) = field.find('{') else { return vec![field.to_owned()] };
+    let close = open + field[open..].find('}').unwrap_or_else(|| panic!("unclosed brace in {field}"));
+    field[open + 1..close]
+        .split(',')
+        .flat_map(|choice| expand(&format!("{}{}{}", &field[..open], choice.trim(), &field[close + 1..])))
+        .collect()
+}
+
+/// Every path in the file, objects included; arrays of objects as `name[]`. The confirmation
+/// round has the first round's fields, so it is documented once, as the first round.
+fn collect_fields(value: &Value, prefix: &str, out: &mut BTreeSet<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map {
+                let path = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
+                out.insert(path.clone());
+                let path = if path == "comparisons[].confirmation" { "comparisons[]".to_owned() } else { path };
+                collect_fields(child, &path, out);
+            }
+        }
+        Value::Array(items) if items.iter().any(Value::is_object) => {
+            for item in items {
+                collect_fields(item, &format!("{prefix}[]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn segments(field: &str) -> Vec<&str> {
+    field.split('.').collect()
+}
+
+/// Whether the path exists: every key present, through every element of `name[]` arrays. A
+/// `null` on the way (no git repository, no confirmation round) cannot hold the rest.
+fn is_present(value: &Value, segments: &[&str]) -> bool {
+    let Some((first, rest)) = segments.split_first() else { return true };
+    if value.is_null() {
+        return true;
+    }
+    match first.strip_suffix("[]") {
+        Some(key) => match value.get(key) {
+            Some(Value::Array(items)) => items.iter().all(|item| is_present(item, rest)),
+            _ => false,
+        },
+        None => value.get(*first).is_some_and(|child| is_present(child, rest)),
+    }
+}
