@@ -89,3 +89,15 @@ fn a_failing_worker_fails_its_pair_and_the_others_still_run() {
         assert!(out.contains(expected), "{fault}: expected {expected:?} in\n{}", text(&output));
     }
 }
+
+#[test]
+fn several_processes_are_pooled() {
+    let _turn = take_turn();
+    let mut all = vec!["test", "--release", "-p", "rtcompare-fixture-verdicts", "--test", "perf", "--"];
+    all.extend_from_slice(&["--exact", "perf::quarter_of_the_work_vs_reference"]);
+    let output = run(cargo(&all).env("RTCOMPARE_TIME", "200ms").env("RTCOMPARE_PROCESSES", "2").env("NO_COLOR", "1"));
+    assert!(output.status.success(), "{}", text(&output));
+    let out = stdout(&output);
+    assert!(out.contains("from 2 processes (processes resampled, then rounds)"), "{}", text(&output));
+    assert!(out.contains("    win ("), "{}", text(&output));
+}

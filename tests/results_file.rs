@@ -216,6 +216,9 @@ struct Resampling {
     block_len: Option<usize>,
     resamples: usize,
     seed: u64,
+    exact: bool,
+    processes: usize,
+    process_differences: Vec<f64>,
 }
 
 #[derive(Deserialize)]

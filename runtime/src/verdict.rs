@@ -4,7 +4,7 @@
 use crate::measure::{Calibration, Metric, Samples};
 use crate::stats::{
     DRIFT_ALPHA, Drift, Estimate, Outcome, ParityInputs, ParityVerdict, Resampling, Spread, Summary,
-    bootstrap_difference, choose_resampling, detect_drift, paired_ratios, parity_verdict,
+    bootstrap_difference, bootstrap_pooled, choose_resampling, detect_drift, paired_ratios, parity_verdict,
 };
 use crate::validate::{Validation, ValidationOptions, validate_harness};
 use std::time::Duration;
@@ -96,12 +96,17 @@ pub struct DriftTests {
 /// How the interval was resampled.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ResamplingInfo {
-    /// Independent rounds, or contiguous blocks of rounds.
+    /// Independent rounds, or contiguous blocks of rounds (of the first process, when pooled).
     pub scheme: Resampling,
     /// Number of bootstrap replicates.
     pub resamples: usize,
     /// Seed of the resampling.
     pub seed: u64,
+    /// True for a count metric whose every round gave the same value in both arms: the figures
+    /// are exact and the interval is a single point, not an estimate.
+    pub exact: bool,
+    /// Processes whose rounds were pooled (1: the rounds of one process).
+    pub processes: usize,
 }
 
 /// What kind of caveat a warning is.
@@ -121,6 +126,8 @@ pub enum WarningKind {
     Autocorrelated,
     /// Too few rounds for a stable interval.
     FewRounds,
+    /// Processes disagree by more than the interval is wide.
+    ProcessesDisagree,
     /// A loss (or win) that a second round in a fresh process did not confirm.
     Unconfirmed,
 }
@@ -163,6 +170,9 @@ pub struct Report {
     pub drift: DriftTests,
     /// How the interval was resampled.
     pub resampling: ResamplingInfo,
+    /// Each process's own difference `d_j` when rounds from several processes were pooled
+    /// (`RTCOMPARE_PROCESSES`); empty for one process.
+    pub process_differences: Vec<f64>,
     /// Caveats, each a sentence with its fix.
     pub warnings: Vec<Warning>,
     /// Wall-clock time of the whole comparison (calibration, collection and analysis).
@@ -183,18 +193,123 @@ pub fn judge(
     samples: Samples,
     options: &JudgeOptions,
 ) -> Report {
+    let ratios = paired_ratios(&samples.candidate.per_op, &samples.baseline.per_op);
+    let scheme = choose_resampling(&ratios);
+    let bootstrap = bootstrap_difference(&ratios, scheme, options.level, options.resamples, options.seed);
+    let resampled = Resampled {
+        estimate: bootstrap.estimate,
+        scheme,
+        processes: Vec::new(),
+        confidence: confidences(options, |t| bootstrap.confidence(t)),
+    };
+    let drift = drift_tests(&samples);
+    assemble(Names { candidate, baseline, metric }, calibration, samples, drift, resampled, options)
+}
+
+/// Judges rounds measured in several processes together: the same steps as [`judge`], with
+/// the interval from a two-stage bootstrap over processes and then rounds
+/// ([`crate::stats::bootstrap_pooled`]) and the drift tests of the first process (a shift
+/// between processes is not a drift). One process is judged exactly as [`judge`] would.
+///
+/// # Panics
+/// When `measured` is empty.
+pub fn judge_processes(measured: Vec<crate::Measured>, metric: Metric, options: &JudgeOptions) -> Report {
+    assert!(!measured.is_empty(), "judge_processes needs at least one process's samples");
+    if measured.len() == 1 {
+        let only = measured.into_iter().next().expect("one process");
+        return judge(&only.candidate, &only.baseline, metric, only.calibration, only.samples, options);
+    }
+    let groups: Vec<Vec<f64>> =
+        measured.iter().map(|m| paired_ratios(&m.samples.candidate.per_op, &m.samples.baseline.per_op)).collect();
+    let slices: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
+    let pooled = bootstrap_pooled(&slices, options.level, options.resamples, options.seed);
+    let resampled = Resampled {
+        estimate: pooled.estimate,
+        scheme: choose_resampling(&groups[0]),
+        processes: pooled.process_differences.clone(),
+        confidence: confidences(options, |t| pooled.confidence(t)),
+    };
+    let drift = drift_tests(&measured[0].samples);
+    let calibration = coarsest_calibration(&measured);
+    let names = (measured[0].candidate.clone(), measured[0].baseline.clone());
+    let samples = concatenate(measured.into_iter().map(|m| m.samples));
+    let names = Names { candidate: &names.0, baseline: &names.1, metric };
+    assemble(names, calibration, samples, drift, resampled, options)
+}
+
+/// Who is compared, and on what.
+struct Names<'a> {
+    candidate: &'a str,
+    baseline: &'a str,
+    metric: Metric,
+}
+
+/// What resampling produced, however it was done.
+struct Resampled {
+    estimate: Estimate,
+    scheme: Resampling,
+    processes: Vec<f64>,
+    confidence: Vec<ThresholdConfidence>,
+}
+
+fn confidences(options: &JudgeOptions, confidence: impl Fn(f64) -> f64) -> Vec<ThresholdConfidence> {
+    options
+        .thresholds
+        .iter()
+        .map(|&threshold| ThresholdConfidence { threshold, confidence: confidence(threshold) })
+        .collect()
+}
+
+fn drift_tests(samples: &Samples) -> DriftTests {
+    let (c, b) = (&samples.candidate.per_op, &samples.baseline.per_op);
+    DriftTests {
+        candidate: detect_drift(c, DRIFT_ALPHA),
+        baseline: detect_drift(b, DRIFT_ALPHA),
+        ratio: detect_drift(&paired_ratios(c, b), DRIFT_ALPHA),
+    }
+}
+
+/// The calibration with the smallest batches: its per-op floor is the coarsest of all.
+fn coarsest_calibration(measured: &[crate::Measured]) -> Calibration {
+    let smallest = |m: &&crate::Measured| m.calibration.candidate_iters.min(m.calibration.baseline_iters);
+    measured.iter().min_by_key(smallest).map(|m| m.calibration).unwrap_or_else(|| measured[0].calibration)
+}
+
+/// One process's rounds after another's; positions continue across processes.
+fn concatenate(all: impl Iterator<Item = Samples>) -> Samples {
+    let mut joined = Samples::default();
+    let mut offset = 0;
+    for samples in all {
+        joined.candidate_iters = samples.candidate_iters;
+        joined.baseline_iters = samples.baseline_iters;
+        let next = offset + 4 * samples.rounds() as u32;
+        for (into, from) in [
+            (&mut joined.candidate, samples.candidate),
+            (&mut joined.candidate_twin, samples.candidate_twin),
+            (&mut joined.baseline, samples.baseline),
+            (&mut joined.baseline_twin, samples.baseline_twin),
+        ] {
+            into.per_op.extend(from.per_op);
+            into.position.extend(from.position.iter().map(|p| p + offset));
+        }
+        offset = next;
+    }
+    joined
+}
+
+/// Validation, the parity rule and the verdict on top of what resampling produced.
+fn assemble(
+    names: Names<'_>,
+    calibration: Calibration,
+    samples: Samples,
+    drift: DriftTests,
+    resampled: Resampled,
+    options: &JudgeOptions,
+) -> Report {
     let c = &samples.candidate.per_op;
     let b = &samples.baseline.per_op;
     let validation = validate_both(&samples, options);
     let floor = Validation::worse(&validation.candidate, &validation.baseline).noise_floor;
-    let ratios = paired_ratios(c, b);
-    let drift = DriftTests {
-        candidate: detect_drift(c, DRIFT_ALPHA),
-        baseline: detect_drift(b, DRIFT_ALPHA),
-        ratio: detect_drift(&ratios, DRIFT_ALPHA),
-    };
-    let scheme = choose_resampling(&ratios);
-    let bootstrap = bootstrap_difference(&ratios, scheme, options.level, options.resamples, options.seed);
     let (candidate_floor, baseline_floor) = calibration.per_op_floors();
     let parity = parity_verdict(&ParityInputs {
         candidate: c,
@@ -205,31 +320,34 @@ pub fn judge(
         baseline_floor,
     });
     let baseline_summary = Summary::of(b);
-    let verdict = decide(&parity, &bootstrap.estimate, floor, &calibration, baseline_summary.median);
-    let confidence = options
-        .thresholds
-        .iter()
-        .map(|&threshold| ThresholdConfidence { threshold, confidence: bootstrap.confidence(threshold) })
-        .collect();
+    let verdict = decide(&parity, &resampled.estimate, floor, &calibration, baseline_summary.median);
+    let exact = names.metric.is_count() && [c, b].iter().all(|series| series.iter().all(|&x| x == series[0]));
     let mut report = Report {
-        candidate: candidate.to_owned(),
-        baseline: baseline.to_owned(),
-        metric,
+        candidate: names.candidate.to_owned(),
+        baseline: names.baseline.to_owned(),
+        metric: names.metric,
         calibration,
         candidate_summary: Summary::of(c),
         baseline_summary,
         verdict,
-        estimate: bootstrap.estimate,
-        confidence,
+        estimate: resampled.estimate,
+        confidence: resampled.confidence,
         validation,
         drift,
-        resampling: ResamplingInfo { scheme, resamples: options.resamples, seed: options.seed },
+        resampling: ResamplingInfo {
+            scheme: resampled.scheme,
+            resamples: options.resamples,
+            seed: options.seed,
+            exact,
+            processes: resampled.processes.len().max(1),
+        },
+        process_differences: resampled.processes,
         warnings: Vec::new(),
         duration: Duration::ZERO,
         confirmation: None,
         samples,
     };
-    report.warnings = crate::warnings::explain(&report, &parity, &bootstrap);
+    report.warnings = crate::warnings::explain(&report, &parity);
     report
 }
 

@@ -1,6 +1,6 @@
 //! Warnings: every caveat on a verdict as a sentence a non-statistician can act on.
 
-use crate::stats::{Bootstrap, Drift, Outcome, ParityVerdict, Resampling};
+use crate::stats::{Drift, Outcome, ParityVerdict, Resampling};
 use crate::verdict::{Report, Warning, WarningKind};
 
 /// Fewer rounds than this make the interval rough.
@@ -12,7 +12,7 @@ const FEW_ROUNDS: usize = 30;
 const DRIFT_THAT_MATTERS: f64 = 0.25;
 
 /// Lists the caveats on a report's verdict.
-pub(crate) fn explain(report: &Report, parity: &ParityVerdict, bootstrap: &Bootstrap) -> Vec<Warning> {
+pub(crate) fn explain(report: &Report, parity: &ParityVerdict) -> Vec<Warning> {
     let mut warnings = Vec::new();
     let mut add = |kind, message: String| warnings.push(Warning { kind, message });
     let verdict = &report.verdict;
@@ -68,7 +68,7 @@ pub(crate) fn explain(report: &Report, parity: &ParityVerdict, bootstrap: &Boots
             ),
         );
     }
-    if let Resampling::Blocks { len } = bootstrap.scheme {
+    if let Resampling::Blocks { len } = report.resampling.scheme {
         add(
             WarningKind::Autocorrelated,
             format!(
@@ -77,7 +77,25 @@ pub(crate) fn explain(report: &Report, parity: &ParityVerdict, bootstrap: &Boots
             ),
         );
     }
-    if report.samples.rounds() < FEW_ROUNDS {
+    if let Some(range) = process_range(&report.process_differences) {
+        let width = estimate.high - estimate.low;
+        if range > width {
+            add(
+                WarningKind::ProcessesDisagree,
+                format!(
+                    "the {} processes disagree: their own differences span {} (from {} to {}), more than the interval \
+                     is wide ({}). Per-process randomness (hash seeds, memory layout) moves this comparison; the \
+                     pooled interval accounts for it, and more processes (RTCOMPARE_PROCESSES) narrow it.",
+                    report.process_differences.len(),
+                    pct(range),
+                    signed_pct(report.process_differences.iter().copied().fold(f64::INFINITY, f64::min)),
+                    signed_pct(report.process_differences.iter().copied().fold(f64::NEG_INFINITY, f64::max)),
+                    pct(width)
+                ),
+            );
+        }
+    }
+    if report.samples.rounds() < FEW_ROUNDS && !report.resampling.exact {
         add(
             WarningKind::FewRounds,
             format!(
@@ -125,6 +143,16 @@ fn add_unconfirmed_difference(add: &mut impl FnMut(WarningKind, String), report:
             ),
         );
     }
+}
+
+/// Largest minus smallest per-process difference, when there are several processes.
+fn process_range(differences: &[f64]) -> Option<f64> {
+    if differences.len() < 2 {
+        return None;
+    }
+    let low = differences.iter().copied().fold(f64::INFINITY, f64::min);
+    let high = differences.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    Some(high - low)
 }
 
 fn drift_sentence(what: &str, drift: &Drift) -> String {

@@ -5,7 +5,7 @@ use super::worker::measure_in_worker;
 use super::{Comparison, Expectation, Settings};
 use crate::measure::{Arm, counting_allocator_installed};
 use crate::report::format_value;
-use crate::{JudgeOptions, Measured, Options, Outcome, Report, Warning, WarningKind, judge, measure};
+use crate::{JudgeOptions, Measured, Options, Outcome, Report, Warning, WarningKind, judge_processes, measure};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -47,12 +47,19 @@ pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, pairs_
         return record(None, Some(problem));
     }
     let started = Instant::now();
-    let first = catch_unwind(AssertUnwindSafe(|| measure_for_worker(comparison, name, settings)));
-    let first = match first {
-        Ok(measured) => judged(measured, comparison, name, settings.seed, 0.95),
-        Err(payload) => return record(None, Some(format!("a measured function panicked: {}", panic_text(&*payload)))),
+    let mut report = if settings.processes > 1 {
+        match measure_in_workers(comparison, name, settings, settings.seed) {
+            Ok(measured) => judged(measured, comparison, name, settings.seed, 0.95),
+            Err(why) => return record(None, Some(why)),
+        }
+    } else {
+        match catch_unwind(AssertUnwindSafe(|| measure_for_worker(comparison, name, settings))) {
+            Ok(measured) => judged(vec![measured], comparison, name, settings.seed, 0.95),
+            Err(payload) => {
+                return record(None, Some(format!("a measured function panicked: {}", panic_text(&*payload))));
+            }
+        }
     };
-    let mut report = first;
     let expect = comparison.registration.settings.expect;
     if settings.confirm && needs_confirmation(&report, expect) {
         if let Err(problem) = confirm(&mut report, comparison, name, settings, pairs_in_run) {
@@ -117,10 +124,28 @@ fn judge_options(comparison: Comparison, name: &str, seed: u64, level: f64) -> J
     }
 }
 
-fn judged(measured: Measured, comparison: Comparison, name: &str, seed: u64, level: f64) -> Report {
+/// Judges the rounds of one process, or pools those of several.
+fn judged(measured: Vec<Measured>, comparison: Comparison, name: &str, seed: u64, level: f64) -> Report {
     let options = judge_options(comparison, name, seed, level);
-    let metric = comparison.registration.settings.metric;
-    judge(&measured.candidate, &measured.baseline, metric, measured.calibration, measured.samples, &options)
+    judge_processes(measured, comparison.registration.settings.metric, &options)
+}
+
+/// Measures the comparison in `settings.processes` fresh worker processes, one after another,
+/// each with its own seed derived from `seed`.
+fn measure_in_workers(
+    comparison: Comparison,
+    name: &str,
+    settings: &Settings,
+    seed: u64,
+) -> Result<Vec<Measured>, String> {
+    let budget = comparison.registration.settings.time.unwrap_or(settings.time);
+    (0..settings.processes as u64)
+        .map(|process| {
+            let process_seed = seed.wrapping_add(process.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            measure_in_worker(name, settings, process_seed, settings.worker_timeout(budget))
+                .map_err(|why| format!("worker process {} of {}: {why}", process + 1, settings.processes))
+        })
+        .collect()
 }
 
 /// A loss always needs a second opinion before it fails a test; a win does when the test
@@ -146,9 +171,13 @@ fn confirm(
     let started = Instant::now();
     let budget = comparison.registration.settings.time.unwrap_or(settings.time);
     let seed = settings.seed ^ CONFIRMATION_SALT;
-    let measured = measure_in_worker(name, settings, seed, settings.worker_timeout(budget)).map_err(|why| {
-        format!("the first round said {}, but it could not be confirmed: {why}", report.verdict.outcome.as_str())
-    })?;
+    let outcome = report.verdict.outcome.as_str();
+    let unconfirmable = |why: String| format!("the first round said {outcome}, but it could not be confirmed: {why}");
+    let measured = if settings.processes > 1 {
+        measure_in_workers(comparison, name, settings, seed).map_err(unconfirmable)?
+    } else {
+        vec![measure_in_worker(name, settings, seed, settings.worker_timeout(budget)).map_err(unconfirmable)?]
+    };
     let level = 1.0 - (1.0 - 0.95) / pairs.max(1) as f64;
     let mut second = judged(measured, comparison, name, seed, level);
     second.duration = started.elapsed();

@@ -67,7 +67,7 @@ struct Round<'a> {
     calibration: Option<CalibrationRecord>,
     validation: Option<Arms<ValidationRecord>>,
     drift: Option<DriftTestsRecord>,
-    resampling: Option<ResamplingRecord>,
+    resampling: Option<ResamplingRecord<'a>>,
     warnings: Vec<WarningRecord<'a>>,
     samples: Option<SamplesRecord<'a>>,
 }
@@ -157,11 +157,14 @@ struct DriftRecord {
 }
 
 #[derive(Serialize)]
-struct ResamplingRecord {
+struct ResamplingRecord<'a> {
     scheme: &'static str,
     block_len: Option<usize>,
     resamples: usize,
     seed: u64,
+    exact: bool,
+    processes: usize,
+    process_differences: &'a [f64],
 }
 
 #[derive(Serialize)]
@@ -253,7 +256,15 @@ fn round(report: Option<&Report>) -> Round<'_> {
         }),
         resampling: report.map(|r| {
             let (scheme, block_len) = scheme(r.resampling.scheme);
-            ResamplingRecord { scheme, block_len, resamples: r.resampling.resamples, seed: r.resampling.seed }
+            ResamplingRecord {
+                scheme,
+                block_len,
+                resamples: r.resampling.resamples,
+                seed: r.resampling.seed,
+                exact: r.resampling.exact,
+                processes: r.resampling.processes,
+                process_differences: &r.process_differences,
+            }
         }),
         warnings: report.map_or_else(Vec::new, |r| r.warnings.iter().map(warning).collect()),
         samples: report.map(samples),

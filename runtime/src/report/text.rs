@@ -48,14 +48,7 @@ pub fn render_text(report: &Report) -> String {
         pct(v.noise),
         pct(v.floor)
     );
-    let _ = writeln!(
-        out,
-        "    {} rounds, {}, {}, {} resamples",
-        report.samples.rounds(),
-        batch_words(&report.calibration),
-        scheme_words(report.resampling.scheme),
-        report.resampling.resamples
-    );
+    let _ = writeln!(out, "    {}", sampling_words(report));
     for c in &report.confidence {
         let _ = writeln!(
             out,
@@ -128,6 +121,21 @@ fn batch_words(calibration: &crate::measure::Calibration) -> String {
             calibration.candidate_iters, calibration.baseline_iters
         )
     }
+}
+
+/// Rounds, batch sizes and how the interval was resampled, in one line.
+fn sampling_words(report: &Report) -> String {
+    let rounds = report.samples.rounds();
+    let batches = batch_words(&report.calibration);
+    let info = &report.resampling;
+    if info.exact {
+        return format!("{rounds} rounds, {batches}, exact: every round counted the same, nothing to resample");
+    }
+    let processes = match info.processes {
+        1 => String::new(),
+        k => format!(" from {k} processes (processes resampled, then rounds)"),
+    };
+    format!("{rounds} rounds{processes}, {batches}, {}, {} resamples", scheme_words(info.scheme), info.resamples)
 }
 
 fn scheme_words(scheme: Resampling) -> String {

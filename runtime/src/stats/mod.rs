@@ -7,6 +7,7 @@ mod block_length;
 mod bootstrap;
 mod drift;
 mod parity;
+mod pooled;
 mod quantile;
 
 pub use autocorrelation::lag1_autocorrelation;
@@ -17,4 +18,5 @@ pub use bootstrap::{
 };
 pub use drift::{DRIFT_ALPHA, Drift, detect_drift};
 pub use parity::{Outcome, ParityInputs, ParityVerdict, Spread, parity_verdict};
+pub use pooled::{Pooled, bootstrap_pooled};
 pub use quantile::{Summary, median, quantile_sorted, sorted_copy};
