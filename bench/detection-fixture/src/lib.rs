@@ -1,0 +1,199 @@
+//! Workloads for the detection benchmark (`bench/detection`), shared by its rtcompare fixture
+//! (`tests/detection.rs`) and by the criterion side-by-side crate (`bench/criterion-compare`).
+//!
+//! Every workload takes an iteration count and costs time proportional to it. The injected
+//! difference is exact and chosen at run time: a candidate runs [`iterations`]`(n, true)`, which
+//! is `n` scaled by `1 + k/100` with `k` read once from `DETECTION_K`, while its baseline runs
+//! [`iterations`]`(n, false)` = `n` through the same code. The same binary therefore serves
+//! every `k` without a rebuild, and at `k = 0` the pair is identical code (an A/A comparison).
+
+use std::collections::HashMap;
+use std::hint::black_box;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The environment variable holding the injected difference in percent (an integer, may be
+/// negative, above −100).
+pub const K_VARIABLE: &str = "DETECTION_K";
+
+/// Iterations of the ~100 ns CPU-bound loop at `k = 0` (a multiple of 100, so every integer
+/// `k` scales it exactly).
+pub const CPU_SMALL: u64 = 100;
+/// Iterations of the ~10 µs CPU-bound loop.
+pub const CPU_LARGE: u64 = 8_400;
+/// Steps of the ~10 µs pointer chase.
+pub const WALK_STEPS: u64 = 600;
+/// Rounds of small allocations in the ~10 µs allocation workload.
+pub const ALLOC_ROUNDS: u64 = 600;
+/// Keys built and queried in the ~10 µs `HashMap` workload.
+pub const MAP_KEYS: u64 = 400;
+
+/// Entries of the pointer-chasing buffer: 8 Mi `u32` = 32 MiB, far larger than the L2 cache.
+pub const WALK_LEN: usize = 8 << 20;
+
+/// Parses a value of [`K_VARIABLE`]; `None` when it is unset.
+///
+/// # Errors
+/// A message naming the variable when the value is not an integer above −100.
+pub fn parse_k(value: Option<&str>) -> Result<i64, String> {
+    let Some(text) = value else { return Ok(0) };
+    match text.trim().parse::<i64>() {
+        Ok(k) if k > -100 => Ok(k),
+        _ => Err(format!("{K_VARIABLE}={text:?} is not an integer above -100 (example: {K_VARIABLE}=-5)")),
+    }
+}
+
+/// The injected difference in percent, read once per process from [`K_VARIABLE`] (0 when unset).
+/// A malformed value stops the process with a message: measuring with a wrong `k` would publish
+/// wrong figures.
+pub fn k() -> i64 {
+    static K: OnceLock<i64> = OnceLock::new();
+    *K.get_or_init(|| {
+        let value = std::env::var(K_VARIABLE).ok();
+        parse_k(value.as_deref()).unwrap_or_else(|message| {
+            eprintln!("{message}");
+            std::process::exit(2)
+        })
+    })
+}
+
+/// `n` scaled by `1 + k/100` when `scaled`, else `n`. Both arms call this same function (the
+/// flag passes through `black_box`), so they run the same instructions apart from `k` itself.
+pub fn iterations(n: u64, scaled: bool) -> u64 {
+    let k = if black_box(scaled) { k() } else { 0 };
+    scale(n, k)
+}
+
+/// `n · (100 + k) / 100`, exact when `n` is a multiple of 100.
+pub fn scale(n: u64, k: i64) -> u64 {
+    let scaled = i128::from(n) * i128::from(100 + k) / 100;
+    u64::try_from(scaled.max(0)).unwrap_or(u64::MAX)
+}
+
+/// A dependent chain of `rounds` multiply-xorshift steps: linear in `rounds`, and neither
+/// vectorisable nor foldable.
+pub fn spin(rounds: u64) -> u64 {
+    let mut state = black_box(0x9E37_79B9_7F4A_7C15_u64);
+    for _ in 0..rounds {
+        state ^= state >> 29;
+        state = state.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    }
+    state
+}
+
+/// The pointer-chasing buffer: one random cycle through all [`WALK_LEN`] entries (Sattolo's
+/// algorithm), built once per process, so every step of a walk lands on an unpredictable line.
+pub fn walk_buffer() -> &'static [u32] {
+    static BUFFER: OnceLock<Vec<u32>> = OnceLock::new();
+    BUFFER.get_or_init(|| sattolo_cycle(WALK_LEN, 0x2545_F491_4F6C_DD1D))
+}
+
+/// A single cycle over `0..len` as a successor table, from a fixed xorshift seed (the layout is
+/// the same in every process).
+pub fn sattolo_cycle(len: usize, seed: u64) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..len).map(|i| u32::try_from(i).unwrap_or(u32::MAX)).collect();
+    let mut state = seed | 1;
+    for i in (1..len).rev() {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        // Sattolo: j < i (strictly), which makes one cycle instead of any permutation.
+        let j = usize::try_from(state % i as u64).unwrap_or(0);
+        order.swap(i, j);
+    }
+    let mut next = vec![0u32; len];
+    for w in 0..len {
+        next[order[w] as usize] = order[(w + 1) % len];
+    }
+    next
+}
+
+/// Follows `steps` links of the walk buffer from where the previous call (of any arm) stopped.
+///
+/// One cursor for the whole process, rather than a start per call drawn by `setup`: rtcompare
+/// gives all four loops of a round the same inputs, so the second loop to walk from the same
+/// starts would find those lines in L2 and the arms' order within a round would decide their
+/// cost. Continuing one long cycle touches lines not seen for a whole lap (32 MiB) instead.
+pub fn walk(steps: u64) -> usize {
+    static CURSOR: AtomicUsize = AtomicUsize::new(0);
+    let buffer = walk_buffer();
+    let mut at = CURSOR.load(Ordering::Relaxed) % buffer.len();
+    for _ in 0..steps {
+        at = buffer[at] as usize;
+    }
+    CURSOR.store(at, Ordering::Relaxed);
+    at
+}
+
+/// `rounds` rounds of small allocations: a `String` and a `Vec` built and dropped each round.
+pub fn allocate(rounds: u64) -> usize {
+    let mut total = 0;
+    for i in 0..rounds {
+        let mut text = String::with_capacity(16);
+        text.push_str("rtcompare");
+        text.push(char::from(b'a' + (i % 26) as u8));
+        let mut numbers: Vec<u64> = Vec::with_capacity(4);
+        numbers.extend([i, i + 1, i + 2]);
+        total += black_box(&text).len() + black_box(&numbers).len();
+    }
+    total
+}
+
+/// Builds a `HashMap` of `keys` entries with the default (per-process random) hasher, then
+/// queries every key and as many absent ones.
+pub fn hash_map(keys: u64) -> u64 {
+    let mut map = HashMap::with_capacity(usize::try_from(keys).unwrap_or(0));
+    for key in 0..keys {
+        map.insert(key.wrapping_mul(0x9E37_79B9_7F4A_7C15), key);
+    }
+    let mut found = 0;
+    for key in 0..2 * keys {
+        if let Some(value) = map.get(&black_box(key.wrapping_mul(0x9E37_79B9_7F4A_7C15))) {
+            found += value;
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn k_parses_and_rejects() {
+        assert_eq!(parse_k(None), Ok(0));
+        assert_eq!(parse_k(Some("-5")), Ok(-5));
+        assert_eq!(parse_k(Some(" 20 ")), Ok(20));
+        assert!(parse_k(Some("-100")).is_err());
+        assert!(parse_k(Some("2.5")).is_err());
+    }
+
+    #[test]
+    fn scaling_is_exact_on_multiples_of_100() {
+        assert_eq!(scale(6_000, 1), 6_060);
+        assert_eq!(scale(6_000, -20), 4_800);
+        assert_eq!(scale(100, 2), 102);
+        assert_eq!(scale(300, 0), 300);
+    }
+
+    #[test]
+    fn sattolo_makes_one_cycle() {
+        let next = sattolo_cycle(1_000, 7);
+        let (mut at, mut steps) = (0usize, 0);
+        loop {
+            at = next[at] as usize;
+            steps += 1;
+            if at == 0 {
+                break;
+            }
+        }
+        assert_eq!(steps, 1_000);
+    }
+
+    #[test]
+    fn workloads_do_their_work() {
+        assert_eq!(allocate(10), 10 * (10 + 3));
+        assert_eq!(hash_map(10), (0..10).sum());
+        assert_ne!(spin(10), spin(11));
+    }
+}

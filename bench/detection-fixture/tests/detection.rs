@@ -1,0 +1,86 @@
+//! The detection benchmark's pairs. Each workload is registered twice, at the default parity
+//! (0.04, name suffix `p04`) and at `parity = 0.01` (`p01`); the candidate runs the baseline's
+//! iteration count scaled by `1 + k/100`, `k` from `DETECTION_K`. `detection/empty/aa` is an
+//! A/A pair of empty functions whose per-op median is the harness's own cost per call.
+
+use rtcompare::compare;
+use rtcompare_detection_fixture::{
+    ALLOC_ROUNDS, CPU_LARGE, CPU_SMALL, MAP_KEYS, WALK_STEPS, allocate, hash_map, iterations, spin, walk,
+};
+
+fn cpu_100ns_base() -> u64 {
+    spin(iterations(CPU_SMALL, false))
+}
+
+#[compare(baseline = cpu_100ns_base, name = "detection/cpu_100ns/p04")]
+fn cpu_100ns() -> u64 {
+    spin(iterations(CPU_SMALL, true))
+}
+
+#[compare(baseline = cpu_100ns_base, parity = 0.01, name = "detection/cpu_100ns/p01")]
+fn cpu_100ns_p01() -> u64 {
+    spin(iterations(CPU_SMALL, true))
+}
+
+fn cpu_10us_base() -> u64 {
+    spin(iterations(CPU_LARGE, false))
+}
+
+#[compare(baseline = cpu_10us_base, name = "detection/cpu_10us/p04")]
+fn cpu_10us() -> u64 {
+    spin(iterations(CPU_LARGE, true))
+}
+
+#[compare(baseline = cpu_10us_base, parity = 0.01, name = "detection/cpu_10us/p01")]
+fn cpu_10us_p01() -> u64 {
+    spin(iterations(CPU_LARGE, true))
+}
+
+fn memwalk_base() -> usize {
+    walk(iterations(WALK_STEPS, false))
+}
+
+#[compare(baseline = memwalk_base, name = "detection/memwalk_10us/p04")]
+fn memwalk() -> usize {
+    walk(iterations(WALK_STEPS, true))
+}
+
+#[compare(baseline = memwalk_base, parity = 0.01, name = "detection/memwalk_10us/p01")]
+fn memwalk_p01() -> usize {
+    walk(iterations(WALK_STEPS, true))
+}
+
+fn alloc_base() -> usize {
+    allocate(iterations(ALLOC_ROUNDS, false))
+}
+
+#[compare(baseline = alloc_base, name = "detection/alloc_10us/p04")]
+fn alloc() -> usize {
+    allocate(iterations(ALLOC_ROUNDS, true))
+}
+
+#[compare(baseline = alloc_base, parity = 0.01, name = "detection/alloc_10us/p01")]
+fn alloc_p01() -> usize {
+    allocate(iterations(ALLOC_ROUNDS, true))
+}
+
+fn hashmap_base() -> u64 {
+    hash_map(iterations(MAP_KEYS, false))
+}
+
+#[compare(baseline = hashmap_base, name = "detection/hashmap_10us/p04")]
+fn hashmap() -> u64 {
+    hash_map(iterations(MAP_KEYS, true))
+}
+
+#[compare(baseline = hashmap_base, parity = 0.01, name = "detection/hashmap_10us/p01")]
+fn hashmap_p01() -> u64 {
+    hash_map(iterations(MAP_KEYS, true))
+}
+
+fn empty() {}
+
+#[compare(baseline = empty, name = "detection/empty/aa")]
+fn empty_again() {}
+
+rtcompare::main!();
