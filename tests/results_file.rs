@@ -134,6 +134,7 @@ struct Verdict {
     best_tolerance: f64,
     noise: f64,
     floor: f64,
+    parity_band: f64,
     confirmed: Option<bool>,
 }
 

@@ -45,7 +45,7 @@ pub struct Verdict {
     /// Win, parity or loss.
     pub outcome: Outcome,
     /// For a win or a loss: always true. For parity: true when the whole interval lies within
-    /// ±tolerance (parity established), false when it is too wide to tell (inconclusive).
+    /// ±`parity_band` (parity established), false when it is too wide to tell (inconclusive).
     pub resolved: bool,
     /// Ratio of medians, candidate over baseline (below 1 = candidate ahead).
     pub ratio: f64,
@@ -60,6 +60,10 @@ pub struct Verdict {
     pub noise: f64,
     /// The A/A noise floor the difference had to clear (the worse arm's).
     pub floor: f64,
+    /// The band the whole interval must lie within for parity to be established:
+    /// `max(parity, best tolerance, A/A floor)`. Unlike `tolerance` it leaves out the rounds'
+    /// spread: parity "within the noise" of very noisy rounds is not established parity.
+    pub parity_band: f64,
     /// Whether an independent second round agreed; `None` until confirmation has run.
     pub confirmed: Option<bool>,
 }
@@ -320,7 +324,7 @@ fn assemble(
         baseline_floor,
     });
     let baseline_summary = Summary::of(b);
-    let verdict = decide(&parity, &resampled.estimate, floor, &calibration, baseline_summary.median);
+    let verdict = decide(&parity, options.parity, &resampled.estimate, floor, &calibration, baseline_summary.median);
     let exact = names.metric.is_count() && [c, b].iter().all(|series| series.iter().all(|&x| x == series[0]));
     let mut report = Report {
         candidate: names.candidate.to_owned(),
@@ -372,6 +376,7 @@ fn validate_both(samples: &Samples, options: &JudgeOptions) -> Validations {
 /// A/A floor and 1.5 resolution steps (clock steps for time) per batch, all on the same side.
 fn decide(
     parity: &ParityVerdict,
+    parity_setting: f64,
     estimate: &Estimate,
     floor: f64,
     calibration: &Calibration,
@@ -386,7 +391,8 @@ fn decide(
         Outcome::Win if estimate.low > tolerance && measurable => Outcome::Win,
         _ => Outcome::Parity,
     };
-    let resolved = outcome != Outcome::Parity || (estimate.low >= -tolerance && estimate.high <= tolerance);
+    let parity_band = parity_setting.max(parity.best_tolerance).max(floor);
+    let resolved = outcome != Outcome::Parity || (estimate.low >= -parity_band && estimate.high <= parity_band);
     Verdict {
         outcome,
         resolved,
@@ -396,6 +402,7 @@ fn decide(
         best_tolerance: parity.best_tolerance,
         noise: parity.noise,
         floor,
+        parity_band,
         confirmed: None,
     }
 }

@@ -64,7 +64,7 @@ pub(crate) fn explain(report: &Report, parity: &ParityVerdict) -> Vec<Warning> {
                 estimate.level * 100.0,
                 signed_pct(estimate.low),
                 signed_pct(estimate.high),
-                pct(verdict.tolerance)
+                pct(verdict.parity_band)
             ),
         );
     }

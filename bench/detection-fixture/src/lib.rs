@@ -22,7 +22,7 @@ pub const CPU_SMALL: u64 = 100;
 /// Iterations of the ~10 µs CPU-bound loop.
 pub const CPU_LARGE: u64 = 8_400;
 /// Steps of the ~10 µs pointer chase.
-pub const WALK_STEPS: u64 = 600;
+pub const WALK_STEPS: u64 = 100;
 /// Rounds of small allocations in the ~10 µs allocation workload.
 pub const ALLOC_ROUNDS: u64 = 600;
 /// Keys built and queried in the ~10 µs `HashMap` workload.

@@ -88,6 +88,7 @@ struct VerdictRecord {
     best_tolerance: f64,
     noise: f64,
     floor: f64,
+    parity_band: f64,
     confirmed: Option<bool>,
 }
 
@@ -282,6 +283,7 @@ fn verdict(report: &Report) -> VerdictRecord {
         best_tolerance: v.best_tolerance,
         noise: v.noise,
         floor: v.floor,
+        parity_band: v.parity_band,
         confirmed: v.confirmed,
     }
 }

@@ -1,0 +1,110 @@
+//! Aggregating trials into the figures of one table row.
+
+use crate::outcome::{Outcome, Trial};
+
+/// The figures of one cell (workload × k × condition × parity, or a criterion setting).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Figures {
+    /// Trials run.
+    pub trials: usize,
+    /// Reported losses (first round).
+    pub losses: usize,
+    /// Reported wins.
+    pub wins: usize,
+    /// Reported parity.
+    pub parity: usize,
+    /// Runs without a verdict.
+    pub failed: usize,
+    /// Losses confirmed in a fresh process: the ones that fail a test.
+    pub confirmed_losses: usize,
+    /// A true slowdown reported as a win, or a true speed-up as a loss.
+    pub direction_errors: usize,
+    /// Median of `|estimate − truth|` in percentage points, when any trial had an estimate.
+    pub median_error_pp: Option<f64>,
+    /// Median wall-clock seconds per verdict.
+    pub median_wall_s: Option<f64>,
+}
+
+/// Aggregates `trials` of a cell with injected difference `k` (percent) against the true
+/// difference `truth` (as `d`, positive when the candidate is faster).
+pub fn aggregate(trials: &[Trial], k: i64, truth: Option<f64>) -> Figures {
+    let count = |o: Outcome| trials.iter().filter(|t| t.outcome == o).count();
+    let direction_errors = trials
+        .iter()
+        .filter(|t| (k > 0 && t.outcome == Outcome::Win) || (k < 0 && t.outcome == Outcome::Loss))
+        .count();
+    let errors: Vec<f64> = match truth {
+        Some(truth) => trials.iter().filter_map(|t| t.difference).map(|d| (d - truth).abs() * 100.0).collect(),
+        None => Vec::new(),
+    };
+    let walls: Vec<f64> = trials.iter().map(|t| t.wall_s).collect();
+    Figures {
+        trials: trials.len(),
+        losses: count(Outcome::Loss),
+        wins: count(Outcome::Win),
+        parity: count(Outcome::Parity),
+        failed: count(Outcome::Failed),
+        confirmed_losses: trials.iter().filter(|t| t.confirmed).count(),
+        direction_errors,
+        median_error_pp: median(&errors),
+        median_wall_s: median(&walls),
+    }
+}
+
+/// The median (mean of the middle two for an even count); `None` for no values.
+pub fn median(values: &[f64]) -> Option<f64> {
+    let mut sorted: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
+    if sorted.is_empty() {
+        return None;
+    }
+    sorted.sort_by(f64::total_cmp);
+    let mid = sorted.len() / 2;
+    Some(if sorted.len() % 2 == 0 { (sorted[mid - 1] + sorted[mid]) / 2.0 } else { sorted[mid] })
+}
+
+/// The injected difference as `d`: the candidate costs `1 + k/100` of the baseline.
+pub fn injected(k: i64) -> f64 {
+    -(k as f64) / 100.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trial(outcome: Outcome, confirmed: bool, difference: f64, wall_s: f64) -> Trial {
+        Trial { outcome, confirmed, difference: Some(difference), wall_s }
+    }
+
+    #[test]
+    fn medians() {
+        assert_eq!(median(&[]), None);
+        assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), Some(2.5));
+    }
+
+    #[test]
+    fn counts_outcomes_errors_and_directions() {
+        let trials = [
+            trial(Outcome::Loss, true, -0.021, 1.0),
+            trial(Outcome::Loss, false, -0.019, 2.0),
+            trial(Outcome::Win, false, 0.01, 3.0),
+            Trial { outcome: Outcome::Failed, confirmed: false, difference: None, wall_s: 4.0 },
+        ];
+        let f = aggregate(&trials, 2, Some(-0.02));
+        assert_eq!((f.trials, f.losses, f.wins, f.parity, f.failed), (4, 2, 1, 0, 1));
+        assert_eq!(f.confirmed_losses, 1);
+        assert_eq!(f.direction_errors, 1);
+        let error = f.median_error_pp.expect("errors");
+        assert!((error - 0.1).abs() < 1e-9, "{error}");
+        assert_eq!(f.median_wall_s, Some(2.5));
+        // The same outcomes for a speed-up: the losses are the direction errors now.
+        assert_eq!(aggregate(&trials, -2, None).direction_errors, 2);
+        assert_eq!(aggregate(&trials, 0, None).direction_errors, 0);
+    }
+
+    #[test]
+    fn injected_difference_has_rtcompare_sign() {
+        assert_eq!(injected(2), -0.02);
+        assert_eq!(injected(-10), 0.1);
+    }
+}

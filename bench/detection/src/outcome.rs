@@ -1,0 +1,157 @@
+//! Reading one trial's results file, and one criterion report.
+
+use serde_json::Value;
+
+/// What a comparison reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The candidate was faster.
+    Win,
+    /// No difference beyond the tolerance (or too little evidence to tell).
+    Parity,
+    /// The candidate was slower.
+    Loss,
+    /// No verdict: the run failed, or its file could not be read.
+    Failed,
+}
+
+/// One trial: one run of the fixture (or of criterion's compare step).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trial {
+    /// The reported outcome (first round, for rtcompare).
+    pub outcome: Outcome,
+    /// Whether a loss was confirmed in a fresh process (`false` for anything but a loss).
+    pub confirmed: bool,
+    /// The estimated difference, `d = 1 − candidate/baseline` (positive: candidate faster).
+    pub difference: Option<f64>,
+    /// Wall-clock seconds the verdict took, process start to exit.
+    pub wall_s: f64,
+}
+
+/// The parts of an rtcompare results file this benchmark reads, for the comparison `name`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reading {
+    /// The verdict's outcome, `Failed` when the comparison has no verdict.
+    pub outcome: Outcome,
+    /// `verdict.confirmed == true`.
+    pub confirmed: bool,
+    /// `estimate.difference`.
+    pub difference: Option<f64>,
+    /// `verdict.ratio`.
+    pub ratio: Option<f64>,
+    /// `summaries.candidate.median` and `summaries.baseline.median`, ns per operation.
+    pub medians: Option<(f64, f64)>,
+}
+
+/// Reads comparison `name` from the text of a results file.
+///
+/// # Errors
+/// When the text is not JSON or holds no comparison of that name.
+pub fn read_results(text: &str, name: &str) -> Result<Reading, String> {
+    let run: Value = serde_json::from_str(text).map_err(|e| format!("results file is not JSON: {e}"))?;
+    let comparison = run["comparisons"]
+        .as_array()
+        .and_then(|all| all.iter().find(|c| c["name"] == name))
+        .ok_or_else(|| format!("results file has no comparison named {name}"))?;
+    let verdict = &comparison["verdict"];
+    let outcome = match verdict["outcome"].as_str() {
+        Some("win") => Outcome::Win,
+        Some("parity") => Outcome::Parity,
+        Some("loss") => Outcome::Loss,
+        _ => Outcome::Failed,
+    };
+    let summaries = &comparison["summaries"];
+    let medians = summaries["candidate"]["median"].as_f64().zip(summaries["baseline"]["median"].as_f64());
+    Ok(Reading {
+        outcome,
+        confirmed: outcome == Outcome::Loss && verdict["confirmed"].as_bool() == Some(true),
+        difference: comparison["estimate"]["difference"].as_f64(),
+        ratio: verdict["ratio"].as_f64(),
+        medians,
+    })
+}
+
+/// Criterion's verdict for each benchmark in the output of one `--baseline` run:
+/// `(benchmark, outcome, difference)`, the difference being minus criterion's estimated change
+/// of the mean (so positive means the candidate got faster, as in rtcompare).
+pub fn read_criterion(stdout: &str, benchmarks: &[&str]) -> Vec<(String, Outcome, Option<f64>)> {
+    let mut found = Vec::new();
+    let mut current: Option<&str> = None;
+    let mut change = None;
+    for line in stdout.lines() {
+        let trimmed = line.trim();
+        if let Some(name) = benchmarks.iter().find(|b| trimmed.split_whitespace().next() == Some(**b)) {
+            current = Some(name);
+            change = None;
+        }
+        if trimmed.starts_with("change:") {
+            change = middle_percent(trimmed).map(|c| -c);
+        }
+        let outcome = if trimmed.starts_with("Performance has regressed") {
+            Outcome::Loss
+        } else if trimmed.starts_with("Performance has improved") {
+            Outcome::Win
+        } else if trimmed.starts_with("No change in performance") || trimmed.starts_with("Change within noise") {
+            Outcome::Parity
+        } else {
+            continue;
+        };
+        if let Some(name) = current.take() {
+            found.push((name.to_owned(), outcome, change.take()));
+        }
+    }
+    found
+}
+
+/// The middle of three bracketed percentages, `[-1.2% +0.3% +1.5%]` → 0.003.
+fn middle_percent(line: &str) -> Option<f64> {
+    let inside = line.split('[').nth(1)?.split(']').next()?;
+    let middle = inside.split_whitespace().nth(1)?;
+    middle.trim_end_matches('%').parse::<f64>().ok().map(|p| p / 100.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILE: &str = r#"{"comparisons": [
+        {"name": "detection/cpu_10us/p01", "verdict": {"outcome": "loss", "ratio": 1.02, "confirmed": true},
+         "estimate": {"difference": -0.0199},
+         "summaries": {"candidate": {"median": 10.2}, "baseline": {"median": 10.0}}},
+        {"name": "detection/empty/aa", "verdict": null, "estimate": null, "summaries": null}
+    ]}"#;
+
+    #[test]
+    fn reads_a_confirmed_loss() {
+        let reading = read_results(FILE, "detection/cpu_10us/p01").expect("present");
+        assert_eq!(reading.outcome, Outcome::Loss);
+        assert!(reading.confirmed);
+        assert_eq!(reading.difference, Some(-0.0199));
+        assert_eq!(reading.medians, Some((10.2, 10.0)));
+    }
+
+    #[test]
+    fn a_comparison_without_verdict_failed() {
+        let reading = read_results(FILE, "detection/empty/aa").expect("present");
+        assert_eq!(reading.outcome, Outcome::Failed);
+        assert!(!reading.confirmed);
+        assert!(read_results(FILE, "missing").is_err());
+        assert!(read_results("not json", "x").is_err());
+    }
+
+    #[test]
+    fn reads_criterion_reports() {
+        let out = "cpu_10us                time:   [10.2 µs 10.3 µs 10.4 µs]\n\
+                   change: [+1.5000% +2.0100% +2.5000%] (p = 0.00 < 0.05)\n\
+                   Performance has regressed.\n\
+                   hashmap_10us            time:   [7.0 µs 7.1 µs 7.2 µs]\n\
+                   change: [-0.5% +0.1% +0.6%] (p = 0.71 > 0.05)\n\
+                   No change in performance detected.\n";
+        let found = read_criterion(out, &["cpu_10us", "hashmap_10us"]);
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].0, "cpu_10us");
+        assert_eq!(found[0].1, Outcome::Loss);
+        assert!((found[0].2.expect("change") + 0.0201).abs() < 1e-12);
+        assert_eq!(found[1].1, Outcome::Parity);
+    }
+}

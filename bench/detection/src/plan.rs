@@ -1,0 +1,160 @@
+//! What a run measures: workloads, injected differences, conditions, parities, trials, budgets.
+
+/// One workload of the fixture (`bench/detection-fixture/tests/detection.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Workload {
+    /// The middle part of the pair names, `detection/<name>/p04`.
+    pub name: &'static str,
+    /// Whether one call lasts about 10 µs or more (the workloads the sensitivity targets are for).
+    pub long: bool,
+}
+
+/// Every workload, in table order.
+pub const WORKLOADS: [Workload; 5] = [
+    Workload { name: "cpu_100ns", long: false },
+    Workload { name: "cpu_10us", long: true },
+    Workload { name: "memwalk_10us", long: true },
+    Workload { name: "alloc_10us", long: true },
+    Workload { name: "hashmap_10us", long: true },
+];
+
+/// The two parity settings: the default and the attribute's `parity = 0.01`.
+pub const PARITIES: [Parity; 2] = [Parity::Default, Parity::Tight];
+
+/// Which registration of a workload a trial runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Parity {
+    /// `parity = 0.04`, the default.
+    Default,
+    /// `parity = 0.01`.
+    Tight,
+}
+
+impl Parity {
+    /// The parity as a fraction.
+    pub fn value(self) -> f64 {
+        match self {
+            Parity::Default => 0.04,
+            Parity::Tight => 0.01,
+        }
+    }
+
+    /// The suffix of the pair name.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Parity::Default => "p04",
+            Parity::Tight => "p01",
+        }
+    }
+}
+
+/// The machine's state while a trial runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Condition {
+    /// Nothing started by this program besides the trial.
+    Idle,
+    /// A process spinning on one core (the other of two) for the whole block of trials.
+    Hog,
+}
+
+impl Condition {
+    /// The label in tables.
+    pub fn label(self) -> &'static str {
+        match self {
+            Condition::Idle => "idle",
+            Condition::Hog => "hog",
+        }
+    }
+}
+
+/// The name of a pair in the fixture.
+pub fn pair_name(workload: &str, parity: Parity) -> String {
+    format!("detection/{workload}/{}", parity.suffix())
+}
+
+/// Everything one run does.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// `quick` or `full`.
+    pub mode: &'static str,
+    /// The workloads measured.
+    pub workloads: Vec<Workload>,
+    /// Injected differences in percent (positive: the candidate does more work).
+    pub ks: Vec<i64>,
+    /// The conditions, each a block of trials.
+    pub conditions: Vec<Condition>,
+    /// Trials per cell at `k = 0` (the A/A cells get more: false losses are the rare event).
+    pub trials_aa: u64,
+    /// Trials per cell at `k ≠ 0`.
+    pub trials: u64,
+    /// `RTCOMPARE_TIME` of a trial.
+    pub budget: &'static str,
+    /// `RTCOMPARE_TIME` of a calibration run (confirmation off).
+    pub calibration_budget: &'static str,
+    /// `RTCOMPARE_TIME` of the empty-function overhead run.
+    pub overhead_budget: &'static str,
+}
+
+impl Plan {
+    /// The quick plan: two ≥ 10 µs workloads, k ∈ {0, ±2, ±10}, 3 trials, 300 ms, idle and hog.
+    pub fn quick() -> Plan {
+        Plan {
+            mode: "quick",
+            workloads: vec![WORKLOADS[1], WORKLOADS[4]],
+            ks: vec![0, 2, -2, 10, -10],
+            conditions: vec![Condition::Idle, Condition::Hog],
+            trials_aa: 3,
+            trials: 3,
+            budget: "300ms",
+            calibration_budget: "2s",
+            overhead_budget: "300ms",
+        }
+    }
+
+    /// The full plan, sized for about 35 minutes on 2 cores: every workload,
+    /// k ∈ {0, ±1, ±2, ±5, ±10, ±20}, idle and hog, 10 A/A trials per cell (200 A/A
+    /// comparisons in all) and 6 per cell otherwise, 500 ms per trial.
+    pub fn full() -> Plan {
+        Plan {
+            mode: "full",
+            workloads: WORKLOADS.to_vec(),
+            ks: vec![0, 1, -1, 2, -2, 5, -5, 10, -10, 20, -20],
+            conditions: vec![Condition::Idle, Condition::Hog],
+            trials_aa: 10,
+            trials: 6,
+            budget: "500ms",
+            calibration_budget: "5s",
+            overhead_budget: "1s",
+        }
+    }
+
+    /// Trials of a cell with injected difference `k`.
+    pub fn trials_for(&self, k: i64) -> u64 {
+        if k == 0 { self.trials_aa } else { self.trials }
+    }
+
+    /// Trials in one condition's block.
+    pub fn trials_per_condition(&self) -> u64 {
+        let per_workload: u64 = self.ks.iter().map(|&k| self.trials_for(k)).sum();
+        per_workload * self.workloads.len() as u64 * PARITIES.len() as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_match_the_fixture() {
+        assert_eq!(pair_name("cpu_10us", Parity::Tight), "detection/cpu_10us/p01");
+        assert_eq!(pair_name("hashmap_10us", Parity::Default), "detection/hashmap_10us/p04");
+    }
+
+    #[test]
+    fn full_plan_has_200_aa_comparisons() {
+        let plan = Plan::full();
+        let aa = plan.trials_aa * plan.workloads.len() as u64 * 2 * plan.conditions.len() as u64;
+        assert_eq!(aa, 200);
+        assert_eq!(plan.trials_per_condition(), (10 + 10 * 6) * 5 * 2);
+    }
+}
