@@ -278,7 +278,7 @@ fn a_real_run_writes_the_documented_results_file_pictures_and_markdown() {
     let svg = read(&dir.join("perf").join("perf__quarter_of_the_work_vs_reference.svg"));
     assert!(svg.starts_with("<svg") && svg.contains(&format!("{PAIR}: <tspan")), "{svg}");
     let summary = read(&markdown);
-    assert!(summary.contains(&format!("| ✅ | `{PAIR}` | **win (resolved)** |")), "{summary}");
+    assert!(summary.contains(&format!("| ✅ | `{PAIR}` | **win (confirmed)** |")), "{summary}");
 }
 
 #[test]

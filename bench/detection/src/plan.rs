@@ -128,6 +128,11 @@ impl Plan {
         }
     }
 
+    /// The trial budget in seconds.
+    pub fn budget_s(&self) -> f64 {
+        seconds(self.budget)
+    }
+
     /// Trials of a cell with injected difference `k`.
     pub fn trials_for(&self, k: i64) -> u64 {
         if k == 0 { self.trials_aa } else { self.trials }
@@ -140,9 +145,27 @@ impl Plan {
     }
 }
 
+/// Seconds in a budget written `300ms` or `2s` (the forms this program uses); 0 otherwise.
+pub fn seconds(budget: &str) -> f64 {
+    if let Some(ms) = budget.strip_suffix("ms") {
+        ms.parse::<f64>().map_or(0.0, |v| v / 1_000.0)
+    } else if let Some(s) = budget.strip_suffix('s') {
+        s.parse::<f64>().unwrap_or(0.0)
+    } else {
+        0.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn budgets_in_seconds() {
+        assert_eq!(seconds("300ms"), 0.3);
+        assert_eq!(seconds("5s"), 5.0);
+        assert_eq!(seconds("five"), 0.0);
+    }
 
     #[test]
     fn names_match_the_fixture() {

@@ -133,20 +133,21 @@ pub(crate) fn print_summary(records: &[TrialRecord], written: &Written) {
     };
     let wins = count(Outcome::Win, None);
     let losses = count(Outcome::Loss, None);
-    let confirmed =
-        reports.iter().filter(|r| r.verdict.outcome == Outcome::Loss && r.verdict.confirmed == Some(true)).count();
-    let unconfirmed =
-        reports.iter().filter(|r| r.verdict.outcome == Outcome::Loss && r.verdict.confirmed == Some(false)).count();
+    let confirmed = |outcome: Outcome, answer: bool| {
+        reports.iter().filter(|r| r.verdict.outcome == outcome && r.verdict.confirmed == Some(answer)).count()
+    };
     let established = count(Outcome::Parity, Some(true));
     let inconclusive = count(Outcome::Parity, Some(false));
     let unmeasured = records.len() - reports.len();
     let measuring: Duration = reports.iter().map(|r| r.duration).sum();
     println!(
-        "rtcompare: {wins} win{}, {} parity ({established} established, {inconclusive} inconclusive), {losses} \
-         loss{} ({confirmed} confirmed, {unconfirmed} not confirmed){}; measured for {:.1} s",
+        "rtcompare: {wins} win{} ({} confirmed), {} parity ({established} established, {inconclusive} inconclusive), \
+         {losses} loss{} ({} confirmed){}; measured for {:.1} s",
         if wins == 1 { "" } else { "s" },
+        confirmed(Outcome::Win, true),
         established + inconclusive,
         if losses == 1 { "" } else { "es" },
+        confirmed(Outcome::Loss, true),
         if unmeasured > 0 { format!(", {unmeasured} not measured (see failures)") } else { String::new() },
         measuring.as_secs_f64()
     );

@@ -37,7 +37,7 @@ impl TrialRecord {
     }
 }
 
-/// Measures one comparison (never two at once), confirms a loss in a fresh process, and decides
+/// Measures one comparison (never two at once), confirms a win or a loss in a fresh process, and decides
 /// whether its test passes. `pairs_in_run` is the number of comparisons this run measures: the
 /// confirmation round's interval level is Bonferroni-adjusted for it.
 pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, pairs_in_run: usize) -> TrialRecord {
@@ -61,7 +61,7 @@ pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, pairs_
         }
     };
     let expect = comparison.registration.settings.expect;
-    if settings.confirm && needs_confirmation(&report, expect) {
+    if settings.confirm && needs_confirmation(&report) {
         if let Err(problem) = confirm(&mut report, comparison, name, settings, pairs_in_run) {
             report.duration = started.elapsed();
             return record(Some(report), Some(problem));
@@ -148,14 +148,10 @@ fn measure_in_workers(
         .collect()
 }
 
-/// A loss always needs a second opinion before it fails a test; a win does when the test
-/// demands one (`expect = "win"`).
-fn needs_confirmation(report: &Report, expect: Expectation) -> bool {
-    match report.verdict.outcome {
-        Outcome::Loss => true,
-        Outcome::Win => expect == Expectation::Win,
-        Outcome::Parity => false,
-    }
+/// Every win and loss gets a second opinion: a loss before it fails a test, a win before it is
+/// reported as more than a first impression (and before it satisfies `expect = "win"`).
+fn needs_confirmation(report: &Report) -> bool {
+    report.verdict.outcome != Outcome::Parity
 }
 
 /// The second round: fresh process, fresh calibration, new seed, and an interval level
@@ -199,8 +195,30 @@ fn confirm(
             ),
         });
     }
+    if let Some(warning) = disagreement(report, &second) {
+        report.warnings.push(warning);
+    }
     report.confirmation = Some(Box::new(second));
     Ok(())
+}
+
+/// A warning when the two rounds' differences lie further apart than their intervals are wide:
+/// the processes, not the code, decide the outcome (hash seeds, memory layout), and one more
+/// process is not enough to tell.
+fn disagreement(first: &Report, second: &Report) -> Option<Warning> {
+    let (a, b) = (&first.estimate, &second.estimate);
+    let apart = (a.difference - b.difference).abs();
+    let widths = (a.high - a.low).max(b.high - b.low);
+    (apart > widths).then(|| Warning {
+        kind: WarningKind::ProcessesDisagree,
+        message: format!(
+            "the two processes disagree: the first measured {:+.2} %, the second {:+.2} %, further apart than either \
+             interval is wide. Per-process randomness (hash seeds, memory layout) moves this comparison; measure it \
+             in several processes with RTCOMPARE_PROCESSES=4 before trusting its verdict.",
+            a.difference * 100.0,
+            b.difference * 100.0
+        ),
+    })
 }
 
 /// A seed per test, so tests do not share one random stream, yet every run repeats.

@@ -1,0 +1,297 @@
+//! The table, the targets and the JSON beside them.
+
+use crate::criterion::Row;
+use crate::figures::{Figures, injected};
+use crate::plan::{Condition, Parity, Plan, Workload};
+use serde_json::{Value, json};
+use std::fmt::Write as _;
+
+/// One cell of the main table.
+#[derive(Debug, Clone)]
+pub struct Cell {
+    /// The workload.
+    pub workload: Workload,
+    /// The injected difference in percent.
+    pub k: i64,
+    /// Idle or hog.
+    pub condition: Condition,
+    /// Which parity registration.
+    pub parity: Parity,
+    /// The measured true difference (`d`), from the calibration step.
+    pub truth: Option<f64>,
+    /// The figures.
+    pub figures: Figures,
+}
+
+/// One calibration measurement: a long run without confirmation.
+#[derive(Debug, Clone)]
+pub struct Calibration {
+    /// The workload.
+    pub workload: &'static str,
+    /// The injected difference in percent.
+    pub k: i64,
+    /// The measured difference `d`.
+    pub measured: Option<f64>,
+}
+
+/// The empty-function A/A pair's per-op medians, ns.
+#[derive(Debug, Clone, Copy)]
+pub struct Overhead {
+    /// The candidate's median.
+    pub candidate_ns: f64,
+    /// The baseline's median.
+    pub baseline_ns: f64,
+}
+
+/// Where the run happened.
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// When it finished, UTC.
+    pub date: String,
+    /// `nproc`.
+    pub cores: String,
+    /// CPU model from /proc/cpuinfo.
+    pub cpu: String,
+    /// `git rev-parse --short HEAD`, with `-dirty` when the tree had changes.
+    pub commit: String,
+    /// The command that produced the file.
+    pub command: String,
+    /// Wall-clock minutes of the whole run.
+    pub minutes: f64,
+}
+
+/// A target from the issue and what this run saw.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// The target as stated.
+    pub target: &'static str,
+    /// What was observed.
+    pub observed: String,
+    /// `Some(true)` met, `Some(false)` missed, `None` not enough data in this run to say.
+    pub met: Option<bool>,
+}
+
+/// Percent with sign, from a fraction.
+fn pct(value: Option<f64>) -> String {
+    value.map_or_else(|| "–".to_owned(), |v| format!("{:+.2} %", v * 100.0))
+}
+
+fn opt(value: Option<f64>, digits: usize) -> String {
+    value.map_or_else(|| "–".to_owned(), |v| format!("{v:.digits$}"))
+}
+
+/// Evaluates the issue's targets on the cells and the overhead.
+pub fn targets(cells: &[Cell], overhead: Option<Overhead>) -> Vec<Target> {
+    vec![aa_target(cells), sensitivity_target(cells), direction_target(cells), estimate_target(cells), overhead_target(overhead)]
+}
+
+fn aa_target(cells: &[Cell]) -> Target {
+    let aa: Vec<&Cell> = cells.iter().filter(|c| c.k == 0).collect();
+    let comparisons: usize = aa.iter().map(|c| c.figures.trials).sum();
+    let confirmed: usize = aa.iter().map(|c| c.figures.confirmed_losses).sum();
+    let first_round: usize = aa.iter().map(|c| c.figures.losses).sum();
+    let met = if confirmed > 0 { Some(false) } else if comparisons >= 200 { Some(true) } else { None };
+    Target {
+        target: "0 confirmed losses on A/A across ≥ 200 comparisons, idle and loaded",
+        observed: format!("{confirmed} confirmed ({first_round} first-round) losses in {comparisons} A/A comparisons"),
+        met,
+    }
+}
+
+fn sensitivity_target(cells: &[Cell]) -> Target {
+    let chosen: Vec<&Cell> =
+        cells.iter().filter(|c| c.k == 2 && c.parity == Parity::Tight && c.workload.long).collect();
+    if chosen.is_empty() {
+        return Target { target: SENSITIVITY, observed: "not measured in this run".to_owned(), met: None };
+    }
+    let mut observed = Vec::new();
+    let mut met = true;
+    for c in &chosen {
+        let rate = c.figures.confirmed_losses as f64 / c.figures.trials.max(1) as f64;
+        let wall = c.figures.median_wall_s.unwrap_or(f64::INFINITY);
+        met &= rate >= 0.95 && wall <= 2.0;
+        observed.push(format!(
+            "{} {}: {}/{} confirmed ({} first-round), {:.2} s",
+            c.workload.name,
+            c.condition.label(),
+            c.figures.confirmed_losses,
+            c.figures.trials,
+            c.figures.losses,
+            wall
+        ));
+    }
+    Target { target: SENSITIVITY, observed: observed.join("; "), met: Some(met) }
+}
+
+const SENSITIVITY: &str = "parity 0.01: a 2 % slowdown is a loss in ≥ 95 % of trials on ≥ 10 µs workloads, ≤ 2 s per verdict";
+
+fn direction_target(cells: &[Cell]) -> Target {
+    let errors: usize = cells.iter().map(|c| c.figures.direction_errors).sum();
+    let trials: usize = cells.iter().filter(|c| c.k != 0).map(|c| c.figures.trials).sum();
+    Target {
+        target: "no direction errors",
+        observed: format!("{errors} in {trials} trials with k ≠ 0"),
+        met: Some(errors == 0),
+    }
+}
+
+fn estimate_target(cells: &[Cell]) -> Target {
+    let chosen: Vec<&Cell> = cells.iter().filter(|c| c.k.abs() == 10 && c.workload.long).collect();
+    let worst = chosen.iter().filter_map(|c| c.figures.median_error_pp).fold(None, |m: Option<f64>, e| Some(m.map_or(e, |m| m.max(e))));
+    let within = chosen.iter().filter(|c| c.figures.median_error_pp.is_some_and(|e| e <= 0.5)).count();
+    Target {
+        target: "estimate within ±0.5 pp of the truth at k = ±10 on ≥ 10 µs workloads (median per cell)",
+        observed: format!("{within}/{} cells within; worst cell median {} pp", chosen.len(), opt(worst, 2)),
+        met: worst.map(|w| w <= 0.5),
+    }
+}
+
+fn overhead_target(overhead: Option<Overhead>) -> Target {
+    Target {
+        target: "empty-function overhead ≤ 0.5 ns per call",
+        observed: overhead.map_or_else(
+            || "not measured".to_owned(),
+            |o| format!("{:.3} ns (candidate), {:.3} ns (baseline)", o.candidate_ns, o.baseline_ns),
+        ),
+        met: overhead.map(|o| o.candidate_ns.max(o.baseline_ns) <= 0.5),
+    }
+}
+
+fn met_label(met: Option<bool>) -> &'static str {
+    match met {
+        Some(true) => "met",
+        Some(false) => "**missed**",
+        None => "not enough data",
+    }
+}
+
+/// The whole Markdown document.
+pub fn markdown(plan: &Plan, context: &Context, overhead: Option<Overhead>, calibration: &[Calibration], cells: &[Cell], criterion: &[Row]) -> String {
+    let mut out = String::new();
+    header(&mut out, plan, context);
+    let _ = writeln!(out, "## Targets\n\n| target | observed | |\n| --- | --- | --- |");
+    for t in targets(cells, overhead) {
+        let _ = writeln!(out, "| {} | {} | {} |", t.target, t.observed, met_label(t.met));
+    }
+    let _ = writeln!(out, "\n## Calibration of the truth\n\nEach workload at each k measured once for {} with confirmation off \
+        (`RTCOMPARE_CONFIRM=0`, idle). The measured difference is the truth the estimate errors below are taken against; \
+        it differs from the injected one by the fixed costs of a call (and, at k = 0, by code placement).\n", plan.calibration_budget);
+    let _ = writeln!(out, "| workload | k | injected Δ | measured Δ |\n| --- | --- | --- | --- |");
+    for c in calibration {
+        let _ = writeln!(out, "| {} | {:+} | {} | {} |", c.workload, c.k, pct(Some(injected(c.k))), pct(c.measured));
+    }
+    verdict_table(&mut out, cells);
+    criterion_table(&mut out, criterion);
+    out
+}
+
+fn header(out: &mut String, plan: &Plan, context: &Context) {
+    let _ = writeln!(out, "# Detection benchmark\n");
+    let _ = writeln!(out, "How good rtcompare's verdicts are per second of measuring, on workloads whose candidate runs the \
+        baseline's iteration count scaled by exactly 1 + k/100 (`bench/detection-fixture`). Written by `bench/detection`; \
+        rerun it to reproduce.\n");
+    let _ = writeln!(out, "- date: {}\n- machine: {} cores (`nproc`), {}\n- commit: {}\n- command: `{}`\n- wall time of the run: {:.1} min",
+        context.date, context.cores, context.cpu, context.commit, context.command, context.minutes);
+    let names: Vec<&str> = plan.workloads.iter().map(|w| w.name).collect();
+    let _ = writeln!(out, "- plan ({}): workloads {}; k ∈ {:?}; conditions idle and a CPU hog on the other core; parity 0.04 and 0.01; \
+        {} trials per cell at k = 0, {} otherwise; `RTCOMPARE_TIME={}` per trial, confirmation on (default), `RTCOMPARE_SEED` = trial number\n",
+        plan.mode, names.join(", "), plan.ks, plan.trials_aa, plan.trials, plan.budget);
+    let _ = writeln!(out, "Δ is rtcompare's `d = 1 − candidate/baseline`: a slowdown of k % is Δ = −k %. \
+        *loss/win/parity* are first-round verdicts; *confirmed* losses are the ones that fail a test. \
+        A direction error is a true slowdown reported as a win or a true speed-up reported as a loss. \
+        *|est − true|* is the median absolute difference between the estimate and the calibrated truth, in percentage points. \
+        *wall* is the median wall-clock time of one verdict: process start to exit, confirmation included.\n");
+}
+
+fn verdict_table(out: &mut String, cells: &[Cell]) {
+    let _ = writeln!(out, "\n## Verdicts\n\n| workload | parity | condition | k | true Δ | trials | loss | win | parity | confirmed loss | direction errors | \\|est − true\\| (pp) | wall (s) |");
+    let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    for c in cells {
+        let f = &c.figures;
+        let _ = writeln!(out, "| {} | {} | {} | {:+} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            c.workload.name, c.parity.value(), c.condition.label(), c.k, pct(c.truth), f.trials, f.losses, f.wins, f.parity,
+            f.confirmed_losses, f.direction_errors, opt(f.median_error_pp, 2), opt(f.median_wall_s, 2));
+    }
+}
+
+fn criterion_table(out: &mut String, rows: &[Row]) {
+    if rows.is_empty() {
+        let _ = writeln!(out, "\n## Criterion\n\nNot run (`--criterion` runs it).");
+        return;
+    }
+    let _ = writeln!(out, "\n## Criterion, side by side\n\ncriterion 0.8 in its regression workflow (`bench/criterion-compare`), idle: \
+        per trial one `--save-baseline base` run at k = 0, then one `--baseline base` run per k. *regressed* counts as a loss, \
+        *improved* as a win, *no change* and *within noise* as parity. Criterion has no confirmation step. \
+        *wall* is the saving run plus the comparing run.\n");
+    let _ = writeln!(out, "| setting | workload | k | trials | regressed | improved | no change / within noise | direction errors | \\|est − true\\| (pp) | wall (s) |");
+    let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    for r in rows {
+        let f = &r.figures;
+        let _ = writeln!(out, "| {} | {} | {:+} | {} | {} | {} | {} | {} | {} | {} |", r.setting, r.workload, r.k, f.trials, f.losses,
+            f.wins, f.parity, f.direction_errors, opt(f.median_error_pp, 2), opt(f.median_wall_s, 2));
+    }
+}
+
+fn figures_json(f: &Figures) -> Value {
+    json!({
+        "trials": f.trials, "losses": f.losses, "wins": f.wins, "parity": f.parity, "failed": f.failed,
+        "confirmed_losses": f.confirmed_losses, "direction_errors": f.direction_errors,
+        "median_abs_error_pp": f.median_error_pp, "median_wall_s": f.median_wall_s,
+    })
+}
+
+/// The same figures as JSON.
+pub fn json(plan: &Plan, context: &Context, overhead: Option<Overhead>, calibration: &[Calibration], cells: &[Cell], criterion: &[Row]) -> Value {
+    json!({
+        "date": context.date, "cores": context.cores, "cpu_model": context.cpu, "commit": context.commit,
+        "command": context.command, "minutes": context.minutes,
+        "plan": {
+            "mode": plan.mode, "workloads": plan.workloads.iter().map(|w| w.name).collect::<Vec<_>>(), "ks": plan.ks,
+            "trials_aa": plan.trials_aa, "trials": plan.trials, "budget": plan.budget, "calibration_budget": plan.calibration_budget,
+        },
+        "overhead_ns": overhead.map(|o| json!({"candidate": o.candidate_ns, "baseline": o.baseline_ns})),
+        "calibration": calibration.iter().map(|c| json!({"workload": c.workload, "k": c.k, "injected": injected(c.k), "measured": c.measured})).collect::<Vec<_>>(),
+        "cells": cells.iter().map(|c| json!({
+            "workload": c.workload.name, "k": c.k, "condition": c.condition.label(), "parity": c.parity.value(),
+            "true_difference": c.truth, "figures": figures_json(&c.figures),
+        })).collect::<Vec<_>>(),
+        "criterion": criterion.iter().map(|r| json!({
+            "setting": r.setting, "workload": r.workload, "k": r.k, "figures": figures_json(&r.figures),
+        })).collect::<Vec<_>>(),
+        "targets": targets(cells, overhead).iter().map(|t| json!({"target": t.target, "observed": t.observed, "met": t.met})).collect::<Vec<_>>(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::figures::aggregate;
+    use crate::outcome::{Outcome, Trial};
+    use crate::plan::WORKLOADS;
+
+    fn cell(k: i64, parity: Parity, outcomes: &[(Outcome, bool)]) -> Cell {
+        let trials: Vec<Trial> = outcomes
+            .iter()
+            .map(|&(outcome, confirmed)| Trial { outcome, confirmed, difference: Some(injected(k)), wall_s: 1.0 })
+            .collect();
+        Cell { workload: WORKLOADS[1], k, condition: Condition::Idle, parity, truth: Some(injected(k)), figures: aggregate(&trials, k, Some(injected(k))) }
+    }
+
+    #[test]
+    fn targets_follow_the_cells() {
+        let cells = [
+            cell(0, Parity::Default, &[(Outcome::Parity, false); 3]),
+            cell(2, Parity::Tight, &[(Outcome::Loss, true), (Outcome::Loss, true)]),
+            cell(10, Parity::Tight, &[(Outcome::Loss, true)]),
+        ];
+        let t = targets(&cells, Some(Overhead { candidate_ns: 0.24, baseline_ns: 0.25 }));
+        assert_eq!(t[0].met, None, "3 A/A comparisons are too few to claim the target");
+        assert_eq!(t[1].met, Some(true));
+        assert_eq!(t[2].met, Some(true));
+        assert_eq!(t[3].met, Some(true));
+        assert_eq!(t[4].met, Some(true));
+        let missed = [cell(2, Parity::Tight, &[(Outcome::Loss, true), (Outcome::Parity, false)])];
+        assert_eq!(targets(&missed, None)[1].met, Some(false));
+        assert_eq!(targets(&missed, None)[4].met, None);
+    }
+}
