@@ -5,13 +5,14 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rtcompare_detection_fixture::{
-    ALLOC_ROUNDS, CPU_LARGE, CPU_SMALL, MAP_KEYS, WALK_STEPS, allocate, hash_map, iterations, spin, walk,
+    ALLOC_ROUNDS, CPU_LARGE, CPU_SMALL, Chase, MAP_KEYS, WALK_STEPS, allocate, hash_map, iterations, spin,
 };
 
 fn workloads(c: &mut Criterion) {
     c.bench_function("cpu_100ns", |b| b.iter(|| spin(iterations(CPU_SMALL, true))));
     c.bench_function("cpu_10us", |b| b.iter(|| spin(iterations(CPU_LARGE, true))));
-    c.bench_function("memwalk_10us", |b| b.iter(|| walk(iterations(WALK_STEPS, true))));
+    let chase = Chase::get();
+    c.bench_function("memwalk_10us", |b| b.iter(|| chase.walk(iterations(WALK_STEPS, true))));
     c.bench_function("alloc_10us", |b| b.iter(|| allocate(iterations(ALLOC_ROUNDS, true))));
     c.bench_function("hashmap_10us", |b| b.iter(|| hash_map(iterations(MAP_KEYS, true))));
 }

@@ -22,11 +22,16 @@ pub const CPU_SMALL: u64 = 100;
 /// Iterations of the ~10 µs CPU-bound loop.
 pub const CPU_LARGE: u64 = 8_400;
 /// Steps of the ~10 µs pointer chase.
-pub const WALK_STEPS: u64 = 100;
+pub const WALK_STEPS: u64 = 200;
 /// Rounds of small allocations in the ~10 µs allocation workload.
 pub const ALLOC_ROUNDS: u64 = 600;
 /// Keys built and queried in the ~10 µs `HashMap` workload.
 pub const MAP_KEYS: u64 = 400;
+
+/// Capacity of the `HashMap` workload's map, the same at every k: with the map sized to its keys,
+/// a larger k would also raise the load factor and with it the cost of every probe (seen: k = 10
+/// costing 30 % more), so the injected difference would no longer be the one applied.
+pub const MAP_CAPACITY: usize = 1_024;
 
 /// Entries of the pointer-chasing buffer: 8 Mi `u32` = 32 MiB, far larger than the L2 cache.
 pub const WALK_LEN: usize = 8 << 20;
@@ -108,21 +113,34 @@ pub fn sattolo_cycle(len: usize, seed: u64) -> Vec<u32> {
     next
 }
 
-/// Follows `steps` links of the walk buffer from where the previous call (of any arm) stopped.
-///
-/// One cursor for the whole process, rather than a start per call drawn by `setup`: rtcompare
-/// gives all four loops of a round the same inputs, so the second loop to walk from the same
-/// starts would find those lines in L2 and the arms' order within a round would decide their
-/// cost. Continuing one long cycle touches lines not seen for a whole lap (32 MiB) instead.
-pub fn walk(steps: u64) -> usize {
-    static CURSOR: AtomicUsize = AtomicUsize::new(0);
-    let buffer = walk_buffer();
-    let mut at = CURSOR.load(Ordering::Relaxed) % buffer.len();
-    for _ in 0..steps {
-        at = buffer[at] as usize;
+/// The walk buffer as an input: `setup` hands it to the measured functions so the first call
+/// does not build it inside the timer (building 32 MiB made calibration think the first arm
+/// cost 100 ms a call).
+#[derive(Debug, Clone, Copy)]
+pub struct Chase(&'static [u32]);
+
+impl Chase {
+    /// The process's buffer, built on first use.
+    pub fn get() -> Chase {
+        Chase(walk_buffer())
     }
-    CURSOR.store(at, Ordering::Relaxed);
-    at
+
+    /// Follows `steps` links from where the previous walk (of any arm) stopped.
+    ///
+    /// One cursor for the whole process, rather than a start per call drawn by `setup`:
+    /// rtcompare gives all four loops of a round the same inputs, so the second loop to walk
+    /// from the same starts would find those lines in L2, and the arms' order within a round
+    /// would decide their cost. Continuing one long cycle reaches lines not touched for a lap of
+    /// the whole 32 MiB instead.
+    pub fn walk(&self, steps: u64) -> usize {
+        static CURSOR: AtomicUsize = AtomicUsize::new(0);
+        let mut at = CURSOR.load(Ordering::Relaxed) % self.0.len();
+        for _ in 0..steps {
+            at = self.0[at] as usize;
+        }
+        CURSOR.store(at, Ordering::Relaxed);
+        at
+    }
 }
 
 /// `rounds` rounds of small allocations: a `String` and a `Vec` built and dropped each round.
@@ -140,9 +158,10 @@ pub fn allocate(rounds: u64) -> usize {
 }
 
 /// Builds a `HashMap` of `keys` entries with the default (per-process random) hasher, then
-/// queries every key and as many absent ones.
+/// queries every key and as many absent ones. The capacity is fixed ([`MAP_CAPACITY`]) so the
+/// cost per key does not depend on how many keys there are.
 pub fn hash_map(keys: u64) -> u64 {
-    let mut map = HashMap::with_capacity(usize::try_from(keys).unwrap_or(0));
+    let mut map = HashMap::with_capacity(MAP_CAPACITY);
     for key in 0..keys {
         map.insert(key.wrapping_mul(0x9E37_79B9_7F4A_7C15), key);
     }

@@ -5,7 +5,7 @@
 
 use rtcompare::compare;
 use rtcompare_detection_fixture::{
-    ALLOC_ROUNDS, CPU_LARGE, CPU_SMALL, MAP_KEYS, WALK_STEPS, allocate, hash_map, iterations, spin, walk,
+    ALLOC_ROUNDS, CPU_LARGE, CPU_SMALL, Chase, MAP_KEYS, WALK_STEPS, allocate, hash_map, iterations, spin,
 };
 
 fn cpu_100ns_base() -> u64 {
@@ -36,18 +36,23 @@ fn cpu_10us_p01() -> u64 {
     spin(iterations(CPU_LARGE, true))
 }
 
-fn memwalk_base() -> usize {
-    walk(iterations(WALK_STEPS, false))
+/// The walk buffer, built outside the timer and shared by a whole batch.
+fn chase() -> Chase {
+    Chase::get()
 }
 
-#[compare(baseline = memwalk_base, name = "detection/memwalk_10us/p04")]
-fn memwalk() -> usize {
-    walk(iterations(WALK_STEPS, true))
+fn memwalk_base(chase: &Chase) -> usize {
+    chase.walk(iterations(WALK_STEPS, false))
 }
 
-#[compare(baseline = memwalk_base, parity = 0.01, name = "detection/memwalk_10us/p01")]
-fn memwalk_p01() -> usize {
-    walk(iterations(WALK_STEPS, true))
+#[compare(baseline = memwalk_base, setup = chase, name = "detection/memwalk_10us/p04")]
+fn memwalk(chase: &Chase) -> usize {
+    chase.walk(iterations(WALK_STEPS, true))
+}
+
+#[compare(baseline = memwalk_base, setup = chase, parity = 0.01, name = "detection/memwalk_10us/p01")]
+fn memwalk_p01(chase: &Chase) -> usize {
+    chase.walk(iterations(WALK_STEPS, true))
 }
 
 fn alloc_base() -> usize {

@@ -29,10 +29,8 @@ pub struct Figures {
 /// difference `truth` (as `d`, positive when the candidate is faster).
 pub fn aggregate(trials: &[Trial], k: i64, truth: Option<f64>) -> Figures {
     let count = |o: Outcome| trials.iter().filter(|t| t.outcome == o).count();
-    let direction_errors = trials
-        .iter()
-        .filter(|t| (k > 0 && t.outcome == Outcome::Win) || (k < 0 && t.outcome == Outcome::Loss))
-        .count();
+    let direction_errors =
+        trials.iter().filter(|t| (k > 0 && t.outcome == Outcome::Win) || (k < 0 && t.outcome == Outcome::Loss)).count();
     let errors: Vec<f64> = match truth {
         Some(truth) => trials.iter().filter_map(|t| t.difference).map(|d| (d - truth).abs() * 100.0).collect(),
         None => Vec::new(),
@@ -59,7 +57,7 @@ pub fn median(values: &[f64]) -> Option<f64> {
     }
     sorted.sort_by(f64::total_cmp);
     let mid = sorted.len() / 2;
-    Some(if sorted.len() % 2 == 0 { (sorted[mid - 1] + sorted[mid]) / 2.0 } else { sorted[mid] })
+    Some(if sorted.len().is_multiple_of(2) { (sorted[mid - 1] + sorted[mid]) / 2.0 } else { sorted[mid] })
 }
 
 /// The injected difference as `d`: the candidate costs `1 + k/100` of the baseline.

@@ -82,7 +82,13 @@ fn opt(value: Option<f64>, digits: usize) -> String {
 
 /// Evaluates the issue's targets on the cells and the overhead.
 pub fn targets(cells: &[Cell], overhead: Option<Overhead>) -> Vec<Target> {
-    vec![aa_target(cells), sensitivity_target(cells), direction_target(cells), estimate_target(cells), overhead_target(overhead)]
+    vec![
+        aa_target(cells),
+        sensitivity_target(cells),
+        direction_target(cells),
+        estimate_target(cells),
+        overhead_target(overhead),
+    ]
 }
 
 fn aa_target(cells: &[Cell]) -> Target {
@@ -90,7 +96,13 @@ fn aa_target(cells: &[Cell]) -> Target {
     let comparisons: usize = aa.iter().map(|c| c.figures.trials).sum();
     let confirmed: usize = aa.iter().map(|c| c.figures.confirmed_losses).sum();
     let first_round: usize = aa.iter().map(|c| c.figures.losses).sum();
-    let met = if confirmed > 0 { Some(false) } else if comparisons >= 200 { Some(true) } else { None };
+    let met = if confirmed > 0 {
+        Some(false)
+    } else if comparisons >= 200 {
+        Some(true)
+    } else {
+        None
+    };
     Target {
         target: "0 confirmed losses on A/A across ≥ 200 comparisons, idle and loaded",
         observed: format!("{confirmed} confirmed ({first_round} first-round) losses in {comparisons} A/A comparisons"),
@@ -123,7 +135,8 @@ fn sensitivity_target(cells: &[Cell]) -> Target {
     Target { target: SENSITIVITY, observed: observed.join("; "), met: Some(met) }
 }
 
-const SENSITIVITY: &str = "parity 0.01: a 2 % slowdown is a loss in ≥ 95 % of trials on ≥ 10 µs workloads, ≤ 2 s per verdict";
+const SENSITIVITY: &str =
+    "parity 0.01: a 2 % slowdown is a loss in ≥ 95 % of trials on ≥ 10 µs workloads, ≤ 2 s per verdict";
 
 fn direction_target(cells: &[Cell]) -> Target {
     let errors: usize = cells.iter().map(|c| c.figures.direction_errors).sum();
@@ -137,7 +150,10 @@ fn direction_target(cells: &[Cell]) -> Target {
 
 fn estimate_target(cells: &[Cell]) -> Target {
     let chosen: Vec<&Cell> = cells.iter().filter(|c| c.k.abs() == 10 && c.workload.long).collect();
-    let worst = chosen.iter().filter_map(|c| c.figures.median_error_pp).fold(None, |m: Option<f64>, e| Some(m.map_or(e, |m| m.max(e))));
+    let worst = chosen
+        .iter()
+        .filter_map(|c| c.figures.median_error_pp)
+        .fold(None, |m: Option<f64>, e| Some(m.map_or(e, |m| m.max(e))));
     let within = chosen.iter().filter(|c| c.figures.median_error_pp.is_some_and(|e| e <= 0.5)).count();
     Target {
         target: "estimate within ±0.5 pp of the truth at k = ±10 on ≥ 10 µs workloads (median per cell)",
@@ -166,16 +182,27 @@ fn met_label(met: Option<bool>) -> &'static str {
 }
 
 /// The whole Markdown document.
-pub fn markdown(plan: &Plan, context: &Context, overhead: Option<Overhead>, calibration: &[Calibration], cells: &[Cell], criterion: &[Row]) -> String {
+pub fn markdown(
+    plan: &Plan,
+    context: &Context,
+    overhead: Option<Overhead>,
+    calibration: &[Calibration],
+    cells: &[Cell],
+    criterion: &[Row],
+) -> String {
     let mut out = String::new();
     header(&mut out, plan, context);
     let _ = writeln!(out, "## Targets\n\n| target | observed | |\n| --- | --- | --- |");
     for t in targets(cells, overhead) {
         let _ = writeln!(out, "| {} | {} | {} |", t.target, t.observed, met_label(t.met));
     }
-    let _ = writeln!(out, "\n## Calibration of the truth\n\nEach workload at each k measured once for {} with confirmation off \
+    let _ = writeln!(
+        out,
+        "\n## Calibration of the truth\n\nEach workload at each k measured once for {} with confirmation off \
         (`RTCOMPARE_CONFIRM=0`, idle). The measured difference is the truth the estimate errors below are taken against; \
-        it differs from the injected one by the fixed costs of a call (and, at k = 0, by code placement).\n", plan.calibration_budget);
+        it differs from the injected one by the fixed costs of a call (and, at k = 0, by code placement).\n",
+        plan.calibration_budget
+    );
     let _ = writeln!(out, "| workload | k | injected Δ | measured Δ |\n| --- | --- | --- | --- |");
     for c in calibration {
         let _ = writeln!(out, "| {} | {:+} | {} | {} |", c.workload, c.k, pct(Some(injected(c.k))), pct(c.measured));
@@ -187,30 +214,64 @@ pub fn markdown(plan: &Plan, context: &Context, overhead: Option<Overhead>, cali
 
 fn header(out: &mut String, plan: &Plan, context: &Context) {
     let _ = writeln!(out, "# Detection benchmark\n");
-    let _ = writeln!(out, "How good rtcompare's verdicts are per second of measuring, on workloads whose candidate runs the \
+    let _ = writeln!(
+        out,
+        "How good rtcompare's verdicts are per second of measuring, on workloads whose candidate runs the \
         baseline's iteration count scaled by exactly 1 + k/100 (`bench/detection-fixture`). Written by `bench/detection`; \
-        rerun it to reproduce.\n");
-    let _ = writeln!(out, "- date: {}\n- machine: {} cores (`nproc`), {}\n- commit: {}\n- command: `{}`\n- wall time of the run: {:.1} min",
-        context.date, context.cores, context.cpu, context.commit, context.command, context.minutes);
+        rerun it to reproduce.\n"
+    );
+    let _ = writeln!(
+        out,
+        "- date: {}\n- machine: {} cores (`nproc`), {}\n- commit: {}\n- command: `{}`\n- wall time of the run: {:.1} min",
+        context.date, context.cores, context.cpu, context.commit, context.command, context.minutes
+    );
     let names: Vec<&str> = plan.workloads.iter().map(|w| w.name).collect();
-    let _ = writeln!(out, "- plan ({}): workloads {}; k ∈ {:?}; conditions idle and a CPU hog on the other core; parity 0.04 and 0.01; \
+    let _ = writeln!(
+        out,
+        "- plan ({}): workloads {}; k ∈ {:?}; conditions idle and a CPU hog on the other core; parity 0.04 and 0.01; \
         {} trials per cell at k = 0, {} otherwise; `RTCOMPARE_TIME={}` per trial, confirmation on (default), `RTCOMPARE_SEED` = trial number\n",
-        plan.mode, names.join(", "), plan.ks, plan.trials_aa, plan.trials, plan.budget);
-    let _ = writeln!(out, "Δ is rtcompare's `d = 1 − candidate/baseline`: a slowdown of k % is Δ = −k %. \
+        plan.mode,
+        names.join(", "),
+        plan.ks,
+        plan.trials_aa,
+        plan.trials,
+        plan.budget
+    );
+    let _ = writeln!(
+        out,
+        "Δ is rtcompare's `d = 1 − candidate/baseline`: a slowdown of k % is Δ = −k %. \
         *loss/win/parity* are first-round verdicts; *confirmed* losses are the ones that fail a test. \
         A direction error is a true slowdown reported as a win or a true speed-up reported as a loss. \
         *|est − true|* is the median absolute difference between the estimate and the calibrated truth, in percentage points. \
-        *wall* is the median wall-clock time of one verdict: process start to exit, confirmation included.\n");
+        *wall* is the median wall-clock time of one verdict: process start to exit, confirmation included.\n"
+    );
 }
 
 fn verdict_table(out: &mut String, cells: &[Cell]) {
-    let _ = writeln!(out, "\n## Verdicts\n\n| workload | parity | condition | k | true Δ | trials | loss | win | parity | confirmed loss | direction errors | \\|est − true\\| (pp) | wall (s) |");
+    let _ = writeln!(
+        out,
+        "\n## Verdicts\n\n| workload | parity | condition | k | true Δ | trials | loss | win | parity | confirmed loss | direction errors | \\|est − true\\| (pp) | wall (s) |"
+    );
     let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for c in cells {
         let f = &c.figures;
-        let _ = writeln!(out, "| {} | {} | {} | {:+} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            c.workload.name, c.parity.value(), c.condition.label(), c.k, pct(c.truth), f.trials, f.losses, f.wins, f.parity,
-            f.confirmed_losses, f.direction_errors, opt(f.median_error_pp, 2), opt(f.median_wall_s, 2));
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {:+} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            c.workload.name,
+            c.parity.value(),
+            c.condition.label(),
+            c.k,
+            pct(c.truth),
+            f.trials,
+            f.losses,
+            f.wins,
+            f.parity,
+            f.confirmed_losses,
+            f.direction_errors,
+            opt(f.median_error_pp, 2),
+            opt(f.median_wall_s, 2)
+        );
     }
 }
 
@@ -219,16 +280,34 @@ fn criterion_table(out: &mut String, rows: &[Row]) {
         let _ = writeln!(out, "\n## Criterion\n\nNot run (`--criterion` runs it).");
         return;
     }
-    let _ = writeln!(out, "\n## Criterion, side by side\n\ncriterion 0.8 in its regression workflow (`bench/criterion-compare`), idle: \
+    let _ = writeln!(
+        out,
+        "\n## Criterion, side by side\n\ncriterion 0.8 in its regression workflow (`bench/criterion-compare`), idle: \
         per trial one `--save-baseline base` run at k = 0, then one `--baseline base` run per k. *regressed* counts as a loss, \
         *improved* as a win, *no change* and *within noise* as parity. Criterion has no confirmation step. \
-        *wall* is the saving run plus the comparing run.\n");
-    let _ = writeln!(out, "| setting | workload | k | trials | regressed | improved | no change / within noise | direction errors | \\|est − true\\| (pp) | wall (s) |");
+        *wall* is the saving run plus the comparing run.\n"
+    );
+    let _ = writeln!(
+        out,
+        "| setting | workload | k | trials | regressed | improved | no change / within noise | direction errors | \\|est − true\\| (pp) | wall (s) |"
+    );
     let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for r in rows {
         let f = &r.figures;
-        let _ = writeln!(out, "| {} | {} | {:+} | {} | {} | {} | {} | {} | {} | {} |", r.setting, r.workload, r.k, f.trials, f.losses,
-            f.wins, f.parity, f.direction_errors, opt(f.median_error_pp, 2), opt(f.median_wall_s, 2));
+        let _ = writeln!(
+            out,
+            "| {} | {} | {:+} | {} | {} | {} | {} | {} | {} | {} |",
+            r.setting,
+            r.workload,
+            r.k,
+            f.trials,
+            f.losses,
+            f.wins,
+            f.parity,
+            f.direction_errors,
+            opt(f.median_error_pp, 2),
+            opt(f.median_wall_s, 2)
+        );
     }
 }
 
@@ -241,7 +320,14 @@ fn figures_json(f: &Figures) -> Value {
 }
 
 /// The same figures as JSON.
-pub fn json(plan: &Plan, context: &Context, overhead: Option<Overhead>, calibration: &[Calibration], cells: &[Cell], criterion: &[Row]) -> Value {
+pub fn json(
+    plan: &Plan,
+    context: &Context,
+    overhead: Option<Overhead>,
+    calibration: &[Calibration],
+    cells: &[Cell],
+    criterion: &[Row],
+) -> Value {
     json!({
         "date": context.date, "cores": context.cores, "cpu_model": context.cpu, "commit": context.commit,
         "command": context.command, "minutes": context.minutes,
@@ -274,7 +360,14 @@ mod tests {
             .iter()
             .map(|&(outcome, confirmed)| Trial { outcome, confirmed, difference: Some(injected(k)), wall_s: 1.0 })
             .collect();
-        Cell { workload: WORKLOADS[1], k, condition: Condition::Idle, parity, truth: Some(injected(k)), figures: aggregate(&trials, k, Some(injected(k))) }
+        Cell {
+            workload: WORKLOADS[1],
+            k,
+            condition: Condition::Idle,
+            parity,
+            truth: Some(injected(k)),
+            figures: aggregate(&trials, k, Some(injected(k))),
+        }
     }
 
     #[test]

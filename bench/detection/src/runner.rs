@@ -35,9 +35,9 @@ pub fn build_executable(mut command: Command, what: &str) -> PathBuf {
     let stdout = String::from_utf8_lossy(&output.stdout);
     stdout
         .lines()
+        .rev()
         .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-        .filter_map(|message| message["executable"].as_str().map(PathBuf::from))
-        .last()
+        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
         .unwrap_or_else(|| die(&format!("cargo built {what} but reported no executable")))
 }
 
@@ -107,7 +107,12 @@ pub fn run_pair(binary: &Path, scratch: &Path, run: &Run) -> (Reading, Duration)
 /// Runs one trial and keeps what the figures need.
 pub fn trial(binary: &Path, scratch: &Path, run: &Run) -> Trial {
     let (reading, wall) = run_pair(binary, scratch, run);
-    Trial { outcome: reading.outcome, confirmed: reading.confirmed, difference: reading.difference, wall_s: wall.as_secs_f64() }
+    Trial {
+        outcome: reading.outcome,
+        confirmed: reading.confirmed,
+        difference: reading.difference,
+        wall_s: wall.as_secs_f64(),
+    }
 }
 
 /// A process spinning on one core, stopped by its PID when dropped; it also ends itself after
@@ -117,7 +122,8 @@ pub struct Hog(Child);
 impl Hog {
     /// Starts this program again as `--hog <seconds>`.
     pub fn start(limit: Duration) -> Hog {
-        let exe = std::env::current_exe().unwrap_or_else(|e| die(&format!("cannot find this program to start the hog: {e}")));
+        let exe =
+            std::env::current_exe().unwrap_or_else(|e| die(&format!("cannot find this program to start the hog: {e}")));
         let child = Command::new(exe)
             .args(["--hog", &limit.as_secs().to_string()])
             .spawn()

@@ -48,7 +48,7 @@ pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, pairs_
     }
     let started = Instant::now();
     let mut report = if settings.processes > 1 {
-        match measure_in_workers(comparison, name, settings, settings.seed) {
+        match measure_in_workers(comparison, name, settings, settings.seed, settings.processes) {
             Ok(measured) => judged(measured, comparison, name, settings.seed, 0.95),
             Err(why) => return record(None, Some(why)),
         }
@@ -137,13 +137,14 @@ fn measure_in_workers(
     name: &str,
     settings: &Settings,
     seed: u64,
+    count: usize,
 ) -> Result<Vec<Measured>, String> {
     let budget = comparison.registration.settings.time.unwrap_or(settings.time);
-    (0..settings.processes as u64)
+    (0..count as u64)
         .map(|process| {
             let process_seed = seed.wrapping_add(process.wrapping_mul(0x9E37_79B9_7F4A_7C15));
             measure_in_worker(name, settings, process_seed, settings.worker_timeout(budget))
-                .map_err(|why| format!("worker process {} of {}: {why}", process + 1, settings.processes))
+                .map_err(|why| format!("worker process {} of {count}: {why}", process + 1))
         })
         .collect()
 }
@@ -154,9 +155,16 @@ fn needs_confirmation(report: &Report) -> bool {
     report.verdict.outcome != Outcome::Parity
 }
 
-/// The second round: fresh process, fresh calibration, new seed, and an interval level
-/// Bonferroni-adjusted for the number of comparisons in the run. Sets `verdict.confirmed`,
-/// keeps the round in `report.confirmation`, and warns when it disagrees.
+/// Processes a disputed verdict is settled with: when the first two processes disagree, this
+/// many more are measured and all are pooled.
+const SETTLING_PROCESSES: usize = 3;
+
+/// The second round: fresh process(es), fresh calibration, new seed, and an interval level
+/// Bonferroni-adjusted for the number of comparisons in the run. When the two rounds' differences
+/// lie further apart than their intervals are wide, per-process randomness decides the outcome
+/// and a second draw cannot settle it: [`SETTLING_PROCESSES`] more processes are measured and
+/// the verdict of all of them pooled decides instead. Sets `verdict.confirmed`, keeps the
+/// deciding round in `report.confirmation`, and warns when it disagrees.
 fn confirm(
     report: &mut Report,
     comparison: Comparison,
@@ -165,60 +173,83 @@ fn confirm(
     pairs: usize,
 ) -> Result<(), String> {
     let started = Instant::now();
-    let budget = comparison.registration.settings.time.unwrap_or(settings.time);
     let seed = settings.seed ^ CONFIRMATION_SALT;
     let outcome = report.verdict.outcome.as_str();
     let unconfirmable = |why: String| format!("the first round said {outcome}, but it could not be confirmed: {why}");
-    let measured = if settings.processes > 1 {
-        measure_in_workers(comparison, name, settings, seed).map_err(unconfirmable)?
-    } else {
-        vec![measure_in_worker(name, settings, seed, settings.worker_timeout(budget)).map_err(unconfirmable)?]
-    };
+    let measured = measure_in_workers(comparison, name, settings, seed, settings.processes).map_err(unconfirmable)?;
     let level = 1.0 - (1.0 - 0.95) / pairs.max(1) as f64;
-    let mut second = judged(measured, comparison, name, seed, level);
+    let mut second = judged(measured.clone(), comparison, name, seed, level);
+    if settings.processes == 1 && disagree(report, &second) {
+        let more = measure_in_workers(comparison, name, settings, seed ^ 0x5E77_1E, SETTLING_PROCESSES)
+            .map_err(unconfirmable)?;
+        let all: Vec<Measured> = std::iter::once(first_round(report)).chain(measured).chain(more).collect();
+        let settled = judged(all, comparison, name, seed, level);
+        report.warnings.push(disagreement_warning(report, &second, settled.resampling.processes));
+        second = settled;
+    }
     second.duration = started.elapsed();
     let confirmed = second.verdict.outcome == report.verdict.outcome;
     report.verdict.confirmed = Some(confirmed);
     if !confirmed {
-        report.warnings.push(Warning {
-            kind: WarningKind::Unconfirmed,
-            message: format!(
-                "the first round said {} (ratio {:.3}, difference {:+.2} %), but a second round in a fresh process said \
-                 {} (ratio {:.3}, difference {:+.2} %); an effect that does not repeat is not reported. If it \
-                 matters, rerun with RTCOMPARE_PROCESSES=4 to sample more processes.",
-                report.verdict.outcome.as_str(),
-                report.verdict.ratio,
-                report.estimate.difference * 100.0,
-                second.verdict.outcome.as_str(),
-                second.verdict.ratio,
-                second.estimate.difference * 100.0
-            ),
-        });
-    }
-    if let Some(warning) = disagreement(report, &second) {
-        report.warnings.push(warning);
+        report.warnings.push(unconfirmed_warning(report, &second));
     }
     report.confirmation = Some(Box::new(second));
     Ok(())
 }
 
-/// A warning when the two rounds' differences lie further apart than their intervals are wide:
-/// the processes, not the code, decide the outcome (hash seeds, memory layout), and one more
-/// process is not enough to tell.
-fn disagreement(first: &Report, second: &Report) -> Option<Warning> {
+/// The first round's samples, as a worker would have sent them.
+fn first_round(report: &Report) -> Measured {
+    Measured {
+        candidate: report.candidate.clone(),
+        baseline: report.baseline.clone(),
+        calibration: report.calibration,
+        samples: report.samples.clone(),
+    }
+}
+
+fn unconfirmed_warning(first: &Report, second: &Report) -> Warning {
+    let processes = match second.resampling.processes {
+        1 => "a second round in a fresh process".to_owned(),
+        k => format!("{k} processes pooled"),
+    };
+    Warning {
+        kind: WarningKind::Unconfirmed,
+        message: format!(
+            "the first round said {} (ratio {:.3}, difference {:+.2} %), but {processes} said {} (ratio {:.3}, \
+             difference {:+.2} %); an effect that does not repeat is not reported. If it matters, rerun with \
+             RTCOMPARE_PROCESSES=4 to sample more processes.",
+            first.verdict.outcome.as_str(),
+            first.verdict.ratio,
+            first.estimate.difference * 100.0,
+            second.verdict.outcome.as_str(),
+            second.verdict.ratio,
+            second.estimate.difference * 100.0
+        ),
+    }
+}
+
+/// Whether two rounds disagree: their differences lie further apart than either interval is
+/// wide, and by more than half the tolerance (two processes always differ a little; only a gap
+/// that could move a verdict counts).
+fn disagree(first: &Report, second: &Report) -> bool {
     let (a, b) = (&first.estimate, &second.estimate);
     let apart = (a.difference - b.difference).abs();
-    let widths = (a.high - a.low).max(b.high - b.low);
-    (apart > widths).then(|| Warning {
+    apart > (a.high - a.low).max(b.high - b.low).max(first.verdict.tolerance / 2.0)
+}
+
+/// The warning for two rounds that disagree, naming what settled the verdict.
+fn disagreement_warning(first: &Report, second: &Report, settled_by: usize) -> Warning {
+    Warning {
         kind: WarningKind::ProcessesDisagree,
         message: format!(
-            "the two processes disagree: the first measured {:+.2} %, the second {:+.2} %, further apart than either \
-             interval is wide. Per-process randomness (hash seeds, memory layout) moves this comparison; measure it \
-             in several processes with RTCOMPARE_PROCESSES=4 before trusting its verdict.",
-            a.difference * 100.0,
-            b.difference * 100.0
+            "the first two processes disagree: the first measured {:+.2} %, the second {:+.2} %, further apart than \
+             either interval is wide. Per-process randomness (hash seeds, memory layout) moves this comparison, so \
+             the verdict was settled by {settled_by} processes pooled; set RTCOMPARE_PROCESSES=4 to always measure \
+             it so.",
+            first.estimate.difference * 100.0,
+            second.estimate.difference * 100.0
         ),
-    })
+    }
 }
 
 /// A seed per test, so tests do not share one random stream, yet every run repeats.
