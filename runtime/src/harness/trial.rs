@@ -159,6 +159,9 @@ fn needs_confirmation(report: &Report) -> bool {
 /// many more are measured and all are pooled.
 const SETTLING_PROCESSES: usize = 3;
 
+/// Salt of the settling processes' seeds, so they do not repeat the second round's.
+const SETTLING_SALT: u64 = 0x005E_771E;
+
 /// The second round: fresh process(es), fresh calibration, new seed, and an interval level
 /// Bonferroni-adjusted for the number of comparisons in the run. When the two rounds' differences
 /// lie further apart than their intervals are wide, per-process randomness decides the outcome
@@ -180,7 +183,7 @@ fn confirm(
     let level = 1.0 - (1.0 - 0.95) / pairs.max(1) as f64;
     let mut second = judged(measured.clone(), comparison, name, seed, level);
     if settings.processes == 1 && disagree(report, &second) {
-        let more = measure_in_workers(comparison, name, settings, seed ^ 0x5E77_1E, SETTLING_PROCESSES)
+        let more = measure_in_workers(comparison, name, settings, seed ^ SETTLING_SALT, SETTLING_PROCESSES)
             .map_err(unconfirmable)?;
         let all: Vec<Measured> = std::iter::once(first_round(report)).chain(measured).chain(more).collect();
         let settled = judged(all, comparison, name, seed, level);
