@@ -88,3 +88,28 @@ fn different_round_seeds_give_different_inputs() {
     let seen = take("candidate");
     assert_ne!(seen[0], seen[1]);
 }
+
+fn sorted_copy<T: Ord + Clone>(v: &[T]) -> Vec<T> {
+    let mut copy = v.to_vec();
+    copy.sort();
+    copy
+}
+
+// A generic baseline instantiated with a turbofish; the candidate is concrete.
+#[compare(baseline = sorted_copy::<u32>, setup = random_input)]
+fn sorted_copy_unstable(v: &[u32]) -> Vec<u32> {
+    let mut copy = v.to_vec();
+    copy.sort_unstable();
+    copy
+}
+
+#[test]
+fn a_turbofish_baseline_registers_under_its_function_name() {
+    let names: Vec<String> = comparisons().into_iter().map(|(name, _)| name).collect();
+    assert!(names.contains(&"inputs::sorted_copy_unstable_vs_sorted_copy".to_owned()), "{names:?}");
+    let (_, comparison) = comparisons()
+        .into_iter()
+        .find(|(n, _)| n.ends_with("sorted_copy_unstable_vs_sorted_copy"))
+        .expect("registered");
+    assert_eq!(comparison.registration.baseline, "sorted_copy::<u32>");
+}

@@ -65,3 +65,13 @@ fn args_give_one_test_per_size() {
     assert!(ran.status.success(), "{}", text(&ran));
     assert!(stdout(&ran).contains("test result: ok. 3 passed; 0 failed"), "{}", text(&ran));
 }
+
+#[test]
+fn the_counting_allocator_wraps_the_users_allocator() {
+    let _turn = take_turn();
+    let output = fixture("allocator", &[]);
+    assert!(output.status.success(), "{}", text(&output));
+    let out = stdout(&output);
+    assert!(out.contains("    parity (established)"), "{}", text(&output));
+    assert!(out.contains("exact: every round counted the same"), "{}", text(&output));
+}

@@ -39,10 +39,11 @@ fn main() {
     let Args { quick, criterion: with_criterion, out } = parse_args(&args).unwrap_or_else(|message| die(&message));
     let out_dir = out.unwrap_or_else(|| root().join("docs"));
     let plan = if quick { Plan::quick() } else { Plan::full() };
-    let command = format!(
-        "cargo run --release -p rtcompare-detection --{}",
-        args.iter().map(|a| format!(" {a}")).collect::<String>()
-    );
+    let command = if args.is_empty() {
+        "cargo run --release -p rtcompare-detection".to_owned()
+    } else {
+        format!("cargo run --release -p rtcompare-detection -- {}", args.join(" "))
+    };
     run(&plan, with_criterion, &out_dir, command);
 }
 

@@ -212,6 +212,18 @@ pub fn markdown(
     out
 }
 
+/// What each workload is, and why its measured truth can differ from the injected k.
+const WORKLOAD_NOTES: &str = "Workloads (candidate and baseline run the same function; only the iteration count differs):\n\n\
+- `cpu_100ns`: 100 steps of a dependent multiply-xorshift chain (~90 ns). Consecutive calls are independent chains, so \
+the out-of-order core overlaps the end of one call with the start of the next: the cost is affine, not proportional, \
+in the step count, and the measured truth at k = 10 is larger than 10 %.\n\
+- `cpu_10us`: the same chain, 8,400 steps (~10 µs).\n\
+- `memwalk_10us`: 200 dependent loads along one random cycle through a 32 MiB buffer (8× the 4 MiB L2), continuing \
+where the previous call stopped, so every load misses L2.\n\
+- `alloc_10us`: 600 rounds of a small `String` and a small `Vec` built and dropped.\n\
+- `hashmap_10us`: a `HashMap` with the default per-process random hasher, 400 keys inserted at a fixed capacity of \
+1,024 (so the load factor does not grow with k), then 800 lookups.\n\n";
+
 fn header(out: &mut String, plan: &Plan, context: &Context) {
     let _ = writeln!(out, "# Detection benchmark\n");
     let _ = writeln!(
@@ -237,6 +249,7 @@ fn header(out: &mut String, plan: &Plan, context: &Context) {
         plan.trials,
         plan.budget
     );
+    out.push_str(WORKLOAD_NOTES);
     let _ = writeln!(
         out,
         "Δ is rtcompare's `d = 1 − candidate/baseline`: a slowdown of k % is Δ = −k %. \

@@ -1,0 +1,8 @@
+use rtcompare::compare;
+
+fn old() {}
+
+#[compare(baseline = old, name = 42)]
+fn new() {}
+
+fn main() {}
