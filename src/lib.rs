@@ -45,6 +45,8 @@
 //! The statistics are usable without the macro: see [`compare()`](fn@compare) and the step
 //! functions re-exported from [`rtcompare_runtime`].
 
+#![warn(missing_docs)]
+
 // The attribute `compare` (macro namespace) and the function `compare` (value namespace) share
 // a name: `#[rtcompare::compare(...)]` and `rtcompare::compare(a, b, &options)` both work.
 pub use rtcompare_macros::{compare, main};

@@ -3,6 +3,8 @@
 //! Use them through the `rtcompare` crate, which re-exports them; the generated code names
 //! `::rtcompare`.
 
+#![warn(missing_docs)]
+
 use proc_macro::TokenStream;
 
 mod attribute;

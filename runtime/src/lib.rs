@@ -16,6 +16,8 @@
 //! | the parity rule | [`stats::parity_verdict`] |
 //! | everything after collection | [`judge`] |
 
+#![warn(missing_docs)]
+
 mod compare;
 mod environment;
 pub mod harness;
