@@ -13,7 +13,7 @@ mod output;
 
 pub use alloc::{CountingAllocator, counting_allocator_installed};
 pub use arm::{Arm, BatchFn};
-pub use calibrate::{Calibration, CalibrationOptions, calibrate};
+pub use calibrate::{Calibration, CalibrationOptions, MAX_SHARED_BATCH_RATIO, calibrate};
 pub use clock::clock_precision;
 pub use collect::{CollectOptions, Samples, Series, collect};
 pub use input::{Setup, SizedSetup, WithRng, WithoutRng};
