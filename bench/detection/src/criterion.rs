@@ -105,9 +105,13 @@ pub fn run_all(plan: &Plan, truth: &BTreeMap<(&'static str, i64), f64>, scratch:
                 }
             }
         }
-        for ((workload, k), trials) in trials {
-            let figures = aggregate(&trials, k, truth.get(&(workload, k)).copied());
-            rows.push(Row { setting: setting.label.clone(), workload, k, figures });
+        // In the plan's order (workload, then k as listed), like the main table.
+        for workload in &plan.workloads {
+            for k in KS {
+                let trials = trials.remove(&(workload.name, k)).unwrap_or_default();
+                let figures = aggregate(&trials, k, truth.get(&(workload.name, k)).copied());
+                rows.push(Row { setting: setting.label.clone(), workload: workload.name, k, figures });
+            }
         }
     }
     rows

@@ -113,16 +113,35 @@ fn measure_overhead(binary: &Path, scratch: &Path, plan: &Plan) -> Option<Overhe
     overhead
 }
 
-/// The true difference of each workload at each k: one long run each, idle, confirmation off.
+/// The true difference of each workload at each k: the median of several long runs, idle,
+/// confirmation off, each in a fresh process with its own seed. The sweeps are interleaved (every
+/// workload and k once, then again) so that a minute of disturbance — another build on the
+/// machine — spoils one run of many cells rather than every run of one cell; a single run per
+/// cell was seen off by 0.9 pp that way.
 fn calibrate(binary: &Path, scratch: &Path, plan: &Plan) -> Vec<Calibration> {
-    let mut calibration = Vec::new();
-    for workload in &plan.workloads {
-        for &k in &plan.ks {
+    let mut runs: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
+    for sweep in 0..plan.calibration_runs {
+        for (w, workload) in plan.workloads.iter().enumerate() {
             let name = pair_name(workload.name, Parity::Default);
-            let run = Run { name: &name, k, seed: 1_000_000, budget: plan.calibration_budget, confirm: false };
-            let (reading, _) = run_pair(binary, scratch, &run);
-            println!("truth {} k={k:+}: d = {:?}", workload.name, reading.difference);
-            calibration.push(Calibration { workload: workload.name, k, measured: reading.difference });
+            for (i, &k) in plan.ks.iter().enumerate() {
+                let seed = 1_000_000 + sweep;
+                let run = Run { name: &name, k, seed, budget: plan.calibration_budget, confirm: false };
+                let (reading, _) = run_pair(binary, scratch, &run);
+                println!("truth {} k={k:+} run {}: d = {:?}", workload.name, sweep + 1, reading.difference);
+                runs.entry((w, i)).or_default().extend(reading.difference);
+            }
+        }
+    }
+    let mut calibration = Vec::new();
+    for (w, workload) in plan.workloads.iter().enumerate() {
+        for (i, &k) in plan.ks.iter().enumerate() {
+            let values = runs.remove(&(w, i)).unwrap_or_default();
+            calibration.push(Calibration {
+                workload: workload.name,
+                k,
+                measured: figures::median(&values),
+                runs: values,
+            });
         }
     }
     calibration

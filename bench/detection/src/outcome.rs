@@ -107,7 +107,8 @@ pub fn read_criterion(stdout: &str, benchmarks: &[&str]) -> Vec<(String, Outcome
 fn middle_percent(line: &str) -> Option<f64> {
     let inside = line.split('[').nth(1)?.split(']').next()?;
     let middle = inside.split_whitespace().nth(1)?;
-    middle.trim_end_matches('%').parse::<f64>().ok().map(|p| p / 100.0)
+    // Criterion writes negative changes with U+2212 MINUS SIGN, which `f64::from_str` rejects.
+    middle.trim_end_matches('%').replace('\u{2212}', "-").parse::<f64>().ok().map(|p| p / 100.0)
 }
 
 #[cfg(test)]
@@ -146,12 +147,17 @@ mod tests {
                    Performance has regressed.\n\
                    hashmap_10us            time:   [7.0 µs 7.1 µs 7.2 µs]\n\
                    change: [-0.5% +0.1% +0.6%] (p = 0.71 > 0.05)\n\
-                   No change in performance detected.\n";
+                   No change in performance detected.\n\
+                   cpu_10us                time:   [9.0 µs 9.1 µs 9.2 µs]\n\
+                   change: [\u{2212}10.5% \u{2212}9.98% \u{2212}9.5%] (p = 0.00 < 0.05)\n\
+                   Performance has improved.\n";
         let found = read_criterion(out, &["cpu_10us", "hashmap_10us"]);
-        assert_eq!(found.len(), 2);
+        assert_eq!(found.len(), 3);
         assert_eq!(found[0].0, "cpu_10us");
         assert_eq!(found[0].1, Outcome::Loss);
         assert!((found[0].2.expect("change") + 0.0201).abs() < 1e-12);
         assert_eq!(found[1].1, Outcome::Parity);
+        assert_eq!(found[2].1, Outcome::Win);
+        assert!((found[2].2.expect("change") - 0.0998).abs() < 1e-12);
     }
 }

@@ -91,6 +91,8 @@ pub struct Plan {
     pub budget: &'static str,
     /// `RTCOMPARE_TIME` of a calibration run (confirmation off).
     pub calibration_budget: &'static str,
+    /// Calibration runs per workload and k; the truth is their median.
+    pub calibration_runs: u64,
     /// `RTCOMPARE_TIME` of the empty-function overhead run.
     pub overhead_budget: &'static str,
 }
@@ -107,11 +109,13 @@ impl Plan {
             trials: 3,
             budget: "300ms",
             calibration_budget: "2s",
+            calibration_runs: 3,
             overhead_budget: "300ms",
         }
     }
 
-    /// The full plan, sized for about 35 minutes on 2 cores: every workload,
+    /// The full plan, sized for about 35 minutes on 2 cores (calibration 3 × 2 s per cell of
+    /// workload × k, ~7 minutes; trials ~1 s each, ~23 minutes): every workload,
     /// k ∈ {0, ±1, ±2, ±5, ±10, ±20}, idle and hog, 10 A/A trials per cell (200 A/A
     /// comparisons in all) and 6 per cell otherwise, 500 ms per trial.
     pub fn full() -> Plan {
@@ -123,7 +127,8 @@ impl Plan {
             trials_aa: 10,
             trials: 6,
             budget: "500ms",
-            calibration_budget: "5s",
+            calibration_budget: "2s",
+            calibration_runs: 3,
             overhead_budget: "1s",
         }
     }

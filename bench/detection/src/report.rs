@@ -30,8 +30,10 @@ pub struct Calibration {
     pub workload: &'static str,
     /// The injected difference in percent.
     pub k: i64,
-    /// The measured difference `d`.
+    /// The measured difference `d`: the median of `runs`.
     pub measured: Option<f64>,
+    /// Each calibration run's difference.
+    pub runs: Vec<f64>,
 }
 
 /// The empty-function A/A pair's per-op medians, ns.
@@ -198,14 +200,24 @@ pub fn markdown(
     }
     let _ = writeln!(
         out,
-        "\n## Calibration of the truth\n\nEach workload at each k measured once for {} with confirmation off \
-        (`RTCOMPARE_CONFIRM=0`, idle). The measured difference is the truth the estimate errors below are taken against; \
+        "\n## Calibration of the truth\n\nEach workload at each k measured {} times for {}, each in a fresh process, \
+        with confirmation off (`RTCOMPARE_CONFIRM=0`, idle); the sweeps are interleaved. Their median is the truth the estimate errors below are taken against; \
         it differs from the injected one by the fixed costs of a call (and, at k = 0, by code placement).\n",
-        plan.calibration_budget
+        plan.calibration_runs, plan.calibration_budget
     );
-    let _ = writeln!(out, "| workload | k | injected Δ | measured Δ |\n| --- | --- | --- | --- |");
+    let _ =
+        writeln!(out, "| workload | k | injected Δ | measured Δ (median) | runs |\n| --- | --- | --- | --- | --- |");
     for c in calibration {
-        let _ = writeln!(out, "| {} | {:+} | {} | {} |", c.workload, c.k, pct(Some(injected(c.k))), pct(c.measured));
+        let runs: Vec<String> = c.runs.iter().map(|&r| pct(Some(r))).collect();
+        let _ = writeln!(
+            out,
+            "| {} | {:+} | {} | {} | {} |",
+            c.workload,
+            c.k,
+            pct(Some(injected(c.k))),
+            pct(c.measured),
+            runs.join(", ")
+        );
     }
     verdict_table(&mut out, cells);
     criterion_table(&mut out, criterion);
@@ -346,10 +358,10 @@ pub fn json(
         "command": context.command, "minutes": context.minutes,
         "plan": {
             "mode": plan.mode, "workloads": plan.workloads.iter().map(|w| w.name).collect::<Vec<_>>(), "ks": plan.ks,
-            "trials_aa": plan.trials_aa, "trials": plan.trials, "budget": plan.budget, "calibration_budget": plan.calibration_budget,
+            "trials_aa": plan.trials_aa, "trials": plan.trials, "budget": plan.budget, "calibration_budget": plan.calibration_budget, "calibration_runs": plan.calibration_runs,
         },
         "overhead_ns": overhead.map(|o| json!({"candidate": o.candidate_ns, "baseline": o.baseline_ns})),
-        "calibration": calibration.iter().map(|c| json!({"workload": c.workload, "k": c.k, "injected": injected(c.k), "measured": c.measured})).collect::<Vec<_>>(),
+        "calibration": calibration.iter().map(|c| json!({"workload": c.workload, "k": c.k, "injected": injected(c.k), "measured": c.measured, "runs": c.runs})).collect::<Vec<_>>(),
         "cells": cells.iter().map(|c| json!({
             "workload": c.workload.name, "k": c.k, "condition": c.condition.label(), "parity": c.parity.value(),
             "true_difference": c.truth, "figures": figures_json(&c.figures),
