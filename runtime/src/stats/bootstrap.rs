@@ -219,12 +219,18 @@ impl Bootstrap {
     /// assert_eq!(boot.confidence(-0.05), 1.0);
     /// ```
     pub fn confidence(&self, threshold: f64) -> f64 {
-        if self.replicates.is_empty() {
-            return f64::NAN;
-        }
-        let below = self.replicates.partition_point(|&d| d < threshold);
-        (self.replicates.len() - below) as f64 / self.replicates.len() as f64
+        share_at_least(&self.replicates, threshold)
     }
+}
+
+/// Share of sorted `replicates` with `d* ≥ threshold`; NaN when there are none. Shared by every
+/// resampling scheme so the threshold rule (ties count at 0) is written once.
+pub(crate) fn share_at_least(replicates: &[f64], threshold: f64) -> f64 {
+    if replicates.is_empty() {
+        return f64::NAN;
+    }
+    let below = replicates.partition_point(|&d| d < threshold);
+    (replicates.len() - below) as f64 / replicates.len() as f64
 }
 
 /// The paired bootstrap of `d = 1 − median(ratios)` with a percentile interval at `level`.

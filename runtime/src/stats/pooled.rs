@@ -26,11 +26,7 @@ impl Pooled {
     /// Share of replicates with `d* ≥ threshold` (the same rule as
     /// [`Bootstrap::confidence`](super::Bootstrap::confidence)).
     pub fn confidence(&self, threshold: f64) -> f64 {
-        if self.replicates.is_empty() {
-            return f64::NAN;
-        }
-        let below = self.replicates.partition_point(|&d| d < threshold);
-        (self.replicates.len() - below) as f64 / self.replicates.len() as f64
+        super::bootstrap::share_at_least(&self.replicates, threshold)
     }
 
     /// The spread between processes: largest minus smallest per-process difference.
