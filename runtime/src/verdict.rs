@@ -30,7 +30,7 @@ impl Default for JudgeOptions {
     fn default() -> Self {
         JudgeOptions {
             parity: 0.04,
-            spread: Spread::RoundRatios,
+            spread: Spread::RoundMedian,
             level: 0.95,
             resamples: crate::stats::DEFAULT_RESAMPLES,
             thresholds: Vec::new(),
@@ -49,14 +49,16 @@ pub struct Verdict {
     pub resolved: bool,
     /// Ratio of medians, candidate over baseline (below 1 = candidate ahead).
     pub ratio: f64,
-    /// Ratio of minimums, candidate over baseline.
+    /// Ratio of the arms' fast ends (their minimums for up to ten rounds, about their 10th
+    /// percentiles for hundreds; see [`crate::stats::fast_end`]), candidate over baseline.
     pub best_ratio: f64,
     /// What the ratio of medians and the interval were judged against:
     /// `max(parity, noise, clock floor / median, A/A floor)`.
     pub tolerance: f64,
-    /// What the ratio of minimums was judged against: `max(parity, clock floor / min)`.
+    /// What the ratio of fast ends was judged against: `max(parity, clock floor / fast end)`.
     pub best_tolerance: f64,
-    /// The spread contained in `tolerance` (relative IQR of the per-round ratios by default).
+    /// The spread contained in `tolerance` (by default the spread of the median per-round
+    /// ratio, see [`Spread::RoundMedian`]).
     pub noise: f64,
     /// The A/A noise floor the difference had to clear (the worse arm's).
     pub floor: f64,
@@ -120,7 +122,7 @@ pub enum WarningKind {
     Drift,
     /// The interval is too wide to establish parity.
     Inconclusive,
-    /// The medians differ but the minimums agree: timing modes.
+    /// The medians differ but the fast ends agree: timing modes.
     TimingModes,
     /// The difference is smaller than the harness's own A/A noise.
     BelowFloor,

@@ -2,7 +2,7 @@
 
 use super::format_value;
 use crate::Metric;
-use crate::stats::{Outcome, Resampling};
+use crate::stats::{Outcome, Resampling, fast_end};
 use crate::verdict::Report;
 use crate::warnings::{pct, signed_pct};
 use std::fmt::Write;
@@ -20,14 +20,14 @@ pub fn render_text(report: &Report) -> String {
         "    candidate {:<name_width$}  {}{unit_suffix}  (best {})",
         report.candidate,
         format_value(report.candidate_summary.median, report.metric),
-        format_value(report.candidate_summary.min, report.metric)
+        format_value(fast_end(&report.samples.candidate.per_op), report.metric)
     );
     let _ = writeln!(
         out,
         "    baseline  {:<name_width$}  {}{unit_suffix}  (best {})",
         report.baseline,
         format_value(report.baseline_summary.median, report.metric),
-        format_value(report.baseline_summary.min, report.metric)
+        format_value(fast_end(&report.samples.baseline.per_op), report.metric)
     );
     let _ = writeln!(
         out,

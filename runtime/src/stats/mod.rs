@@ -17,6 +17,6 @@ pub use bootstrap::{
     paired_ratios,
 };
 pub use drift::{DRIFT_ALPHA, Drift, detect_drift};
-pub use parity::{Outcome, ParityInputs, ParityVerdict, Spread, parity_verdict};
+pub use parity::{Outcome, ParityInputs, ParityVerdict, Spread, fast_end, parity_verdict};
 pub use pooled::{Pooled, bootstrap_pooled};
 pub use quantile::{Summary, median, quantile_sorted, sorted_copy};
