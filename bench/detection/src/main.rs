@@ -76,15 +76,18 @@ fn run(plan: &Plan, with_criterion: bool, out_dir: &Path, command: String) {
     let scratch = runner::scratch_dir("trials");
     println!("fixture: {}\nscratch: {}", binary.display(), scratch.display());
     let overhead = measure_overhead(&binary, &scratch, plan);
-    let calibration = calibrate(&binary, &scratch, plan);
-    let truth: BTreeMap<(&'static str, i64), f64> =
-        calibration.iter().filter_map(|c| c.measured.map(|m| ((c.workload, c.k), m))).collect();
+    let mut calibration = Vec::new();
     let mut cells = Vec::new();
     for &condition in &plan.conditions {
+        let truths = calibrate(&binary, &scratch, plan, condition);
+        let truth = truth_of(&truths);
         let trials = run_condition(&binary, &scratch, plan, condition);
         cells.extend(to_cells(plan, condition, &trials, &truth));
+        calibration.extend(truths);
     }
-    let criterion_rows = if with_criterion { criterion::run_all(plan, &truth, &scratch) } else { Vec::new() };
+    let idle_truth =
+        truth_of(&calibration.iter().filter(|c| c.condition == Condition::Idle).cloned().collect::<Vec<_>>());
+    let criterion_rows = if with_criterion { criterion::run_all(plan, &idle_truth, &scratch) } else { Vec::new() };
     let _ = std::fs::remove_dir_all(&scratch);
     let context = context(command, started.elapsed());
     let markdown = report::markdown(plan, &context, overhead, &calibration, &cells, &criterion_rows);
@@ -113,12 +116,20 @@ fn measure_overhead(binary: &Path, scratch: &Path, plan: &Plan) -> Option<Overhe
     overhead
 }
 
-/// The true difference of each workload at each k: the median of several long runs, idle,
-/// confirmation off, each in a fresh process with its own seed. The sweeps are interleaved (every
-/// workload and k once, then again) so that a minute of disturbance — another build on the
-/// machine — spoils one run of many cells rather than every run of one cell; a single run per
-/// cell was seen off by 0.9 pp that way.
-fn calibrate(binary: &Path, scratch: &Path, plan: &Plan) -> Vec<Calibration> {
+/// The true difference of each workload at each k under `condition`: the median of several long
+/// runs, confirmation off, each in a fresh process with its own seed. Per condition, because the
+/// hog changes what some workloads cost relative to each other (memory and allocator-bound
+/// code shares more with it than a register-bound loop). Fresh processes, because some
+/// workloads (the allocating one) differ by a per-process offset of about ±1 pp: more, shorter
+/// runs average it better than fewer long ones. The sweeps are interleaved (every workload and
+/// k once, then again) so that a minute of disturbance — another build on the machine — spoils
+/// one run of many cells rather than every run of one cell; a single run per cell was seen off
+/// by 0.9 pp that way.
+fn calibrate(binary: &Path, scratch: &Path, plan: &Plan, condition: Condition) -> Vec<Calibration> {
+    let per_run = plan.calibration_budget_s() * 1.5 + 0.5;
+    let cells = plan.workloads.len() * plan.ks.len();
+    let limit = Duration::from_secs_f64(per_run * (cells as u64 * plan.calibration_runs) as f64 + 120.0);
+    let _hog = (condition == Condition::Hog).then(|| Hog::start(limit));
     let mut runs: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
     for sweep in 0..plan.calibration_runs {
         for (w, workload) in plan.workloads.iter().enumerate() {
@@ -127,7 +138,8 @@ fn calibrate(binary: &Path, scratch: &Path, plan: &Plan) -> Vec<Calibration> {
                 let seed = 1_000_000 + sweep;
                 let run = Run { name: &name, k, seed, budget: plan.calibration_budget, confirm: false };
                 let (reading, _) = run_pair(binary, scratch, &run);
-                println!("truth {} k={k:+} run {}: d = {:?}", workload.name, sweep + 1, reading.difference);
+                let label = condition.label();
+                println!("truth ({label}) {} k={k:+} run {}: d = {:?}", workload.name, sweep + 1, reading.difference);
                 runs.entry((w, i)).or_default().extend(reading.difference);
             }
         }
@@ -137,6 +149,7 @@ fn calibrate(binary: &Path, scratch: &Path, plan: &Plan) -> Vec<Calibration> {
         for (i, &k) in plan.ks.iter().enumerate() {
             let values = runs.remove(&(w, i)).unwrap_or_default();
             calibration.push(Calibration {
+                condition,
                 workload: workload.name,
                 k,
                 measured: figures::median(&values),
@@ -145,6 +158,11 @@ fn calibrate(binary: &Path, scratch: &Path, plan: &Plan) -> Vec<Calibration> {
         }
     }
     calibration
+}
+
+/// The measured truths by workload and k.
+fn truth_of(calibration: &[Calibration]) -> BTreeMap<(&'static str, i64), f64> {
+    calibration.iter().filter_map(|c| c.measured.map(|m| ((c.workload, c.k), m))).collect()
 }
 
 type Key = (&'static str, i64, Parity);

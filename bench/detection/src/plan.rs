@@ -108,14 +108,14 @@ impl Plan {
             trials_aa: 3,
             trials: 3,
             budget: "300ms",
-            calibration_budget: "2s",
+            calibration_budget: "1s",
             calibration_runs: 3,
             overhead_budget: "300ms",
         }
     }
 
-    /// The full plan, sized for about 35 minutes on 2 cores (calibration 3 × 2 s per cell of
-    /// workload × k, ~7 minutes; trials ~1 s each, ~23 minutes): every workload,
+    /// The full plan, sized for about 35 minutes on 2 cores (calibration 4 × 1 s per cell of
+    /// workload × k and condition, ~10 minutes; trials ~1 s each, ~23 minutes): every workload,
     /// k ∈ {0, ±1, ±2, ±5, ±10, ±20}, idle and hog, 10 A/A trials per cell (200 A/A
     /// comparisons in all) and 6 per cell otherwise, 500 ms per trial.
     pub fn full() -> Plan {
@@ -127,8 +127,8 @@ impl Plan {
             trials_aa: 10,
             trials: 6,
             budget: "500ms",
-            calibration_budget: "2s",
-            calibration_runs: 3,
+            calibration_budget: "1s",
+            calibration_runs: 4,
             overhead_budget: "1s",
         }
     }
@@ -136,6 +136,11 @@ impl Plan {
     /// The trial budget in seconds.
     pub fn budget_s(&self) -> f64 {
         seconds(self.budget)
+    }
+
+    /// The calibration budget in seconds.
+    pub fn calibration_budget_s(&self) -> f64 {
+        seconds(self.calibration_budget)
     }
 
     /// Trials of a cell with injected difference `k`.

@@ -26,6 +26,8 @@ pub struct Cell {
 /// One calibration measurement: a long run without confirmation.
 #[derive(Debug, Clone)]
 pub struct Calibration {
+    /// Idle or beside the hog.
+    pub condition: Condition,
     /// The workload.
     pub workload: &'static str,
     /// The injected difference in percent.
@@ -201,17 +203,21 @@ pub fn markdown(
     let _ = writeln!(
         out,
         "\n## Calibration of the truth\n\nEach workload at each k measured {} times for {}, each in a fresh process, \
-        with confirmation off (`RTCOMPARE_CONFIRM=0`, idle); the sweeps are interleaved. Their median is the truth the estimate errors below are taken against; \
+        with confirmation off (`RTCOMPARE_CONFIRM=0`), idle and again beside the hog; the sweeps are interleaved. Their median is the truth the \
+        estimate errors below are taken against, each condition's trials against that condition's truth; \
         it differs from the injected one by the fixed costs of a call (and, at k = 0, by code placement).\n",
         plan.calibration_runs, plan.calibration_budget
     );
-    let _ =
-        writeln!(out, "| workload | k | injected Δ | measured Δ (median) | runs |\n| --- | --- | --- | --- | --- |");
+    let _ = writeln!(
+        out,
+        "| condition | workload | k | injected Δ | measured Δ (median) | runs |\n| --- | --- | --- | --- | --- | --- |"
+    );
     for c in calibration {
         let runs: Vec<String> = c.runs.iter().map(|&r| pct(Some(r))).collect();
         let _ = writeln!(
             out,
-            "| {} | {:+} | {} | {} | {} |",
+            "| {} | {} | {:+} | {} | {} | {} |",
+            c.condition.label(),
             c.workload,
             c.k,
             pct(Some(injected(c.k))),
@@ -361,7 +367,7 @@ pub fn json(
             "trials_aa": plan.trials_aa, "trials": plan.trials, "budget": plan.budget, "calibration_budget": plan.calibration_budget, "calibration_runs": plan.calibration_runs,
         },
         "overhead_ns": overhead.map(|o| json!({"candidate": o.candidate_ns, "baseline": o.baseline_ns})),
-        "calibration": calibration.iter().map(|c| json!({"workload": c.workload, "k": c.k, "injected": injected(c.k), "measured": c.measured, "runs": c.runs})).collect::<Vec<_>>(),
+        "calibration": calibration.iter().map(|c| json!({"condition": c.condition.label(), "workload": c.workload, "k": c.k, "injected": injected(c.k), "measured": c.measured, "runs": c.runs})).collect::<Vec<_>>(),
         "cells": cells.iter().map(|c| json!({
             "workload": c.workload.name, "k": c.k, "condition": c.condition.label(), "parity": c.parity.value(),
             "true_difference": c.truth, "figures": figures_json(&c.figures),
