@@ -5,12 +5,12 @@
 
 use crate::figures::{Figures, aggregate};
 use crate::outcome::{Outcome, Trial, read_criterion};
-use crate::plan::Plan;
-use crate::runner::{build_executable, cargo, die, root};
+use crate::plan::{Condition, Plan};
+use crate::runner::{Hog, build_executable, cargo, die, root};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The injected differences and trials of the criterion part, in both modes: criterion at its
 /// defaults spends about 9 s per run (3 s warm-up, 5 s measuring, the analysis), 6 runs per
@@ -48,6 +48,8 @@ pub fn settings(budget_s: f64) -> Vec<Setting> {
 /// One row of the criterion table: setting × workload × k.
 #[derive(Debug, Clone)]
 pub struct Row {
+    /// Idle or beside the hog.
+    pub condition: Condition,
     /// The setting's label.
     pub setting: String,
     /// The workload.
@@ -83,23 +85,37 @@ fn run(binary: &Path, home: &Path, workload: &str, k: i64, mode: &[&str], settin
     (String::from_utf8_lossy(&output.stdout).into_owned(), wall)
 }
 
-/// Runs the whole criterion part (idle only) and returns its rows.
-pub fn run_all(plan: &Plan, truth: &BTreeMap<(&'static str, i64), f64>, scratch: &Path) -> Vec<Row> {
+/// The measured truths by condition, workload and k.
+pub type Truths = BTreeMap<(Condition, &'static str, i64), f64>;
+
+/// Runs the whole criterion part, under each of the plan's conditions, and returns its rows.
+pub fn run_all(plan: &Plan, truth: &Truths, scratch: &Path) -> Vec<Row> {
     let binary = build();
-    let home = scratch.join("criterion");
+    let mut rows = Vec::new();
+    for &condition in &plan.conditions {
+        // Criterion at its defaults takes about 10 s per run; the hog must outlive them all.
+        let runs = (plan.workloads.len() * (KS.len() + 1)) as u64 * TRIALS * 2;
+        let _hog = (condition == Condition::Hog).then(|| Hog::start(Duration::from_secs(runs * 15 + 120)));
+        rows.extend(run_condition(plan, condition, truth, &binary, &scratch.join("criterion")));
+    }
+    rows
+}
+
+fn run_condition(plan: &Plan, condition: Condition, truth: &Truths, binary: &Path, home: &Path) -> Vec<Row> {
     let mut rows = Vec::new();
     for setting in settings(plan.budget_s()) {
         let mut trials: BTreeMap<(&'static str, i64), Vec<Trial>> = BTreeMap::new();
         for workload in &plan.workloads {
             for trial in 0..TRIALS {
-                let (_, save_wall) = run(&binary, &home, workload.name, 0, &["--save-baseline", "base"], &setting);
+                let (_, save_wall) = run(binary, home, workload.name, 0, &["--save-baseline", "base"], &setting);
                 for &k in &KS {
-                    let (stdout, wall) = run(&binary, &home, workload.name, k, &["--baseline", "base"], &setting);
+                    let (stdout, wall) = run(binary, home, workload.name, k, &["--baseline", "base"], &setting);
                     let (outcome, difference) = read_criterion(&stdout, &[workload.name])
                         .into_iter()
                         .next()
                         .map_or((Outcome::Failed, None), |(_, o, d)| (o, d));
-                    println!("  {} {} trial {trial} k={k:+}: {outcome:?}", setting.label, workload.name);
+                    let label = condition.label();
+                    println!("  {label}: {} {} trial {trial} k={k:+}: {outcome:?}", setting.label, workload.name);
                     let entry = trials.entry((workload.name, k)).or_default();
                     entry.push(Trial { outcome, confirmed: false, difference, wall_s: save_wall + wall });
                 }
@@ -109,8 +125,8 @@ pub fn run_all(plan: &Plan, truth: &BTreeMap<(&'static str, i64), f64>, scratch:
         for workload in &plan.workloads {
             for k in KS {
                 let trials = trials.remove(&(workload.name, k)).unwrap_or_default();
-                let figures = aggregate(&trials, k, truth.get(&(workload.name, k)).copied());
-                rows.push(Row { setting: setting.label.clone(), workload: workload.name, k, figures });
+                let figures = aggregate(&trials, k, truth.get(&(condition, workload.name, k)).copied());
+                rows.push(Row { condition, setting: setting.label.clone(), workload: workload.name, k, figures });
             }
         }
     }

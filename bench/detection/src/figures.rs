@@ -17,6 +17,8 @@ pub struct Figures {
     pub failed: usize,
     /// Losses confirmed in a fresh process: the ones that fail a test.
     pub confirmed_losses: usize,
+    /// Wins confirmed in a fresh process: the ones reported as wins.
+    pub confirmed_wins: usize,
     /// A true slowdown reported as a win, or a true speed-up as a loss.
     pub direction_errors: usize,
     /// Median of `|estimate − truth|` in percentage points, when any trial had an estimate.
@@ -42,7 +44,8 @@ pub fn aggregate(trials: &[Trial], k: i64, truth: Option<f64>) -> Figures {
         wins: count(Outcome::Win),
         parity: count(Outcome::Parity),
         failed: count(Outcome::Failed),
-        confirmed_losses: trials.iter().filter(|t| t.confirmed).count(),
+        confirmed_losses: trials.iter().filter(|t| t.confirmed && t.outcome == Outcome::Loss).count(),
+        confirmed_wins: trials.iter().filter(|t| t.confirmed && t.outcome == Outcome::Win).count(),
         direction_errors,
         median_error_pp: median(&errors),
         median_wall_s: median(&walls),
@@ -85,12 +88,12 @@ mod tests {
         let trials = [
             trial(Outcome::Loss, true, -0.021, 1.0),
             trial(Outcome::Loss, false, -0.019, 2.0),
-            trial(Outcome::Win, false, 0.01, 3.0),
+            trial(Outcome::Win, true, 0.01, 3.0),
             Trial { outcome: Outcome::Failed, confirmed: false, difference: None, wall_s: 4.0 },
         ];
         let f = aggregate(&trials, 2, Some(-0.02));
         assert_eq!((f.trials, f.losses, f.wins, f.parity, f.failed), (4, 2, 1, 0, 1));
-        assert_eq!(f.confirmed_losses, 1);
+        assert_eq!((f.confirmed_losses, f.confirmed_wins), (1, 1));
         assert_eq!(f.direction_errors, 1);
         let error = f.median_error_pp.expect("errors");
         assert!((error - 0.1).abs() < 1e-9, "{error}");

@@ -85,9 +85,9 @@ fn run(plan: &Plan, with_criterion: bool, out_dir: &Path, command: String) {
         cells.extend(to_cells(plan, condition, &trials, &truth));
         calibration.extend(truths);
     }
-    let idle_truth =
-        truth_of(&calibration.iter().filter(|c| c.condition == Condition::Idle).cloned().collect::<Vec<_>>());
-    let criterion_rows = if with_criterion { criterion::run_all(plan, &idle_truth, &scratch) } else { Vec::new() };
+    let truths: criterion::Truths =
+        calibration.iter().filter_map(|c| c.measured.map(|m| ((c.condition, c.workload, c.k), m))).collect();
+    let criterion_rows = if with_criterion { criterion::run_all(plan, &truths, &scratch) } else { Vec::new() };
     let _ = std::fs::remove_dir_all(&scratch);
     let context = context(command, started.elapsed());
     let markdown = report::markdown(plan, &context, overhead, &calibration, &cells, &criterion_rows);

@@ -20,7 +20,8 @@ pub enum Outcome {
 pub struct Trial {
     /// The reported outcome (first round, for rtcompare).
     pub outcome: Outcome,
-    /// Whether a loss was confirmed in a fresh process (`false` for anything but a loss).
+    /// Whether a win or a loss was confirmed in a fresh process (`false` for parity and for
+    /// criterion, which has no such step).
     pub confirmed: bool,
     /// The estimated difference, `d = 1 − candidate/baseline` (positive: candidate faster).
     pub difference: Option<f64>,
@@ -64,7 +65,7 @@ pub fn read_results(text: &str, name: &str) -> Result<Reading, String> {
     let medians = summaries["candidate"]["median"].as_f64().zip(summaries["baseline"]["median"].as_f64());
     Ok(Reading {
         outcome,
-        confirmed: outcome == Outcome::Loss && verdict["confirmed"].as_bool() == Some(true),
+        confirmed: matches!(outcome, Outcome::Loss | Outcome::Win) && verdict["confirmed"].as_bool() == Some(true),
         difference: comparison["estimate"]["difference"].as_f64(),
         ratio: verdict["ratio"].as_f64(),
         medians,

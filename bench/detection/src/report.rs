@@ -225,6 +225,7 @@ pub fn markdown(
             runs.join(", ")
         );
     }
+    side_by_side(&mut out, cells, criterion);
     verdict_table(&mut out, cells);
     criterion_table(&mut out, criterion);
     out
@@ -271,7 +272,7 @@ fn header(out: &mut String, plan: &Plan, context: &Context) {
     let _ = writeln!(
         out,
         "Δ is rtcompare's `d = 1 − candidate/baseline`: a slowdown of k % is Δ = −k %. \
-        *loss/win/parity* are first-round verdicts; *confirmed* losses are the ones that fail a test. \
+        *loss/win/parity* are first-round verdicts; *confirmed* losses are the ones that fail a test; *confirmed* wins the ones reported as wins. \
         A direction error is a true slowdown reported as a win or a true speed-up reported as a loss. \
         *|est − true|* is the median absolute difference between the estimate and the calibrated truth, in percentage points. \
         *wall* is the median wall-clock time of one verdict: process start to exit, confirmation included.\n"
@@ -281,14 +282,14 @@ fn header(out: &mut String, plan: &Plan, context: &Context) {
 fn verdict_table(out: &mut String, cells: &[Cell]) {
     let _ = writeln!(
         out,
-        "\n## Verdicts\n\n| workload | parity | condition | k | true Δ | trials | loss | win | parity | confirmed loss | direction errors | \\|est − true\\| (pp) | wall (s) |"
+        "\n## Verdicts\n\n| workload | parity | condition | k | true Δ | trials | loss | win | parity | confirmed loss | confirmed win | direction errors | \\|est − true\\| (pp) | wall (s) |"
     );
-    let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for c in cells {
         let f = &c.figures;
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {:+} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {:+} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             c.workload.name,
             c.parity.value(),
             c.condition.label(),
@@ -299,9 +300,137 @@ fn verdict_table(out: &mut String, cells: &[Cell]) {
             f.wins,
             f.parity,
             f.confirmed_losses,
+            f.confirmed_wins,
             f.direction_errors,
             opt(f.median_error_pp, 2),
             opt(f.median_wall_s, 2)
+        );
+    }
+}
+
+/// One line of the side-by-side summary: a tool and setting, its reports on the cells criterion
+/// also ran, under one condition.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    /// Idle or beside the hog.
+    pub condition: Condition,
+    /// The tool and setting.
+    pub setting: String,
+    /// A/A trials reported as a change (for rtcompare: confirmed), and the trials.
+    pub aa_changes: (usize, usize),
+    /// 2 % slowdowns reported as such, and the trials.
+    pub slowdowns_2: (usize, usize),
+    /// 2 % speed-ups reported as such, and the trials.
+    pub speedups_2: (usize, usize),
+    /// 10 % differences (both directions) reported as such, and the trials.
+    pub found_10: (usize, usize),
+    /// Differences reported in the wrong direction.
+    pub direction_errors: usize,
+    /// The median of the cells' median wall times per verdict.
+    pub wall_s: Option<f64>,
+}
+
+/// What a cell's trials reported, for the summary: changes counted as an rtcompare user sees
+/// them (confirmed) or as criterion prints them.
+fn reported(f: &Figures, confirmed: bool) -> (usize, usize) {
+    if confirmed { (f.confirmed_losses, f.confirmed_wins) } else { (f.losses, f.wins) }
+}
+
+fn summarise(condition: Condition, setting: String, cells: &[(i64, &Figures)], confirmed: bool) -> Summary {
+    let mut s = Summary {
+        condition,
+        setting,
+        aa_changes: (0, 0),
+        slowdowns_2: (0, 0),
+        speedups_2: (0, 0),
+        found_10: (0, 0),
+        direction_errors: 0,
+        wall_s: None,
+    };
+    let add = |into: &mut (usize, usize), found: usize, trials: usize| {
+        into.0 += found;
+        into.1 += trials;
+    };
+    for &(k, f) in cells {
+        let (losses, wins) = reported(f, confirmed);
+        match k {
+            0 => add(&mut s.aa_changes, losses + wins, f.trials),
+            2 => add(&mut s.slowdowns_2, losses, f.trials),
+            -2 => add(&mut s.speedups_2, wins, f.trials),
+            10 => add(&mut s.found_10, losses, f.trials),
+            -10 => add(&mut s.found_10, wins, f.trials),
+            _ => {}
+        }
+        s.direction_errors += f.direction_errors;
+    }
+    let walls: Vec<f64> = cells.iter().filter_map(|(_, f)| f.median_wall_s).collect();
+    s.wall_s = crate::figures::median(&walls);
+    s
+}
+
+/// rtcompare (both parities) and criterion (both settings) on the cells criterion ran: the
+/// workloads and k of its rows, under each condition.
+pub fn summaries(cells: &[Cell], criterion: &[Row]) -> Vec<Summary> {
+    let mut out = Vec::new();
+    for condition in [Condition::Idle, Condition::Hog] {
+        let rows: Vec<&Row> = criterion.iter().filter(|r| r.condition == condition).collect();
+        if rows.is_empty() {
+            continue;
+        }
+        let covered = |c: &&Cell| rows.iter().any(|r| r.workload == c.workload.name && r.k == c.k);
+        for parity in [Parity::Tight, Parity::Default] {
+            let ours: Vec<(i64, &Figures)> = cells
+                .iter()
+                .filter(|c| c.condition == condition && c.parity == parity)
+                .filter(covered)
+                .map(|c| (c.k, &c.figures))
+                .collect();
+            let label = format!("rtcompare, parity {} (confirmed)", parity.value());
+            out.push(summarise(condition, label, &ours, true));
+        }
+        let mut settings: Vec<&str> = Vec::new();
+        for r in &rows {
+            if !settings.contains(&r.setting.as_str()) {
+                settings.push(&r.setting);
+            }
+        }
+        for setting in settings {
+            let theirs: Vec<(i64, &Figures)> =
+                rows.iter().filter(|r| r.setting == setting).map(|r| (r.k, &r.figures)).collect();
+            out.push(summarise(condition, setting.to_owned(), &theirs, false));
+        }
+    }
+    out
+}
+
+fn side_by_side(out: &mut String, cells: &[Cell], criterion: &[Row]) {
+    let all = summaries(cells, criterion);
+    if all.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n## Side by side with criterion\n\nOn the cells both ran (the per-cell tables are below). rtcompare counts what a \
+        user is told: a win or a loss confirmed in a fresh process. criterion counts its own report of one comparing run \
+        against the saved baseline: *regressed* or *improved*. *wall* is the median time per verdict.\n"
+    );
+    let _ = writeln!(
+        out,
+        "| condition | tool, setting | A/A reported as a change | 2 % slowdowns reported | 2 % speed-ups reported | ±10 % reported | direction errors | wall (s) |\n| --- | --- | --- | --- | --- | --- | --- | --- |"
+    );
+    let frac = |(found, trials): (usize, usize)| format!("{found}/{trials}");
+    for s in &all {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            s.condition.label(),
+            s.setting,
+            frac(s.aa_changes),
+            frac(s.slowdowns_2),
+            frac(s.speedups_2),
+            frac(s.found_10),
+            s.direction_errors,
+            opt(s.wall_s, 2)
         );
     }
 }
@@ -313,21 +442,22 @@ fn criterion_table(out: &mut String, rows: &[Row]) {
     }
     let _ = writeln!(
         out,
-        "\n## Criterion, side by side\n\ncriterion 0.8 in its regression workflow (`bench/criterion-compare`), idle: \
+        "\n## Criterion, per cell\n\ncriterion 0.8 in its regression workflow (`bench/criterion-compare`), idle and beside the hog: \
         per trial one `--save-baseline base` run at k = 0, then one `--baseline base` run per k. *regressed* counts as a loss, \
         *improved* as a win, *no change* and *within noise* as parity. Criterion has no confirmation step. \
         *wall* is the saving run plus the comparing run.\n"
     );
     let _ = writeln!(
         out,
-        "| setting | workload | k | trials | regressed | improved | no change / within noise | direction errors | \\|est − true\\| (pp) | wall (s) |"
+        "| condition | setting | workload | k | trials | regressed | improved | no change / within noise | direction errors | \\|est − true\\| (pp) | wall (s) |"
     );
-    let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for r in rows {
         let f = &r.figures;
         let _ = writeln!(
             out,
-            "| {} | {} | {:+} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {:+} | {} | {} | {} | {} | {} | {} | {} |",
+            r.condition.label(),
             r.setting,
             r.workload,
             r.k,
@@ -345,7 +475,7 @@ fn criterion_table(out: &mut String, rows: &[Row]) {
 fn figures_json(f: &Figures) -> Value {
     json!({
         "trials": f.trials, "losses": f.losses, "wins": f.wins, "parity": f.parity, "failed": f.failed,
-        "confirmed_losses": f.confirmed_losses, "direction_errors": f.direction_errors,
+        "confirmed_losses": f.confirmed_losses, "confirmed_wins": f.confirmed_wins, "direction_errors": f.direction_errors,
         "median_abs_error_pp": f.median_error_pp, "median_wall_s": f.median_wall_s,
     })
 }
@@ -373,7 +503,11 @@ pub fn json(
             "true_difference": c.truth, "figures": figures_json(&c.figures),
         })).collect::<Vec<_>>(),
         "criterion": criterion.iter().map(|r| json!({
-            "setting": r.setting, "workload": r.workload, "k": r.k, "figures": figures_json(&r.figures),
+            "condition": r.condition.label(), "setting": r.setting, "workload": r.workload, "k": r.k, "figures": figures_json(&r.figures),
+        })).collect::<Vec<_>>(),
+        "side_by_side": summaries(cells, criterion).iter().map(|s| json!({
+            "condition": s.condition.label(), "setting": s.setting, "aa_changes": s.aa_changes, "slowdowns_2": s.slowdowns_2,
+            "speedups_2": s.speedups_2, "found_10": s.found_10, "direction_errors": s.direction_errors, "wall_s": s.wall_s,
         })).collect::<Vec<_>>(),
         "targets": targets(cells, overhead).iter().map(|t| json!({"target": t.target, "observed": t.observed, "met": t.met})).collect::<Vec<_>>(),
     })
@@ -417,5 +551,39 @@ mod tests {
         let missed = [cell(2, Parity::Tight, &[(Outcome::Loss, true), (Outcome::Parity, false)])];
         assert_eq!(targets(&missed, None)[1].met, Some(false));
         assert_eq!(targets(&missed, None)[4].met, None);
+    }
+
+    #[test]
+    fn summaries_count_confirmed_changes_for_rtcompare_and_reports_for_criterion() {
+        let cells = [
+            cell(0, Parity::Tight, &[(Outcome::Loss, false), (Outcome::Parity, false)]),
+            cell(2, Parity::Tight, &[(Outcome::Loss, true), (Outcome::Loss, false)]),
+            cell(-2, Parity::Tight, &[(Outcome::Win, true)]),
+            cell(5, Parity::Tight, &[(Outcome::Loss, true)]),
+        ];
+        let row = |k: i64, outcomes: &[Outcome]| {
+            let trials: Vec<Trial> = outcomes
+                .iter()
+                .map(|&outcome| Trial { outcome, confirmed: false, difference: None, wall_s: 20.0 })
+                .collect();
+            Row {
+                condition: Condition::Idle,
+                setting: "criterion".to_owned(),
+                workload: WORKLOADS[1].name,
+                k,
+                figures: aggregate(&trials, k, None),
+            }
+        };
+        let rows = [row(0, &[Outcome::Win, Outcome::Parity]), row(2, &[Outcome::Loss, Outcome::Loss]), row(-2, &[])];
+        let all = summaries(&cells, &rows);
+        assert_eq!(all.len(), 3, "rtcompare at two parities, criterion once; idle only");
+        let ours = &all[0];
+        assert_eq!(ours.setting, "rtcompare, parity 0.01 (confirmed)");
+        assert_eq!((ours.aa_changes, ours.slowdowns_2, ours.speedups_2), ((0, 2), (1, 2), (1, 1)));
+        assert_eq!(all[1].slowdowns_2, (0, 0), "no parity-0.04 cells were given");
+        let theirs = &all[2];
+        assert_eq!((theirs.aa_changes, theirs.slowdowns_2, theirs.speedups_2), ((1, 2), (2, 2), (0, 0)));
+        assert_eq!(theirs.wall_s, Some(20.0));
+        assert!(summaries(&cells, &[]).is_empty());
     }
 }
