@@ -19,8 +19,10 @@ pub struct Figures {
     pub confirmed_losses: usize,
     /// Wins confirmed in a fresh process: the ones reported as wins.
     pub confirmed_wins: usize,
-    /// A true slowdown reported as a win, or a true speed-up as a loss.
+    /// A true slowdown reported as a win, or a true speed-up as a loss (first round).
     pub direction_errors: usize,
+    /// Direction errors that a fresh process confirmed: what a user would be told.
+    pub confirmed_direction_errors: usize,
     /// Median of `|estimate − truth|` in percentage points, when any trial had an estimate.
     pub median_error_pp: Option<f64>,
     /// Median wall-clock seconds per verdict.
@@ -31,8 +33,9 @@ pub struct Figures {
 /// difference `truth` (as `d`, positive when the candidate is faster).
 pub fn aggregate(trials: &[Trial], k: i64, truth: Option<f64>) -> Figures {
     let count = |o: Outcome| trials.iter().filter(|t| t.outcome == o).count();
-    let direction_errors =
-        trials.iter().filter(|t| (k > 0 && t.outcome == Outcome::Win) || (k < 0 && t.outcome == Outcome::Loss)).count();
+    let wrong_way = |t: &&Trial| (k > 0 && t.outcome == Outcome::Win) || (k < 0 && t.outcome == Outcome::Loss);
+    let direction_errors = trials.iter().filter(wrong_way).count();
+    let confirmed_direction_errors = trials.iter().filter(wrong_way).filter(|t| t.confirmed).count();
     let errors: Vec<f64> = match truth {
         Some(truth) => trials.iter().filter_map(|t| t.difference).map(|d| (d - truth).abs() * 100.0).collect(),
         None => Vec::new(),
@@ -47,6 +50,7 @@ pub fn aggregate(trials: &[Trial], k: i64, truth: Option<f64>) -> Figures {
         confirmed_losses: trials.iter().filter(|t| t.confirmed && t.outcome == Outcome::Loss).count(),
         confirmed_wins: trials.iter().filter(|t| t.confirmed && t.outcome == Outcome::Win).count(),
         direction_errors,
+        confirmed_direction_errors,
         median_error_pp: median(&errors),
         median_wall_s: median(&walls),
     }
@@ -94,12 +98,13 @@ mod tests {
         let f = aggregate(&trials, 2, Some(-0.02));
         assert_eq!((f.trials, f.losses, f.wins, f.parity, f.failed), (4, 2, 1, 0, 1));
         assert_eq!((f.confirmed_losses, f.confirmed_wins), (1, 1));
-        assert_eq!(f.direction_errors, 1);
+        assert_eq!((f.direction_errors, f.confirmed_direction_errors), (1, 1));
         let error = f.median_error_pp.expect("errors");
         assert!((error - 0.1).abs() < 1e-9, "{error}");
         assert_eq!(f.median_wall_s, Some(2.5));
         // The same outcomes for a speed-up: the losses are the direction errors now.
-        assert_eq!(aggregate(&trials, -2, None).direction_errors, 2);
+        let speedup = aggregate(&trials, -2, None);
+        assert_eq!((speedup.direction_errors, speedup.confirmed_direction_errors), (2, 1));
         assert_eq!(aggregate(&trials, 0, None).direction_errors, 0);
     }
 
