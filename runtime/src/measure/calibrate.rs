@@ -123,7 +123,7 @@ pub fn calibrate(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &Cali
 /// pays one-time costs — lazily initialised state such as a `HashMap`'s random keys, the first
 /// page faults of the heap, a cold instruction cache — and a single reading once took that for
 /// the arm's cost: a 10 µs candidate got batches of 1 against its baseline's 17, and the unequal
-/// batches turned a 2 % slowdown into a 2 % "speed-up" (`docs/detection.md`).
+/// batches turned a 2 % slowdown into a 2 % "speed-up" (`docs/design.md`).
 fn batch_size(arm: &mut Arm<'_>, target_ns: f64, meter: Meter) -> u64 {
     const LIMIT: u64 = 1 << 40;
     let mut iters: u64 = 1;

@@ -15,7 +15,7 @@ pub enum Spread {
     /// spread, for `n` rounds). The seed rule's samples were whole runs, each a median, so their
     /// IQR measured exactly this; with hundreds of paired rounds it must be derived. The default:
     /// on the detection benchmark it finds 2 % slowdowns that the two below hide
-    /// (`docs/detection.md`).
+    /// (`docs/statistics.md`, section 10).
     RoundMedian,
     /// Relative IQR of the per-round ratios `c_i / b_i`, undivided: how much one round varies.
     /// Noise both arms of a round share cancels; modes that hit one arm and not the other widen
@@ -125,8 +125,9 @@ pub fn parity_verdict(inputs: &ParityInputs<'_>) -> ParityVerdict {
 /// An arm's fast end: its `⌊(n − 1) / 10⌋`-th smallest value (counting from 0). That is the
 /// minimum for up to ten values — the seed rule's five runs a side — and about the 10th
 /// percentile for hundreds of rounds, where the minimum is one lucky round: on a memory-bound
-/// workload its ratio wandered ±8 % between runs of a 2 % difference (`docs/detection.md`).
-/// A fast mode that holds at least a tenth of each arm's rounds still sets both fast ends.
+/// workload the ratio of minimums of a 2 % difference ranged from 0.96 to 1.08 between runs
+/// (`docs/statistics.md`). A fast mode that holds at least a tenth of each arm's rounds still
+/// sets both fast ends.
 ///
 /// ```
 /// use rtcompare_runtime::stats::fast_end;
