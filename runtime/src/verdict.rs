@@ -324,6 +324,7 @@ fn assemble(
         spread: options.spread,
         candidate_floor,
         baseline_floor,
+        processes: resampled.processes.len().max(1),
     });
     let baseline_summary = Summary::of(b);
     let verdict = decide(&parity, options.parity, &resampled.estimate, floor, &calibration, baseline_summary.median);

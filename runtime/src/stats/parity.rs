@@ -12,7 +12,8 @@ use super::{Summary, sorted_copy};
 pub enum Spread {
     /// How far the median of the per-round ratios would move from one run to the next: the
     /// relative IQR of the ratios `c_i / b_i` times `√(π/2) / √n` (the IQR of a sample median's
-    /// spread, for `n` rounds). The seed rule's samples were whole runs, each a median, so their
+    /// spread) for `n` independent units — the rounds of one process, or the processes when
+    /// several are pooled, since their rounds share each process's draw of hash seeds and layout. The seed rule's samples were whole runs, each a median, so their
     /// IQR measured exactly this; with hundreds of paired rounds it must be derived. The default:
     /// on the detection benchmark it finds 2 % slowdowns that the two below hide
     /// (`docs/statistics.md`, section 10).
@@ -42,6 +43,10 @@ pub struct ParityInputs<'a> {
     pub candidate_floor: f64,
     /// The baseline's per-op measurement floor.
     pub baseline_floor: f64,
+    /// How many processes the rounds come from (1 for one process). Rounds of one process share
+    /// its draw of per-process randomness, so when several are pooled the median's spread is
+    /// taken over processes, not rounds.
+    pub processes: usize,
 }
 
 /// Outcome of a comparison: the candidate against its baseline.
@@ -96,7 +101,7 @@ pub struct ParityVerdict {
 /// let candidate = [130.0, 131.0, 129.0, 130.5, 130.2];
 /// let v = parity_verdict(&ParityInputs {
 ///     candidate: &candidate, baseline: &baseline, parity: 0.04,
-///     spread: Spread::RoundMedian, candidate_floor: 0.0, baseline_floor: 0.0,
+///     spread: Spread::RoundMedian, candidate_floor: 0.0, baseline_floor: 0.0, processes: 1,
 /// });
 /// assert_eq!(v.outcome, Outcome::Loss);
 /// ```
@@ -152,8 +157,11 @@ fn spread(inputs: &ParityInputs<'_>, candidate: &Summary, baseline: &Summary) ->
         Spread::RoundRatios => round_ratios().0,
         Spread::RoundMedian => {
             let (iqr, rounds) = round_ratios();
+            // Pooled rounds vary within and between processes; over processes, the IQR of all of
+            // them bounds the spread of a process's median from above, so this errs wide.
+            let units = if inputs.processes > 1 { inputs.processes } else { rounds };
             // A sample median's standard error is √(π/2) σ/√n; the same factor carries the IQR.
-            iqr * (std::f64::consts::PI / 2.0).sqrt() / (rounds.max(1) as f64).sqrt()
+            iqr * (std::f64::consts::PI / 2.0).sqrt() / (units.max(1) as f64).sqrt()
         }
     }
 }
@@ -186,6 +194,7 @@ mod tests {
             spread,
             candidate_floor: 0.0,
             baseline_floor: 0.0,
+            processes: 1,
         })
     }
 
@@ -215,6 +224,25 @@ mod tests {
         assert!(per_round > 0.0);
         let expected = per_round * (std::f64::consts::PI / 2.0).sqrt() / 20.0;
         assert!((of_median - expected).abs() < 1e-12, "{of_median} against {expected}");
+    }
+
+    #[test]
+    fn pooled_processes_take_the_spread_over_processes_not_rounds() {
+        let b: Vec<f64> = (0..400).map(|i| 100.0 + f64::from(i % 7)).collect();
+        let c: Vec<f64> = b.iter().rev().copied().collect();
+        let judged = |processes| {
+            parity_verdict(&ParityInputs {
+                candidate: &c,
+                baseline: &b,
+                parity: 0.04,
+                spread: Spread::RoundMedian,
+                candidate_floor: 0.0,
+                baseline_floor: 0.0,
+                processes,
+            })
+            .noise
+        };
+        assert!((judged(4) / judged(1) - 10.0).abs() < 1e-9, "400 rounds against 4 processes: √100 wider");
     }
 
     #[test]
@@ -255,6 +283,7 @@ mod tests {
             spread: Spread::RoundMedian,
             candidate_floor: 2.0,
             baseline_floor: 2.0,
+            processes: 1,
         };
         let v = parity_verdict(&inputs);
         assert!((v.best_tolerance - 0.2).abs() < 1e-9);
