@@ -19,6 +19,7 @@ mod plan;
 mod report;
 mod runner;
 
+use criterion::Truths;
 use figures::aggregate;
 use outcome::Trial;
 use plan::{Condition, PARITIES, Parity, Plan, Workload, pair_name};
@@ -79,14 +80,11 @@ fn run(plan: &Plan, with_criterion: bool, out_dir: &Path, command: String) {
     let mut calibration = Vec::new();
     let mut cells = Vec::new();
     for &condition in &plan.conditions {
-        let truths = calibrate(&binary, &scratch, plan, condition);
-        let truth = truth_of(&truths);
+        calibration.extend(calibrate(&binary, &scratch, plan, condition));
         let trials = run_condition(&binary, &scratch, plan, condition);
-        cells.extend(to_cells(plan, condition, &trials, &truth));
-        calibration.extend(truths);
+        cells.extend(to_cells(plan, condition, &trials, &truths_of(&calibration)));
     }
-    let truths: criterion::Truths =
-        calibration.iter().filter_map(|c| c.measured.map(|m| ((c.condition, c.workload, c.k), m))).collect();
+    let truths = truths_of(&calibration);
     let criterion_rows = if with_criterion { criterion::run_all(plan, &truths, &scratch) } else { Vec::new() };
     let _ = std::fs::remove_dir_all(&scratch);
     let context = context(command, started.elapsed());
@@ -120,8 +118,8 @@ fn measure_overhead(binary: &Path, scratch: &Path, plan: &Plan) -> Option<Overhe
 /// runs, confirmation off, each in a fresh process with its own seed. Per condition, because the
 /// hog changes what some workloads cost relative to each other (memory and allocator-bound
 /// code shares more with it than a register-bound loop). Fresh processes, because some
-/// workloads (the allocating one) differ by a per-process offset of about ±1 pp: more, shorter
-/// runs average it better than fewer long ones. The sweeps are interleaved (every workload and
+/// workloads (the allocating one) differ by a per-process offset of up to ±2 pp, set by the
+/// address layout (`docs/design.md`): more, shorter runs average it better than fewer long ones. The sweeps are interleaved (every workload and
 /// k once, then again) so that a minute of disturbance — another build on the machine — spoils
 /// one run of many cells rather than every run of one cell; a single run per cell was seen off
 /// by 0.9 pp that way.
@@ -160,9 +158,9 @@ fn calibrate(binary: &Path, scratch: &Path, plan: &Plan, condition: Condition) -
     calibration
 }
 
-/// The measured truths by workload and k.
-fn truth_of(calibration: &[Calibration]) -> BTreeMap<(&'static str, i64), f64> {
-    calibration.iter().filter_map(|c| c.measured.map(|m| ((c.workload, c.k), m))).collect()
+/// The measured truths by condition, workload and k.
+fn truths_of(calibration: &[Calibration]) -> Truths {
+    calibration.iter().filter_map(|c| c.measured.map(|m| ((c.condition, c.workload, c.k), m))).collect()
 }
 
 type Key = (&'static str, i64, Parity);
@@ -192,12 +190,7 @@ fn run_condition(binary: &Path, scratch: &Path, plan: &Plan, condition: Conditio
     trials
 }
 
-fn to_cells(
-    plan: &Plan,
-    condition: Condition,
-    trials: &BTreeMap<Key, Vec<Trial>>,
-    truth: &BTreeMap<(&'static str, i64), f64>,
-) -> Vec<Cell> {
+fn to_cells(plan: &Plan, condition: Condition, trials: &BTreeMap<Key, Vec<Trial>>, truth: &Truths) -> Vec<Cell> {
     let mut cells = Vec::new();
     for &workload in &plan.workloads {
         for parity in PARITIES {
@@ -215,9 +208,9 @@ fn cell(
     condition: Condition,
     parity: Parity,
     trials: &BTreeMap<Key, Vec<Trial>>,
-    truth: &BTreeMap<(&'static str, i64), f64>,
+    truth: &Truths,
 ) -> Cell {
-    let truth = truth.get(&(workload.name, k)).copied();
+    let truth = truth.get(&(condition, workload.name, k)).copied();
     let empty = Vec::new();
     let trials = trials.get(&(workload.name, k, parity)).unwrap_or(&empty);
     Cell { workload, k, condition, parity, truth, figures: aggregate(trials, k, truth) }
