@@ -84,6 +84,16 @@ fn opt(value: Option<f64>, digits: usize) -> String {
     value.map_or_else(|| "–".to_owned(), |v| format!("{v:.digits$}"))
 }
 
+/// Writes a Markdown table: the header row, its separator, then one row per entry of `rows`.
+fn table(out: &mut String, header: &[&str], rows: impl IntoIterator<Item = Vec<String>>) {
+    let line = |cells: &[String]| format!("| {} |", cells.join(" | "));
+    let _ = writeln!(out, "{}", line(&header.iter().map(|h| (*h).to_owned()).collect::<Vec<_>>()));
+    let _ = writeln!(out, "{}", line(&vec!["---".to_owned(); header.len()]));
+    for row in rows {
+        let _ = writeln!(out, "{}", line(&row));
+    }
+}
+
 /// Evaluates the issue's targets on the cells and the overhead.
 pub fn targets(cells: &[Cell], overhead: Option<Overhead>) -> Vec<Target> {
     vec![
@@ -197,10 +207,11 @@ pub fn markdown(
 ) -> String {
     let mut out = String::new();
     header(&mut out, plan, context);
-    let _ = writeln!(out, "## Targets\n\n| target | observed | |\n| --- | --- | --- |");
-    for t in targets(cells, overhead) {
-        let _ = writeln!(out, "| {} | {} | {} |", t.target, t.observed, met_label(t.met));
-    }
+    let _ = writeln!(out, "## Targets\n");
+    let rows = targets(cells, overhead)
+        .into_iter()
+        .map(|t| vec![t.target.to_owned(), t.observed, met_label(t.met).to_owned()]);
+    table(&mut out, &["target", "observed", ""], rows);
     let _ = writeln!(
         out,
         "\n## Calibration of the truth\n\nEach workload at each k measured {} times for {}, each in a fresh process, \
@@ -209,23 +220,18 @@ pub fn markdown(
         it differs from the injected one by the fixed costs of a call (and, at k = 0, by code placement).\n",
         plan.calibration_runs, plan.calibration_budget
     );
-    let _ = writeln!(
-        out,
-        "| condition | workload | k | injected Δ | measured Δ (median) | runs |\n| --- | --- | --- | --- | --- | --- |"
-    );
-    for c in calibration {
+    let rows = calibration.iter().map(|c| {
         let runs: Vec<String> = c.runs.iter().map(|&r| pct(Some(r))).collect();
-        let _ = writeln!(
-            out,
-            "| {} | {} | {:+} | {} | {} | {} |",
-            c.condition.label(),
-            c.workload,
-            c.k,
+        vec![
+            c.condition.label().to_owned(),
+            c.workload.to_owned(),
+            format!("{:+}", c.k),
             pct(Some(injected(c.k))),
             pct(c.measured),
-            runs.join(", ")
-        );
-    }
+            runs.join(", "),
+        ]
+    });
+    table(&mut out, &["condition", "workload", "k", "injected Δ", "measured Δ (median)", "runs"], rows);
     side_by_side(&mut out, cells, criterion);
     verdict_table(&mut out, cells);
     criterion_table(&mut out, criterion);
@@ -281,32 +287,43 @@ fn header(out: &mut String, plan: &Plan, context: &Context) {
 }
 
 fn verdict_table(out: &mut String, cells: &[Cell]) {
-    let _ = writeln!(
-        out,
-        "\n## Verdicts\n\n| workload | parity | condition | k | true Δ | trials | loss | win | parity | confirmed loss | confirmed win | direction errors | \\|est − true\\| (pp) | wall (s) |"
-    );
-    let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
-    for c in cells {
+    let _ = writeln!(out, "\n## Verdicts\n");
+    let header = [
+        "workload",
+        "parity",
+        "condition",
+        "k",
+        "true Δ",
+        "trials",
+        "loss",
+        "win",
+        "parity",
+        "confirmed loss",
+        "confirmed win",
+        "direction errors",
+        "\\|est − true\\| (pp)",
+        "wall (s)",
+    ];
+    let rows = cells.iter().map(|c| {
         let f = &c.figures;
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {:+} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            c.workload.name,
-            c.parity.value(),
-            c.condition.label(),
-            c.k,
+        vec![
+            c.workload.name.to_owned(),
+            c.parity.value().to_string(),
+            c.condition.label().to_owned(),
+            format!("{:+}", c.k),
             pct(c.truth),
-            f.trials,
-            f.losses,
-            f.wins,
-            f.parity,
-            f.confirmed_losses,
-            f.confirmed_wins,
-            f.direction_errors,
+            f.trials.to_string(),
+            f.losses.to_string(),
+            f.wins.to_string(),
+            f.parity.to_string(),
+            f.confirmed_losses.to_string(),
+            f.confirmed_wins.to_string(),
+            f.direction_errors.to_string(),
             opt(f.median_error_pp, 2),
-            opt(f.median_wall_s, 2)
-        );
-    }
+            opt(f.median_wall_s, 2),
+        ]
+    });
+    table(out, &header, rows);
 }
 
 /// One line of the side-by-side summary: a tool and setting, its reports on the cells criterion
@@ -415,25 +432,30 @@ fn side_by_side(out: &mut String, cells: &[Cell], criterion: &[Row]) {
         user is told: a win or a loss confirmed in a fresh process. criterion counts its own report of one comparing run \
         against the saved baseline: *regressed* or *improved*. *wall* is the median time per verdict.\n"
     );
-    let _ = writeln!(
-        out,
-        "| condition | tool, setting | A/A reported as a change | 2 % slowdowns reported | 2 % speed-ups reported | ±10 % reported | direction errors | wall (s) |\n| --- | --- | --- | --- | --- | --- | --- | --- |"
-    );
+    let header = [
+        "condition",
+        "tool, setting",
+        "A/A reported as a change",
+        "2 % slowdowns reported",
+        "2 % speed-ups reported",
+        "±10 % reported",
+        "direction errors",
+        "wall (s)",
+    ];
     let frac = |(found, trials): (usize, usize)| format!("{found}/{trials}");
-    for s in &all {
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
-            s.condition.label(),
-            s.setting,
+    let rows = all.iter().map(|s| {
+        vec![
+            s.condition.label().to_owned(),
+            s.setting.clone(),
             frac(s.aa_changes),
             frac(s.slowdowns_2),
             frac(s.speedups_2),
             frac(s.found_10),
-            s.direction_errors,
-            opt(s.wall_s, 2)
-        );
-    }
+            s.direction_errors.to_string(),
+            opt(s.wall_s, 2),
+        ]
+    });
+    table(out, &header, rows);
 }
 
 fn criterion_table(out: &mut String, rows: &[Row]) {
@@ -448,29 +470,36 @@ fn criterion_table(out: &mut String, rows: &[Row]) {
         *improved* as a win, *no change* and *within noise* as parity. Criterion has no confirmation step. \
         *wall* is the saving run plus the comparing run.\n"
     );
-    let _ = writeln!(
-        out,
-        "| condition | setting | workload | k | trials | regressed | improved | no change / within noise | direction errors | \\|est − true\\| (pp) | wall (s) |"
-    );
-    let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
-    for r in rows {
+    let header = [
+        "condition",
+        "setting",
+        "workload",
+        "k",
+        "trials",
+        "regressed",
+        "improved",
+        "no change / within noise",
+        "direction errors",
+        "\\|est − true\\| (pp)",
+        "wall (s)",
+    ];
+    let rows = rows.iter().map(|r| {
         let f = &r.figures;
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {:+} | {} | {} | {} | {} | {} | {} | {} |",
-            r.condition.label(),
-            r.setting,
-            r.workload,
-            r.k,
-            f.trials,
-            f.losses,
-            f.wins,
-            f.parity,
-            f.direction_errors,
+        vec![
+            r.condition.label().to_owned(),
+            r.setting.clone(),
+            r.workload.to_owned(),
+            format!("{:+}", r.k),
+            f.trials.to_string(),
+            f.losses.to_string(),
+            f.wins.to_string(),
+            f.parity.to_string(),
+            f.direction_errors.to_string(),
             opt(f.median_error_pp, 2),
-            opt(f.median_wall_s, 2)
-        );
-    }
+            opt(f.median_wall_s, 2),
+        ]
+    });
+    table(out, &header, rows);
 }
 
 fn figures_json(f: &Figures) -> Value {
@@ -552,6 +581,21 @@ mod tests {
         let missed = [cell(2, Parity::Tight, &[(Outcome::Loss, true), (Outcome::Parity, false)])];
         assert_eq!(targets(&missed, None)[1].met, Some(false));
         assert_eq!(targets(&missed, None)[4].met, None);
+    }
+
+    #[test]
+    fn tables_are_markdown_with_a_separator_row() {
+        let mut out = String::new();
+        table(&mut out, &["a", "b"], [vec!["1".to_owned(), "2".to_owned()]]);
+        assert_eq!(out, "| a | b |\n| --- | --- |\n| 1 | 2 |\n");
+    }
+
+    #[test]
+    fn the_verdict_table_has_a_row_per_cell() {
+        let mut out = String::new();
+        verdict_table(&mut out, &[cell(2, Parity::Tight, &[(Outcome::Loss, true)])]);
+        let row = "| cpu_10us | 0.01 | idle | +2 | -2.00 % | 1 | 1 | 0 | 0 | 1 | 0 | 0 | 0.00 | 1.00 |";
+        assert!(out.lines().any(|l| l == row), "{out}");
     }
 
     #[test]
