@@ -37,9 +37,9 @@ impl TrialRecord {
     }
 }
 
-/// Measures one comparison (never two at once), confirms a win or a loss in a fresh process, and decides
-/// whether its test passes. `pairs_in_run` is the number of comparisons this run measures: the
-/// confirmation round's interval level is Bonferroni-adjusted for it.
+/// Measures one comparison (never two at once), confirms a win or a loss in a fresh process,
+/// and decides whether its test passes. `pairs_in_run` is the number of comparisons this run
+/// measures: the confirmation round's interval level is Bonferroni-adjusted for it.
 pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, pairs_in_run: usize) -> TrialRecord {
     let _serial = MEASURING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let record = |report, failure| TrialRecord { name: name.to_owned(), comparison, report, failure };

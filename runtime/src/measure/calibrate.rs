@@ -142,25 +142,21 @@ fn batch_size(arm: &mut Arm<'_>, target_ns: f64, meter: Meter) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::cell::Cell;
-    use std::hint::black_box;
 
-    /// About a microsecond of dependent work.
-    fn work() -> u64 {
-        (0..400u64).fold(black_box(1u64), |x, i| black_box(x.wrapping_mul(6_364_136_223_846_793_005) ^ i))
+    /// An arm whose batches "take" 1 µs per operation by a made-up reading, not the clock, plus
+    /// `first_call_ns` once on its very first batch: deterministic, whatever the machine does.
+    fn arm(first_call_ns: u64) -> Arm<'static> {
+        let mut first = true;
+        Arm::new("synthetic", move |iters, _seed, _meter| {
+            let once = if std::mem::take(&mut first) { first_call_ns } else { 0 };
+            iters * 1_000 + once
+        })
     }
 
     #[test]
     fn a_costly_first_call_does_not_shrink_the_batch() {
-        let first_call = Cell::new(true);
-        let mut cold = Arm::from_fn("cold", || {
-            if first_call.replace(false) {
-                // A one-time cost far beyond the target batch: lazy initialisation, page faults.
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            work()
-        });
-        let mut warm = Arm::from_fn("warm", work);
+        // A one-time cost far beyond any target batch: lazy initialisation, page faults.
+        let (mut cold, mut warm) = (arm(5_000_000), arm(0));
         let calibration = calibrate(&mut cold, &mut warm, &CalibrationOptions::default());
         assert!(calibration.shared_batch_size(), "{calibration:?}");
         assert!(calibration.candidate_iters > 1, "{calibration:?}");

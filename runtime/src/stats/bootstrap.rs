@@ -245,12 +245,12 @@ pub(crate) fn share_at_least(replicates: &[f64], threshold: f64) -> f64 {
 /// **Smoothing.** The median of a resample can only take a few values near the middle of the
 /// sorted ratios (a lattice spaced about `1.85·IQR/n` apart), so the percentile interval jumps
 /// between lattice points and its coverage swings with `n` (from 94.2 to 95.6 % at nominal 95 %
-/// for odd `n` between 99 and 301, by an exact binomial count). Each replicate therefore gets independent zero-mean noise of standard
-/// deviation `h = 0.2 · IQR / √n` (a triangular kernel): at least one lattice step from about
-/// 90 rounds on, a fifth of the median's standard error, so it adds about 2 % to the interval's
-/// width. This is the smoothed bootstrap, applied to the replicate medians; with it the
-/// measured coverage is 95.0–95.6 % at 100 to 300 rounds. When at least half of the rounds share one
-/// ratio the IQR is zero and nothing is added.
+/// for odd `n` between 99 and 301, by an exact binomial count). Each replicate therefore gets
+/// independent zero-mean noise of standard deviation `h = 0.2 · IQR / √n` (a triangular
+/// kernel): at least one lattice step from about 90 rounds on, a fifth of the median's standard
+/// error, so it adds about 2 % to the interval's width. This is the smoothed bootstrap, applied
+/// to the replicate medians; with it the measured coverage is 95.0–95.6 % at 100 to 300 rounds.
+/// When at least half of the rounds share one ratio the IQR is zero and nothing is added.
 ///
 /// **Block widening.** A block bootstrap of a median under dependence gives intervals that are
 /// too short, for two reasons: it sees the dependence only within a block (a variance bias of
