@@ -59,9 +59,9 @@ pub use rtcompare_runtime::{
 #[doc(hidden)]
 pub mod __private {
     pub use core::hint::black_box;
-    pub use rtcompare_runtime::harness::{AttributeSettings, BuildInfo, Expectation, Registration, main};
+    pub use rtcompare_runtime::harness::{AttributeSettings, Batches, BuildInfo, Expectation, Registration, main};
     pub use rtcompare_runtime::inventory;
-    pub use rtcompare_runtime::measure::{CountingAllocator, Meter, Outputs, Setup, SizedSetup};
+    pub use rtcompare_runtime::measure::{CountingAllocator, Meter, Outputs, Setup, SizedSetup, place};
     pub use rtcompare_runtime::{Dprng, Metric};
     pub use std::alloc::System;
 }

@@ -39,7 +39,7 @@ fn candidate_sort(v: &mut [u32]) {
     v.sort_unstable();
 }
 
-fn batches() -> [rtcompare::measure::BatchFn; 4] {
+fn batches() -> rtcompare::harness::Batches {
     let all = comparisons();
     let (_, comparison) =
         all.iter().find(|(name, _)| name == "inputs::candidate_sort_vs_baseline_sort").expect("registered");
@@ -47,25 +47,43 @@ fn batches() -> [rtcompare::measure::BatchFn; 4] {
 }
 
 #[test]
-fn both_arms_and_twins_see_identical_inputs_for_the_same_seed() {
+fn both_arms_twins_and_placement_copies_see_identical_inputs_for_the_same_seed() {
     let meter = Meter::new(Metric::Time);
-    let [candidate, candidate_twin, baseline, baseline_twin] = batches();
+    let batches = batches();
     for seed in [1, 2, 99] {
-        candidate(5, seed, 0, meter);
-        baseline(5, seed, 0, meter);
-        candidate_twin(5, seed, 0, meter);
-        baseline_twin(5, seed, 0, meter);
-        let (c, b) = (take("candidate"), take("baseline"));
-        assert_eq!(c.len(), 10, "5 calls per loop, primary and twin");
-        assert_eq!(c, b, "seed {seed}: the arms saw different inputs");
-        assert_eq!(c[..5], c[5..], "the twin saw other inputs than the primary");
+        for copy in 0..rtcompare::measure::PLACEMENTS {
+            (batches.candidate[copy])(5, seed, 0, meter);
+            (batches.baseline[copy])(5, seed, 0, meter);
+            (batches.candidate_twin[copy])(5, seed, 0, meter);
+            (batches.baseline_twin[copy])(5, seed, 0, meter);
+            let (c, b) = (take("candidate"), take("baseline"));
+            assert_eq!(c.len(), 10, "5 calls per loop, primary and twin");
+            assert_eq!(c, b, "seed {seed}, copy {copy}: the arms saw different inputs");
+            assert_eq!(c[..5], c[5..], "the twin saw other inputs than the primary");
+        }
     }
+}
+
+#[test]
+fn an_arm_spreads_a_batch_over_its_placement_copies_with_the_same_inputs_in_both_arms() {
+    let meter = Meter::new(Metric::Time);
+    let batches = batches();
+    let mut candidate = rtcompare::Arm::from_placed("c", batches.candidate, batches.candidate_twin, 0);
+    let mut baseline = rtcompare::Arm::from_placed("b", batches.baseline, batches.baseline_twin, 0);
+    let batch = candidate.run(10, 3, 0, meter);
+    baseline.run(10, 3, 0, meter);
+    assert_eq!(batch.iters, [3, 3, 2, 2], "ten calls over four copies");
+    let (c, b) = (take("candidate"), take("baseline"));
+    assert_eq!(c.len(), 10);
+    assert_eq!(c, b, "the arms saw different inputs");
+    // Each copy draws its inputs from its own seed: the copies do not repeat one another.
+    assert_ne!(c[0], c[3], "the second copy repeated the first copy's inputs");
 }
 
 #[test]
 fn a_mutable_input_is_fresh_for_every_call() {
     let meter = Meter::new(Metric::Time);
-    let [candidate, ..] = batches();
+    let candidate = batches().candidate[0];
     candidate(6, 7, 0, meter);
     let seen = take("candidate");
     assert_eq!(seen.len(), 6);
@@ -82,7 +100,7 @@ fn a_mutable_input_is_fresh_for_every_call() {
 #[test]
 fn different_round_seeds_give_different_inputs() {
     let meter = Meter::new(Metric::Time);
-    let [candidate, ..] = batches();
+    let candidate = batches().candidate[0];
     candidate(1, 1, 0, meter);
     candidate(1, 2, 0, meter);
     let seen = take("candidate");

@@ -1,5 +1,6 @@
 //! Expansion of `#[compare(...)]`: the function itself, a signature check against the baseline,
-//! four batch loops (each arm and its A/A twin) and the registration.
+//! four batch loops (each arm and its A/A twin), each in every placement copy, and the
+//! registration.
 
 use crate::attribute::{CompareArgs, Metric, parse};
 use proc_macro2::{Span, TokenStream};
@@ -127,12 +128,22 @@ fn input_mode(function: &ItemFn, args: &CompareArgs) -> syn::Result<Input> {
 
 fn argument_mode(argument: &FnArg) -> Input {
     match argument {
-        FnArg::Typed(typed) => match typed.ty.as_ref() {
+        FnArg::Typed(typed) => match ungrouped(&typed.ty) {
             Type::Reference(reference) if reference.mutability.is_some() => Input::Exclusive,
             Type::Reference(_) => Input::Shared,
             _ => Input::Owned,
         },
         FnArg::Receiver(_) => Input::Owned,
+    }
+}
+
+/// The type inside invisible groups and parentheses: a type passed through a `macro_rules!`
+/// `$t:ty` fragment arrives wrapped in a group, and `&[u64]` must still read as a reference.
+fn ungrouped(ty: &Type) -> &Type {
+    match ty {
+        Type::Group(group) => ungrouped(&group.elem),
+        Type::Paren(paren) => ungrouped(&paren.elem),
+        other => other,
     }
 }
 
@@ -152,10 +163,17 @@ fn signature_check(function: &ItemFn, baseline: &Path, input: Input) -> TokenStr
     }
 }
 
-/// One batch loop. The four are identical but for the callee and a distinct marker outside the
-/// loop, which keeps the compiler and linker from merging a twin into its primary: A/A must
-/// compare two copies at different addresses, as candidate and baseline are. Inputs are built
-/// and outputs dropped outside the metered region.
+/// How many placement copies the runtime expects of each batch loop
+/// (`rtcompare_runtime::measure::PLACEMENTS`; the registration's array type checks the count).
+const PLACEMENTS: usize = 4;
+
+/// One batch loop, generic over its placement copy: copy `K` starts with
+/// `place::<K>()`, which puts the code after it at offset `16 K` from a 64-byte boundary, so the
+/// four copies run the loop at every offset the linker could have given it. The four loops are
+/// identical but for the callee and a distinct marker outside the loop, which keeps the compiler
+/// and linker from merging a twin into its primary: A/A must compare two copies at different
+/// addresses, as candidate and baseline are. Inputs are built and outputs dropped outside the
+/// metered region.
 fn batch_loop(name: &Ident, callee: &Path, marker: u8, input: Input, args: &CompareArgs) -> TokenStream {
     let p = quote!(::rtcompare::__private);
     // Spanned at the setup path, so a setup function of the wrong shape is reported there.
@@ -189,7 +207,8 @@ fn batch_loop(name: &Ident, callee: &Path, marker: u8, input: Input, args: &Comp
     quote! {
         #[inline(never)]
         #[allow(unused_variables, unused_mut, clippy::unit_arg, clippy::let_unit_value, clippy::drop_non_drop)]
-        fn #name(iters: u64, seed: u64, arg: u64, meter: #p::Meter) -> u64 {
+        fn #name<const __RTCOMPARE_PLACEMENT: usize>(iters: u64, seed: u64, arg: u64, meter: #p::Meter) -> u64 {
+            #p::place::<__RTCOMPARE_PLACEMENT>();
             #p::black_box(#marker);
             #rng
             #prepare
@@ -225,13 +244,19 @@ fn registration(candidate: &Ident, args: &CompareArgs) -> TokenStream {
     };
     let sizes = &args.args;
     let ignore = args.ignore;
+    let copies: Vec<usize> = (0..PLACEMENTS).collect();
     quote! {
         #p::inventory::submit! {
             #p::Registration {
                 module_path: ::core::module_path!(),
                 candidate: #candidate_name,
                 baseline: #baseline_name,
-                batches: [__rtcompare_candidate, __rtcompare_candidate_twin, __rtcompare_baseline, __rtcompare_baseline_twin],
+                batches: #p::Batches {
+                    candidate: [#(__rtcompare_candidate::<#copies>),*],
+                    candidate_twin: [#(__rtcompare_candidate_twin::<#copies>),*],
+                    baseline: [#(__rtcompare_baseline::<#copies>),*],
+                    baseline_twin: [#(__rtcompare_baseline_twin::<#copies>),*],
+                },
                 settings: #p::AttributeSettings {
                     name: #name,
                     parity: #parity,

@@ -143,6 +143,67 @@ pub fn validate_harness(primary: &[f64], twin: &[f64], options: &ValidationOptio
     }
 }
 
+/// How far apart one arm's placement copies ran: the same code at each of the code offsets the
+/// linker could give it (see [`crate::measure::place`]).
+///
+/// ```
+/// use rtcompare_runtime::validate::placement_spread;
+/// let fast = vec![100.0; 20];
+/// let slow = vec![188.0; 20];
+/// let primary = [fast.clone(), fast.clone(), slow.clone(), fast.clone()];
+/// let twin = [fast.clone(), fast.clone(), slow, fast];
+/// let p = placement_spread(&primary, &twin).expect("four copies");
+/// assert_eq!(p.medians, [100.0, 100.0, 188.0, 100.0]);
+/// assert!((p.spread - 0.88).abs() < 1e-12 && p.noise == 0.0);
+/// assert!(placement_spread(&[], &[]).is_none());
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlacementSpread {
+    /// Each copy's median per-op value, its primary and twin rounds pooled, in offset order.
+    pub medians: Vec<f64>,
+    /// `max / min − 1` of the medians: how much placement alone moves this code.
+    pub spread: f64,
+    /// The largest copy's sampling error of its median, relative to it (its IQR × √(π/2) / √n):
+    /// a spread within a few of these is noise, not placement.
+    pub noise: f64,
+}
+
+impl PlacementSpread {
+    /// Whether placement moved the code by more than `tolerance`, and by clearly more than the
+    /// copies' own sampling noise (four standard errors: the range of four noisy medians rarely
+    /// reaches that by chance).
+    pub fn exceeds(&self, tolerance: f64) -> bool {
+        self.spread > tolerance && self.spread > 4.0 * self.noise
+    }
+}
+
+/// Compares an arm's placement copies: `primary[k]` and `twin[k]` are copy `k`'s per-op values
+/// (in the rounds that ran it) in the primary and twin routines. `None` for fewer than two
+/// copies, or when a copy has fewer than three values (a batch too small to visit them all in
+/// few rounds).
+pub fn placement_spread(primary: &[Vec<f64>], twin: &[Vec<f64>]) -> Option<PlacementSpread> {
+    let copies = primary.len().min(twin.len());
+    if copies < 2 {
+        return None;
+    }
+    let mut medians = Vec::with_capacity(copies);
+    let mut noise: f64 = 0.0;
+    for k in 0..copies {
+        let values: Vec<f64> = primary[k].iter().chain(&twin[k]).copied().collect();
+        if values.len() < 3 {
+            return None;
+        }
+        let summary = crate::stats::Summary::of(&values);
+        let error = summary.relative_iqr() * (std::f64::consts::PI / 2.0).sqrt() / (values.len() as f64).sqrt();
+        noise = noise.max(error);
+        medians.push(summary.median);
+    }
+    let low = medians.iter().copied().fold(f64::INFINITY, f64::min);
+    let high = medians.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let spread = if low > 0.0 { high / low - 1.0 } else { 0.0 };
+    Some(PlacementSpread { medians, spread, noise })
+}
+
 /// The share of `items` (of which there are `count`) that satisfy `test`; NaN when there are none.
 fn share<T>(items: impl Iterator<Item = T>, count: usize, test: impl Fn(&T) -> bool) -> f64 {
     if count == 0 {
@@ -201,6 +262,30 @@ mod tests {
         let options = ValidationOptions { tolerance: 0.0, ..ValidationOptions::default() };
         let noisy_v = validate_harness(&noisy(200, &mut rng, 0.2), &noisy(200, &mut rng, 0.2), &options);
         assert!(noisy_v.false_signal_rate > 0.9, "{noisy_v:?}");
+    }
+
+    #[test]
+    fn placement_spread_tells_a_slow_offset_from_noise() {
+        let mut rng = Dprng::new(5);
+        let copies = |rng: &mut Dprng, slow: f64| -> Vec<Vec<f64>> {
+            (0..4).map(|k| noisy(100, rng, 0.04).iter().map(|v| if k == 2 { v * slow } else { *v }).collect()).collect()
+        };
+        // Identical copies with ±2 % round noise: the medians differ by sampling error only.
+        let (primary, twin) = (copies(&mut rng, 1.0), copies(&mut rng, 1.0));
+        let even = placement_spread(&primary, &twin).unwrap();
+        assert!(even.spread < 0.01 && !even.exceeds(0.01), "{even:?}");
+        // One offset 10 % slower: well beyond the noise and the tolerance.
+        let (primary, twin) = (copies(&mut rng, 1.1), copies(&mut rng, 1.1));
+        let uneven = placement_spread(&primary, &twin).unwrap();
+        assert!((uneven.spread - 0.1).abs() < 0.01 && uneven.exceeds(0.04), "{uneven:?}");
+        assert!(!uneven.exceeds(0.15), "a 10 % spread does not exceed a 15 % tolerance");
+    }
+
+    #[test]
+    fn placement_spread_needs_a_few_values_per_copy() {
+        // One value per copy in each routine: two in all, too few for a median worth comparing.
+        let few = vec![vec![1.0], vec![1.0]];
+        assert!(placement_spread(&few, &few).is_none());
     }
 
     #[test]

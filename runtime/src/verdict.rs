@@ -6,7 +6,7 @@ use crate::stats::{
     DRIFT_ALPHA, Drift, Estimate, Outcome, ParityInputs, ParityVerdict, Resampling, Spread, Summary,
     bootstrap_difference, bootstrap_pooled, choose_resampling, detect_drift, paired_ratios, parity_verdict,
 };
-use crate::validate::{Validation, ValidationOptions, validate_harness};
+use crate::validate::{PlacementSpread, Validation, ValidationOptions, placement_spread, validate_harness};
 use std::time::Duration;
 
 /// How the collected samples are judged.
@@ -53,7 +53,8 @@ pub struct Verdict {
     /// percentiles for hundreds; see [`crate::stats::fast_end`]), candidate over baseline.
     pub best_ratio: f64,
     /// What the ratio of medians and the interval were judged against:
-    /// `max(parity, noise, clock floor / median, A/A floor)`.
+    /// `max(parity, noise, clock floor / median, A/A floor)`, with twice the A/A floor when the
+    /// floor exceeds the parity.
     pub tolerance: f64,
     /// What the ratio of fast ends was judged against: `max(parity, clock floor / fast end)`.
     pub best_tolerance: f64,
@@ -62,9 +63,10 @@ pub struct Verdict {
     pub noise: f64,
     /// The A/A noise floor the difference had to clear (the worse arm's).
     pub floor: f64,
-    /// The band the whole interval must lie within for parity to be established:
-    /// `max(parity, best tolerance, A/A floor)`. Unlike `tolerance` it leaves out the rounds'
-    /// spread: parity "within the noise" of very noisy rounds is not established parity.
+    /// The band the whole interval must lie within for parity to be established: the parity
+    /// setting itself. Parity is not established when the A/A floor or the clock's resolution
+    /// exceeds it either: a band wider than the parity would call a difference the user cares
+    /// about "no difference".
     pub parity_band: f64,
     /// Whether an independent second round agreed; `None` until confirmation has run.
     pub confirmed: Option<bool>,
@@ -86,6 +88,10 @@ pub struct Validations {
     pub candidate: Validation,
     /// The baseline against its twin.
     pub baseline: Validation,
+    /// The candidate's placement copies against each other; `None` for an arm with one copy.
+    pub candidate_placement: Option<PlacementSpread>,
+    /// The baseline's placement copies against each other.
+    pub baseline_placement: Option<PlacementSpread>,
 }
 
 /// Drift tests of each series and of the per-round ratio.
@@ -128,6 +134,8 @@ pub enum WarningKind {
     BelowFloor,
     /// The harness invents large differences on identical code.
     NoisyHarness,
+    /// Where the code sits in memory changes its speed by more than the parity.
+    Placement,
     /// Neighbouring rounds are correlated; the interval used blocks.
     Autocorrelated,
     /// Too few rounds for a stable interval.
@@ -297,6 +305,10 @@ fn concatenate(all: impl Iterator<Item = Samples>) -> Samples {
         ] {
             into.per_op.extend(from.per_op);
             into.position.extend(from.position.iter().map(|p| p + offset));
+            into.placements.resize_with(into.placements.len().max(from.placements.len()), Vec::new);
+            for (into, from) in into.placements.iter_mut().zip(from.placements) {
+                into.extend(from);
+            }
         }
         offset = next;
     }
@@ -372,11 +384,19 @@ fn validate_both(samples: &Samples, options: &JudgeOptions) -> Validations {
             &validation_options(0xA1),
         ),
         baseline: validate_harness(&samples.baseline.per_op, &samples.baseline_twin.per_op, &validation_options(0xB2)),
+        candidate_placement: placement_spread(&samples.candidate.placements, &samples.candidate_twin.placements),
+        baseline_placement: placement_spread(&samples.baseline.placements, &samples.baseline_twin.placements),
     }
 }
 
 /// Step 8: a win or a loss needs the parity rule, the whole interval beyond the tolerance, the
 /// A/A floor and 1.5 resolution steps (clock steps for time) per batch, all on the same side.
+///
+/// When the twins of identical code differ by more than the parity (the A/A floor), that much
+/// can come from where the code sits or from the machine, on either arm: the tolerance is then
+/// twice the floor, so a difference must exceed what both arms' copies could invent together.
+/// Parity is established only within the parity itself, and only when neither the floor nor
+/// the clock's resolution exceeds it.
 fn decide(
     parity: &ParityVerdict,
     parity_setting: f64,
@@ -385,17 +405,20 @@ fn decide(
     calibration: &Calibration,
     baseline_median: f64,
 ) -> Verdict {
-    let tolerance = parity.tolerance.max(floor);
+    let placement_guard = if floor > parity_setting { 2.0 * floor } else { floor };
+    let tolerance = parity.tolerance.max(placement_guard);
     let difference = estimate.difference;
     let batch_difference = difference.abs() * baseline_median * calibration.baseline_iters as f64;
-    let measurable = difference.abs() > floor && batch_difference >= 1.5 * calibration.resolution;
+    let measurable = difference.abs() > placement_guard && batch_difference >= 1.5 * calibration.resolution;
     let outcome = match parity.outcome {
         Outcome::Loss if estimate.high < -tolerance && measurable => Outcome::Loss,
         Outcome::Win if estimate.low > tolerance && measurable => Outcome::Win,
         _ => Outcome::Parity,
     };
-    let parity_band = parity_setting.max(parity.best_tolerance).max(floor);
-    let resolved = outcome != Outcome::Parity || (estimate.low >= -parity_band && estimate.high <= parity_band);
+    let parity_band = parity_setting;
+    let resolvable = floor <= parity_band && parity.best_tolerance <= parity_band;
+    let within = estimate.low >= -parity_band && estimate.high <= parity_band;
+    let resolved = outcome != Outcome::Parity || (resolvable && within);
     Verdict {
         outcome,
         resolved,

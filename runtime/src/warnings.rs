@@ -27,17 +27,29 @@ pub(crate) fn explain(report: &Report, parity: &ParityVerdict) -> Vec<Warning> {
         }
     }
     let estimate = &report.estimate;
-    if verdict.floor > parity.tolerance {
+    if verdict.floor > verdict.parity_band {
         add(
             WarningKind::NoisyHarness,
             format!(
-                "on identical code this harness showed apparent differences up to {} (the A/A noise floor), more than \
-                 the parity tolerance of {}; smaller differences cannot be resolved here. Quiet the machine (close \
-                 other programs, plug in the power) or give the comparison more time.",
+                "two copies of identical code (each arm against its A/A twin) ran up to {} apart, more than the parity \
+                 of {}: where the code sits in memory or the machine's own noise moves this pair that much, so only a \
+                 difference beyond twice that ({}) counts, and parity cannot be established. If the placement \
+                 warning below names an arm, build with aligned code (\"Code placement\" in rtcompare's README); \
+                 otherwise quiet the machine or give the comparison more time.",
                 pct(verdict.floor),
-                pct(parity.tolerance)
+                pct(verdict.parity_band),
+                pct(2.0 * verdict.floor)
             ),
         );
+    }
+    let placements = [
+        ("candidate", &report.candidate, &report.validation.candidate_placement),
+        ("baseline", &report.baseline, &report.validation.baseline_placement),
+    ];
+    for (role, name, placement) in placements {
+        if let Some(placement) = placement.as_ref().filter(|p| p.exceeds(verdict.parity_band)) {
+            add(WarningKind::Placement, placement_sentence(role, name, placement));
+        }
     }
     if parity.outcome != Outcome::Parity && verdict.outcome == Outcome::Parity {
         add_unconfirmed_difference(&mut add, report, parity);
@@ -54,7 +66,19 @@ pub(crate) fn explain(report: &Report, parity: &ParityVerdict) -> Vec<Warning> {
             ),
         );
     }
-    if parity.outcome == Outcome::Parity && !verdict.resolved {
+    let within_band = estimate.low >= -verdict.parity_band && estimate.high <= verdict.parity_band;
+    if parity.outcome == Outcome::Parity && !verdict.resolved && within_band && verdict.floor <= verdict.parity_band {
+        add(
+            WarningKind::Inconclusive,
+            format!(
+                "parity is not established: the interval lies within ±{}, but the meter's resolution spread over a \
+                 batch ({} of the fastest rounds) is coarser than that; give the comparison more time so batches grow.",
+                pct(verdict.parity_band),
+                pct(verdict.best_tolerance)
+            ),
+        );
+    }
+    if parity.outcome == Outcome::Parity && !verdict.resolved && !within_band {
         add(
             WarningKind::Inconclusive,
             format!(
@@ -143,6 +167,17 @@ fn add_unconfirmed_difference(add: &mut impl FnMut(WarningKind, String), report:
             ),
         );
     }
+}
+
+fn placement_sentence(role: &str, name: &str, placement: &crate::validate::PlacementSpread) -> String {
+    format!(
+        "where the linker puts the {role} `{name}` changes its speed: its copies at {} code offsets ran up to {} apart. \
+         Each arm is measured at every offset and averaged, so the verdict is about the code, but one build of it can \
+         run at either extreme. To make your own builds independent of placement, align functions and loops \
+         (\"Code placement\" in rtcompare's README).",
+        placement.medians.len(),
+        pct(placement.spread)
+    )
 }
 
 /// Largest minus smallest per-process difference, when there are several processes.

@@ -15,7 +15,7 @@ fn normal(rng: &mut Dprng) -> f64 {
 
 fn series(values: Vec<f64>) -> Series {
     let position = (0..values.len() as u32).map(|i| i * 4).collect();
-    Series { per_op: values, position }
+    Series { per_op: values, position, placements: Vec::new() }
 }
 
 fn calibration() -> Calibration {
@@ -165,4 +165,86 @@ fn a_clear_slowdown_is_a_loss_and_judging_is_deterministic() {
     assert!((first.estimate.difference + 0.10).abs() < 0.01, "{:?}", first.estimate);
     assert_eq!(first, second);
     assert_eq!(format!("{first:?}"), format!("{second:?}"));
+}
+
+/// Smooth ±1 % clouds around `ns`, `rounds` long.
+fn cloud(rng: &mut Dprng, ns: f64, rounds: usize) -> Vec<f64> {
+    (0..rounds).map(|_| ns * (0.01 * normal(rng)).exp()).collect()
+}
+
+/// A twin that sits at an unlucky address runs identical code 10 % slower: that much can come
+/// from placement on either arm, so a 15 % slowdown (beyond the floor, within twice it) is not a
+/// loss, a 30 % one is, and parity is never established while the floor exceeds the parity.
+#[test]
+fn a_floor_above_the_parity_doubles_what_a_difference_must_clear() {
+    let mut rng = Dprng::new(31);
+    let judge_slowdown = |rng: &mut Dprng, slowdown: f64| {
+        let candidate = cloud(rng, 1_000.0 * slowdown, 200);
+        let candidate_twin: Vec<f64> = cloud(rng, 1_000.0 * slowdown, 200).iter().map(|t| t * 1.10).collect();
+        let (baseline, baseline_twin) = (cloud(rng, 1_000.0, 200), cloud(rng, 1_000.0, 200));
+        judged(candidate, candidate_twin, baseline, baseline_twin, 3)
+    };
+    let within_twice = judge_slowdown(&mut rng, 1.15);
+    assert!(within_twice.verdict.floor > 0.09, "{:?}", within_twice.verdict);
+    assert_eq!(within_twice.verdict.outcome, Outcome::Parity, "{:?}", within_twice.verdict);
+    assert!(within_twice.verdict.tolerance >= 2.0 * within_twice.verdict.floor - 1e-12);
+    let beyond_twice = judge_slowdown(&mut rng, 1.30);
+    assert_eq!(beyond_twice.verdict.outcome, Outcome::Loss, "{:?}", beyond_twice.verdict);
+    let identical = judge_slowdown(&mut rng, 1.0);
+    assert_eq!(identical.verdict.outcome, Outcome::Parity);
+    assert!(!identical.verdict.resolved, "parity established with a floor above the parity: {:?}", identical.verdict);
+    let kinds: Vec<_> = identical.warnings.iter().map(|w| w.kind).collect();
+    assert!(kinds.contains(&rtcompare_runtime::WarningKind::NoisyHarness), "{kinds:?}");
+}
+
+/// Parity is established only within the parity setting itself: an interval inside ±4 % on
+/// quiet twins is established, and the band reported is the parity, never wider.
+#[test]
+fn established_parity_has_the_parity_as_its_band() {
+    let mut rng = Dprng::new(32);
+    let report = judged(
+        cloud(&mut rng, 1_000.0, 200),
+        cloud(&mut rng, 1_000.0, 200),
+        cloud(&mut rng, 1_000.0, 200),
+        cloud(&mut rng, 1_000.0, 200),
+        4,
+    );
+    assert_eq!(report.verdict.outcome, Outcome::Parity);
+    assert!(report.verdict.resolved, "{:?}", report.verdict);
+    assert_eq!(report.verdict.parity_band, 0.04);
+}
+
+/// Placement copies recorded in the samples reach the report: an arm whose third copy runs 80 %
+/// slower gets a placement warning; the other arm's even copies do not.
+#[test]
+fn a_slow_placement_copy_is_measured_and_named_in_a_warning() {
+    let mut rng = Dprng::new(33);
+    let rounds = 120;
+    let placed = |rng: &mut Dprng, slow: f64| -> Series {
+        let copies: Vec<Vec<f64>> =
+            (0..4).map(|k| cloud(rng, if k == 2 { 1_000.0 * slow } else { 1_000.0 }, rounds)).collect();
+        let per_op = (0..rounds).map(|i| copies.iter().map(|c| c[i]).sum::<f64>() / 4.0).collect();
+        Series { placements: copies, ..series(per_op) }
+    };
+    let samples = Samples {
+        candidate_iters: 10_000,
+        baseline_iters: 10_000,
+        candidate: placed(&mut rng, 1.8),
+        candidate_twin: placed(&mut rng, 1.8),
+        baseline: placed(&mut rng, 1.0),
+        baseline_twin: placed(&mut rng, 1.0),
+    };
+    let report = judge("candidate", "baseline", Metric::Time, calibration(), samples, &JudgeOptions::default());
+    let candidate = report.validation.candidate_placement.as_ref().expect("four copies");
+    assert!((candidate.spread - 0.8).abs() < 0.02, "{candidate:?}");
+    let baseline = report.validation.baseline_placement.as_ref().expect("four copies");
+    assert!(baseline.spread < 0.01, "{baseline:?}");
+    let placement: Vec<&str> = report
+        .warnings
+        .iter()
+        .filter(|w| w.kind == rtcompare_runtime::WarningKind::Placement)
+        .map(|w| w.message.as_str())
+        .collect();
+    assert_eq!(placement.len(), 1, "{:?}", report.warnings);
+    assert!(placement[0].contains("the candidate `candidate`") && placement[0].contains("80."), "{}", placement[0]);
 }

@@ -13,7 +13,7 @@ mod settings;
 mod trial;
 mod worker;
 
-pub use registry::{AttributeSettings, Comparison, Expectation, Registration, comparisons};
+pub use registry::{AttributeSettings, Batches, Comparison, Expectation, Registration, comparisons};
 pub use run::{BuildInfo, main};
 pub use settings::{DEFAULT_SEED, Settings, SettingsError, parse_duration};
 pub use trial::{TrialRecord, run_trial};

@@ -1,6 +1,6 @@
 //! What `#[compare]` registers: one [`Registration`] per pair, collected through `inventory`.
 
-use crate::measure::{BatchFn, Metric};
+use crate::measure::{Metric, Placed};
 use std::time::Duration;
 
 /// What the test fails on.
@@ -34,6 +34,37 @@ pub struct AttributeSettings {
     pub args: &'static [u64],
 }
 
+/// The generated batch routines of one pair: each arm and its A/A twin, every one in all its
+/// placement copies ([`crate::measure::place`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Batches {
+    /// The candidate's routine.
+    pub candidate: Placed,
+    /// A second copy of the candidate's routine, at other addresses (A/A control).
+    pub candidate_twin: Placed,
+    /// The baseline's routine.
+    pub baseline: Placed,
+    /// A second copy of the baseline's routine (A/A control).
+    pub baseline_twin: Placed,
+}
+
+impl Batches {
+    /// The same routine for all four, in every copy: for registrations built by hand in tests
+    /// and examples.
+    ///
+    /// ```
+    /// use rtcompare_runtime::harness::Batches;
+    /// use rtcompare_runtime::measure::Meter;
+    /// fn batch(_: u64, _: u64, _: u64, _: Meter) -> u64 { 0 }
+    /// let batches = Batches::uniform(batch);
+    /// assert_eq!(batches.candidate.len(), rtcompare_runtime::measure::PLACEMENTS);
+    /// ```
+    pub fn uniform(batch: crate::measure::BatchFn) -> Batches {
+        let placed = [batch; crate::measure::PLACEMENTS];
+        Batches { candidate: placed, candidate_twin: placed, baseline: placed, baseline_twin: placed }
+    }
+}
+
 /// One registered comparison. The macro builds these; they are public only so that generated
 /// code can name them.
 #[derive(Debug)]
@@ -44,8 +75,8 @@ pub struct Registration {
     pub candidate: &'static str,
     /// The baseline path as written in the attribute.
     pub baseline: &'static str,
-    /// Batch loops: candidate, candidate twin, baseline, baseline twin.
-    pub batches: [BatchFn; 4],
+    /// The batch loops.
+    pub batches: Batches,
     /// The attribute's settings.
     pub settings: AttributeSettings,
     /// Source file of the attribute.
@@ -61,12 +92,12 @@ impl Registration {
     /// baseline's last path segment).
     ///
     /// ```
-    /// use rtcompare_runtime::harness::{AttributeSettings, Registration};
+    /// use rtcompare_runtime::harness::{AttributeSettings, Batches, Registration};
     /// use rtcompare_runtime::measure::Meter;
     /// fn batch(_: u64, _: u64, _: u64, _: Meter) -> u64 { 0 }
     /// let r = Registration {
     ///     module_path: "mylib::sort", candidate: "quick", baseline: "super::old::bubble",
-    ///     batches: [batch; 4], settings: AttributeSettings::default(), file: "src/sort.rs", line: 3,
+    ///     batches: Batches::uniform(batch), settings: AttributeSettings::default(), file: "src/sort.rs", line: 3,
     /// };
     /// assert_eq!(r.test_name(), "mylib::sort::quick_vs_bubble");
     /// let generic = Registration { baseline: "generic::sort::<u32>", ..r };

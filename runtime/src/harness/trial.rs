@@ -94,11 +94,11 @@ fn unmeasurable(comparison: Comparison) -> Option<String> {
 
 fn arms(comparison: Comparison) -> (Arm<'static>, Arm<'static>) {
     let registration = comparison.registration;
-    let [candidate, candidate_twin, baseline, baseline_twin] = registration.batches;
+    let batches = registration.batches;
     let size = comparison.size.unwrap_or(0);
     (
-        Arm::from_batches(registration.candidate, candidate, candidate_twin, size),
-        Arm::from_batches(registration.baseline, baseline, baseline_twin, size),
+        Arm::from_placed(registration.candidate, batches.candidate, batches.candidate_twin, size),
+        Arm::from_placed(registration.baseline, batches.baseline, batches.baseline_twin, size),
     )
 }
 

@@ -1,6 +1,8 @@
-//! One side of a comparison: a named batch routine, and the second copy used for A/A checks.
+//! One side of a comparison: a named batch routine in one or more placement copies, and the
+//! second copy used for A/A checks.
 
 use super::Meter;
+use super::placement::{PLACEMENTS, copy_seed, split_batch};
 use std::hint::black_box;
 
 /// A generated batch routine: builds the batch's inputs from `seed` (and the size `arg`, for
@@ -8,11 +10,27 @@ use std::hint::black_box;
 /// `meter.start()` and a `meter.stop()`, and returns the metered total. The same `seed` gives
 /// both arms of a round identical inputs.
 ///
-/// The `#[compare]` attribute generates these in the user's crate, one per arm and copy, so both
-/// arms get the same loop compiled with the same information.
+/// The `#[compare]` attribute generates these in the user's crate, one per arm, copy and
+/// placement, so both arms get the same loop compiled with the same information.
 pub type BatchFn = fn(iters: u64, seed: u64, arg: u64, meter: Meter) -> u64;
 
+/// One batch routine in [`PLACEMENTS`] copies at different code offsets (see
+/// [`super::place`]), in offset order.
+pub type Placed = [BatchFn; PLACEMENTS];
+
 type Routine<'a> = Box<dyn FnMut(u64, u64, Meter) -> u64 + 'a>;
+
+/// What one batch measured: the metered total, and how it divided over the placement copies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Batch {
+    /// The metered total over every copy, in the metric's unit.
+    pub total: u64,
+    /// Operations each copy ran (0 for copies the arm does not have, or that this batch was too
+    /// small to reach).
+    pub iters: [u64; PLACEMENTS],
+    /// The metered total of each copy.
+    pub totals: [u64; PLACEMENTS],
+}
 
 /// A named implementation under comparison.
 ///
@@ -22,21 +40,25 @@ type Routine<'a> = Box<dyn FnMut(u64, u64, Meter) -> u64 + 'a>;
 /// placement alone does to timings. An arm built by hand without a twin reuses its primary
 /// routine, and its A/A floor then cannot see placement effects.
 ///
+/// Each routine may come in several placement copies ([`Arm::from_placed`]); a batch is then
+/// spread over all of them, so the arm's figures average over code placement.
+///
 /// ```
 /// use rtcompare_runtime::measure::Arm;
 /// let arm = Arm::from_fn("sum", || (0..100u64).sum::<u64>());
 /// assert_eq!(arm.name(), "sum");
+/// assert_eq!(arm.placements(), 1);
 /// ```
 pub struct Arm<'a> {
     name: String,
-    primary: Routine<'a>,
-    twin: Option<Routine<'a>>,
+    primary: Vec<Routine<'a>>,
+    twin: Option<Vec<Routine<'a>>>,
 }
 
 impl<'a> Arm<'a> {
     /// An arm from a batch routine (see [`BatchFn`] for the contract).
     pub fn new(name: impl Into<String>, batch: impl FnMut(u64, u64, Meter) -> u64 + 'a) -> Self {
-        Arm { name: name.into(), primary: Box::new(batch), twin: None }
+        Arm { name: name.into(), primary: vec![Box::new(batch)], twin: None }
     }
 
     /// An arm from a plain operation: the batch loop calls `op` `iters` times, passing its
@@ -46,15 +68,28 @@ impl<'a> Arm<'a> {
         Arm::new(name, timed_loop(op)).with_twin(timed_loop(twin))
     }
 
-    /// An arm from generated batch routines (primary and twin), with the size `arg` bound.
+    /// An arm from generated batch routines (primary and twin, one placement copy each), with
+    /// the size `arg` bound.
     pub fn from_batches(name: impl Into<String>, primary: BatchFn, twin: BatchFn, arg: u64) -> Self {
         Arm::new(name, move |iters, seed, meter| primary(iters, seed, arg, meter))
             .with_twin(move |iters, seed, meter| twin(iters, seed, arg, meter))
     }
 
+    /// An arm from generated batch routines in every placement copy, as `#[compare]` registers
+    /// them, with the size `arg` bound.
+    pub fn from_placed(name: impl Into<String>, primary: Placed, twin: Placed, arg: u64) -> Self {
+        let routines = |copies: Placed| -> Vec<Routine<'a>> {
+            copies
+                .into_iter()
+                .map(|batch| -> Routine<'a> { Box::new(move |iters, seed, meter| batch(iters, seed, arg, meter)) })
+                .collect()
+        };
+        Arm { name: name.into(), primary: routines(primary), twin: Some(routines(twin)) }
+    }
+
     /// Sets the twin routine measured against the primary one in the A/A validation.
     pub fn with_twin(mut self, twin: impl FnMut(u64, u64, Meter) -> u64 + 'a) -> Self {
-        self.twin = Some(Box::new(twin));
+        self.twin = Some(vec![Box::new(twin)]);
         self
     }
 
@@ -68,24 +103,46 @@ impl<'a> Arm<'a> {
         self.twin.is_some()
     }
 
-    /// Runs one batch of the primary routine.
-    pub fn run(&mut self, iters: u64, seed: u64, meter: Meter) -> u64 {
-        (self.primary)(iters, seed, meter)
+    /// How many placement copies each routine has (1 for arms built by hand).
+    pub fn placements(&self) -> usize {
+        self.primary.len()
+    }
+
+    /// Runs one batch of the primary routine, spread over its copies; `rotation` (the round
+    /// number) picks which copies run the remainder of an uneven split.
+    pub fn run(&mut self, iters: u64, seed: u64, rotation: u64, meter: Meter) -> Batch {
+        run_spread(&mut self.primary, iters, seed, rotation, meter)
     }
 
     /// Runs one batch of the twin routine (the primary one when there is no twin).
-    pub fn run_twin(&mut self, iters: u64, seed: u64, meter: Meter) -> u64 {
+    pub fn run_twin(&mut self, iters: u64, seed: u64, rotation: u64, meter: Meter) -> Batch {
         match self.twin.as_mut() {
-            Some(twin) => twin(iters, seed, meter),
-            None => (self.primary)(iters, seed, meter),
+            Some(twin) => run_spread(twin, iters, seed, rotation, meter),
+            None => run_spread(&mut self.primary, iters, seed, rotation, meter),
         }
     }
 }
 
 impl std::fmt::Debug for Arm<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Arm").field("name", &self.name).field("has_twin", &self.has_twin()).finish()
+        f.debug_struct("Arm")
+            .field("name", &self.name)
+            .field("has_twin", &self.has_twin())
+            .field("placements", &self.placements())
+            .finish()
     }
+}
+
+fn run_spread(copies: &mut [Routine<'_>], iters: u64, seed: u64, rotation: u64, meter: Meter) -> Batch {
+    let split = split_batch(iters, copies.len(), rotation);
+    let mut batch = Batch { iters: split, ..Batch::default() };
+    for (k, routine) in copies.iter_mut().enumerate().take(PLACEMENTS) {
+        if split[k] > 0 {
+            batch.totals[k] = routine(split[k], copy_seed(seed, k), meter);
+            batch.total = batch.total.saturating_add(batch.totals[k]);
+        }
+    }
+    batch
 }
 
 fn timed_loop<R>(mut op: impl FnMut() -> R) -> impl FnMut(u64, u64, Meter) -> u64 {

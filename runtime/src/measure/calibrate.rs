@@ -105,6 +105,8 @@ pub fn calibrate(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &Cali
     } else {
         own
     };
+    let candidate_iters = whole_placements(candidate, candidate_iters, target_batch_ns, meter);
+    let baseline_iters = whole_placements(baseline, baseline_iters, target_batch_ns, meter);
     let resolution = if options.metric.is_count() { 1.0 } else { clock_step_ns };
     Calibration {
         resolution,
@@ -112,9 +114,23 @@ pub fn calibrate(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &Cali
         candidate_iters,
         baseline_iters,
         target_batch_ns,
-        candidate_batch_ns: candidate.run(candidate_iters, 0, meter) as f64,
-        baseline_batch_ns: baseline.run(baseline_iters, 0, meter) as f64,
+        candidate_batch_ns: candidate.run(candidate_iters, 0, 0, meter).total as f64,
+        baseline_batch_ns: baseline.run(baseline_iters, 0, 0, meter).total as f64,
     }
+}
+
+/// Rounds a batch size up to a multiple of the arm's placement copies, so that every batch
+/// visits each copy equally, unless the rounded batch would last more than four target batches
+/// (an operation slower than the target batch): such arms visit their copies over consecutive
+/// rounds instead.
+fn whole_placements(arm: &mut Arm<'_>, iters: u64, target_ns: f64, meter: Meter) -> u64 {
+    let copies = arm.placements() as u64;
+    let rounded = iters.div_ceil(copies) * copies;
+    if rounded == iters {
+        return iters;
+    }
+    let per_op = arm.run(iters, 0, 0, meter).total as f64 / iters as f64;
+    if per_op * rounded as f64 <= 4.0 * target_ns { rounded } else { iters }
 }
 
 /// The smallest batch size (within a factor of about 1.25) whose batch lasts `target_ns`.
@@ -128,7 +144,7 @@ fn batch_size(arm: &mut Arm<'_>, target_ns: f64, meter: Meter) -> u64 {
     const LIMIT: u64 = 1 << 40;
     let mut iters: u64 = 1;
     loop {
-        let elapsed = arm.run(iters, 0, meter).min(arm.run(iters, 0, meter)) as f64;
+        let elapsed = arm.run(iters, 0, 0, meter).total.min(arm.run(iters, 0, 0, meter).total) as f64;
         if elapsed >= target_ns || iters >= LIMIT {
             return iters;
         }

@@ -1,7 +1,7 @@
 //! Interleaved collection: rounds of {candidate, candidate twin, baseline, baseline twin} in an
 //! order drawn from a seeded generator, until the time budget is spent.
 
-use super::{Arm, Meter};
+use super::{Arm, Batch, Meter};
 use crate::Dprng;
 use std::time::{Duration, Instant};
 
@@ -37,12 +37,25 @@ pub struct Series {
     pub per_op: Vec<f64>,
     /// Position of each value in the overall measurement order.
     pub position: Vec<u32>,
+    /// Per placement copy (see [`super::place`]), the per-op values of the rounds in which that
+    /// copy ran; empty for arms with a single copy.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub placements: Vec<Vec<f64>>,
 }
 
 impl Series {
-    fn push(&mut self, per_op: f64, position: u32) {
-        self.per_op.push(per_op);
+    fn push(&mut self, batch: &Batch, copies: usize, position: u32) {
+        let iters: u64 = batch.iters.iter().sum();
+        self.per_op.push(batch.total as f64 / iters.max(1) as f64);
         self.position.push(position);
+        if copies > 1 {
+            self.placements.resize_with(copies, Vec::new);
+            for (k, values) in self.placements.iter_mut().enumerate() {
+                if batch.iters[k] > 0 {
+                    values.push(batch.totals[k] as f64 / batch.iters[k] as f64);
+                }
+            }
+        }
     }
 }
 
@@ -95,19 +108,21 @@ pub fn collect(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &Collec
     let started = Instant::now();
     let mut position: u32 = 0;
     let mut order = [0usize, 1, 2, 3];
+    let copies = [candidate.placements(), baseline.placements()];
     while !done(samples.rounds(), started.elapsed(), options) {
         let round_seed = rng.u64();
+        let round = samples.rounds() as u64;
         rng.shuffle(&mut order);
-        let mut totals = [0u64; ROUTINES];
+        let mut batches = [Batch::default(); ROUTINES];
         for &routine in &order {
-            totals[routine] = run_routine(routine, candidate, baseline, iters, round_seed, options.meter);
+            batches[routine] = run_routine(routine, candidate, baseline, iters, (round_seed, round), options.meter);
         }
         // Record after the round so a round is either complete in all four series or absent.
         let series =
             [&mut samples.candidate, &mut samples.candidate_twin, &mut samples.baseline, &mut samples.baseline_twin];
         for (routine, series) in series.into_iter().enumerate() {
             let slot = order.iter().position(|&r| r == routine).unwrap_or(routine) as u32;
-            series.push(totals[routine] as f64 / iters[routine / 2] as f64, position + slot);
+            series.push(&batches[routine], copies[routine / 2], position + slot);
         }
         position += ROUTINES as u32;
         if let Some(progress) = options.progress {
@@ -124,20 +139,22 @@ fn done(rounds: usize, elapsed: Duration, options: &CollectOptions) -> bool {
 }
 
 /// Runs routine 0 (candidate), 1 (its twin), 2 (baseline) or 3 (its twin); `iters` holds the
-/// candidate's and the baseline's batch sizes.
+/// candidate's and the baseline's batch sizes, `(seed, round)` the round's input seed and
+/// number. All four share the round number, so when a batch is too small to visit every
+/// placement copy, the four routines of a round run the same copies.
 fn run_routine(
     routine: usize,
     candidate: &mut Arm<'_>,
     baseline: &mut Arm<'_>,
     iters: [u64; 2],
-    seed: u64,
+    (seed, round): (u64, u64),
     meter: Meter,
-) -> u64 {
+) -> Batch {
     match routine {
-        0 => candidate.run(iters[0], seed, meter),
-        1 => candidate.run_twin(iters[0], seed, meter),
-        2 => baseline.run(iters[1], seed, meter),
-        _ => baseline.run_twin(iters[1], seed, meter),
+        0 => candidate.run(iters[0], seed, round, meter),
+        1 => candidate.run_twin(iters[0], seed, round, meter),
+        2 => baseline.run(iters[1], seed, round, meter),
+        _ => baseline.run_twin(iters[1], seed, round, meter),
     }
 }
 
@@ -145,10 +162,12 @@ fn run_routine(
 /// clock settle before the first recorded round.
 fn warm_up(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &CollectOptions) {
     let started = Instant::now();
+    let mut round = 0;
     while started.elapsed() < options.warmup {
         for routine in 0..ROUTINES {
             let iters = [options.candidate_iters.max(1), options.baseline_iters.max(1)];
-            run_routine(routine, candidate, baseline, iters, 0, options.meter);
+            run_routine(routine, candidate, baseline, iters, (0, round), options.meter);
         }
+        round += 1;
     }
 }

@@ -1,6 +1,6 @@
 //! Taking measurements: the meter read around each timed batch (time or allocations), the
-//! clock's precision, batch calibration, inputs built outside the timer and the interleaved
-//! collection of rounds.
+//! clock's precision, batch calibration, inputs built outside the timer, placement copies of each
+//! batch routine and the interleaved collection of rounds.
 
 mod alloc;
 mod arm;
@@ -10,12 +10,14 @@ mod collect;
 mod input;
 mod meter;
 mod output;
+mod placement;
 
 pub use alloc::{CountingAllocator, counting_allocator_installed};
-pub use arm::{Arm, BatchFn};
+pub use arm::{Arm, Batch, BatchFn, Placed};
 pub use calibrate::{Calibration, CalibrationOptions, MAX_SHARED_BATCH_RATIO, calibrate};
 pub use clock::clock_precision;
 pub use collect::{CollectOptions, Samples, Series, collect};
 pub use input::{Setup, SizedSetup, WithRng, WithoutRng};
 pub use meter::{Meter, Metric, Reading};
 pub use output::Outputs;
+pub use placement::{PLACEMENT_STEP, PLACEMENTS, place, split_batch};

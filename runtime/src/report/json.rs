@@ -9,7 +9,7 @@ use crate::environment::Environment;
 use crate::harness::{Expectation, TrialRecord};
 use crate::measure::{Calibration, Series};
 use crate::stats::{Drift, Resampling, Summary};
-use crate::validate::Validation;
+use crate::validate::{PlacementSpread, Validation};
 use crate::{Report, Warning};
 use serde::Serialize;
 use serde_json::ser::{Formatter, PrettyFormatter};
@@ -66,6 +66,7 @@ struct Round<'a> {
     summaries: Option<Arms<SummaryRecord>>,
     calibration: Option<CalibrationRecord>,
     validation: Option<Arms<ValidationRecord>>,
+    placement: Option<Arms<Option<PlacementRecord<'a>>>>,
     drift: Option<DriftTestsRecord>,
     resampling: Option<ResamplingRecord<'a>>,
     warnings: Vec<WarningRecord<'a>>,
@@ -141,6 +142,13 @@ struct ValidationRecord {
 }
 
 #[derive(Serialize)]
+struct PlacementRecord<'a> {
+    medians: &'a [f64],
+    spread: f64,
+    noise: f64,
+}
+
+#[derive(Serialize)]
 struct DriftTestsRecord {
     candidate: DriftRecord,
     baseline: DriftRecord,
@@ -188,6 +196,8 @@ struct SamplesRecord<'a> {
 struct SeriesRecord<'a> {
     per_op: &'a [f64],
     position: &'a [u32],
+    #[serde(skip_serializing_if = "<[Vec<f64>]>::is_empty")]
+    placements: &'a [Vec<f64>],
 }
 
 /// The results file of a run, as JSON text.
@@ -249,6 +259,10 @@ fn round(report: Option<&Report>) -> Round<'_> {
         validation: report.map(|r| Arms {
             candidate: validation(&r.validation.candidate),
             baseline: validation(&r.validation.baseline),
+        }),
+        placement: report.map(|r| Arms {
+            candidate: r.validation.candidate_placement.as_ref().map(placement),
+            baseline: r.validation.baseline_placement.as_ref().map(placement),
         }),
         drift: report.map(|r| DriftTestsRecord {
             candidate: drift(&r.drift.candidate),
@@ -318,6 +332,10 @@ fn validation(v: &Validation) -> ValidationRecord {
     }
 }
 
+fn placement(p: &PlacementSpread) -> PlacementRecord<'_> {
+    PlacementRecord { medians: &p.medians, spread: p.spread, noise: p.noise }
+}
+
 fn drift(d: &Drift) -> DriftRecord {
     DriftRecord {
         rho: d.rho,
@@ -367,7 +385,7 @@ fn samples(report: &Report) -> SamplesRecord<'_> {
 }
 
 fn series(s: &Series) -> SeriesRecord<'_> {
-    SeriesRecord { per_op: &s.per_op, position: &s.position }
+    SeriesRecord { per_op: &s.per_op, position: &s.position, placements: &s.placements }
 }
 
 /// Indented objects, one field a line, but arrays on one line: a series of a thousand samples

@@ -30,7 +30,7 @@ pub(crate) mod fixtures {
     fn series(median: f64, slot: u32, phase: usize) -> Series {
         let per_op = (0..ROUNDS).map(|i| median * (1.0 + 0.002 * (((i * 37 + phase) % 11) as f64 - 5.0))).collect();
         let position = (0..ROUNDS as u32).map(|round| round * 4 + slot).collect();
-        Series { per_op, position }
+        Series { per_op, position, placements: Vec::new() }
     }
 
     /// A judged report of a candidate around `candidate` ns/op against a baseline around
@@ -66,7 +66,7 @@ pub(crate) mod fixtures {
             module_path: "perf",
             candidate,
             baseline: "slow",
-            batches: [batch; 4],
+            batches: crate::harness::Batches::uniform(batch),
             settings: AttributeSettings::default(),
             file: "tests/perf.rs",
             line: 12,

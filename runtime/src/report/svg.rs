@@ -39,6 +39,7 @@ const GREY: &str = "#555555";
 /// let series = |ns: f64| Series {
 ///     per_op: (0..40).map(|i| ns + (i % 5) as f64).collect(),
 ///     position: (0..40).collect(),
+///     placements: Vec::new(),
 /// };
 /// let samples = Samples { candidate_iters: 100, baseline_iters: 100, candidate: series(50.0),
 ///     candidate_twin: series(50.0), baseline: series(100.0), baseline_twin: series(100.0) };

@@ -48,6 +48,9 @@ pub fn render_text(report: &Report) -> String {
         pct(v.noise),
         pct(v.floor)
     );
+    if let Some(line) = placement_line(report) {
+        let _ = writeln!(out, "    {line}");
+    }
     let _ = writeln!(out, "    {}", sampling_words(report));
     for c in &report.confidence {
         let _ = writeln!(
@@ -62,6 +65,20 @@ pub fn render_text(report: &Report) -> String {
         let _ = writeln!(out, "    warning: {}", warning.message);
     }
     out
+}
+
+/// `placement: each arm at 4 code offsets, candidate's within 0.31 %, baseline's within 88.00 %`;
+/// `None` for arms measured in one copy.
+fn placement_line(report: &Report) -> Option<String> {
+    let (c, b) = (report.validation.candidate_placement.as_ref(), report.validation.baseline_placement.as_ref());
+    let copies = c.or(b)?.medians.len();
+    let within =
+        |p: Option<&crate::validate::PlacementSpread>| p.map_or_else(|| "not measured".to_owned(), |p| pct(p.spread));
+    Some(format!(
+        "placement: each arm at {copies} code offsets, averaged; copies apart by up to {} (candidate), {} (baseline)",
+        within(c),
+        within(b)
+    ))
 }
 
 /// `win (resolved)`, `parity (inconclusive)`, `loss (confirmed)` and so on.
