@@ -93,6 +93,7 @@ struct Comparison {
     summaries: Option<Arms<Summary>>,
     calibration: Option<Calibration>,
     validation: Option<Arms<Validation>>,
+    placement: Option<Arms<Option<Placement>>>,
     drift: Option<DriftTests>,
     resampling: Option<Resampling>,
     warnings: Vec<Warning>,
@@ -110,6 +111,7 @@ struct Round {
     summaries: Option<Arms<Summary>>,
     calibration: Option<Calibration>,
     validation: Option<Arms<Validation>>,
+    placement: Option<Arms<Option<Placement>>>,
     drift: Option<DriftTests>,
     resampling: Option<Resampling>,
     warnings: Vec<Warning>,
@@ -193,6 +195,14 @@ struct Validation {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct Placement {
+    medians: Vec<f64>,
+    spread: f64,
+    noise: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct DriftTests {
     candidate: Drift,
     baseline: Drift,
@@ -245,6 +255,7 @@ struct Samples {
 struct Series {
     per_op: Vec<f64>,
     position: Vec<u32>,
+    placements: Vec<Vec<f64>>,
 }
 
 const PAIR: &str = "perf::quarter_of_the_work_vs_reference";
@@ -334,6 +345,17 @@ fn check_figures(file: &ResultsFile) {
         let first = 4 * i as u32;
         assert_eq!(slots, [first, first + 1, first + 2, first + 3]);
     }
+    // Every batch was spread over four placement copies, each with one value per round, and
+    // the placement figures are those copies' medians.
+    for series in [&samples.candidate, &samples.candidate_twin, &samples.baseline, &samples.baseline_twin] {
+        assert_eq!(series.placements.len(), 4);
+        assert!(series.placements.iter().all(|copy| copy.len() == rounds), "one value per copy per round");
+    }
+    let placement = c.placement.as_ref().unwrap_or_else(|| panic!("no placement figures"));
+    let candidate = placement.candidate.as_ref().unwrap_or_else(|| panic!("no candidate placement"));
+    assert_eq!(candidate.medians.len(), 4);
+    let (low, high) = candidate.medians.iter().fold((f64::INFINITY, 0.0f64), |(l, h), &m| (l.min(m), h.max(m)));
+    assert!((candidate.spread - (high / low - 1.0)).abs() < 1e-9 && candidate.noise >= 0.0);
 }
 
 fn is_rfc3339_utc(text: &str) -> bool {

@@ -39,7 +39,9 @@ for i in $(seq 1 "$folders"); do
   results="$dir/placement.json"
   (cd "$dir/checkout" && RTCOMPARE_TIME="$time" RTCOMPARE_RESULTS="$results" NO_COLOR=1 \
     cargo test -q --release -p rtcompare-fixture-verdicts --test placement >"$dir/output.txt" 2>&1) || true
-  python3 - "$results" "$i" "$dir" >>"$summary" <<'PY'
+  # The figures go to the screen and the summary; the folder is kept when something failed.
+  keep=0
+  python3 - "$results" "$i" "$dir" <<'PY' | tee -a "$summary" || keep=1
 import json, statistics, sys
 path, index, folder = sys.argv[1], sys.argv[2], sys.argv[3]
 PARITY = 0.04  # the fixture's pairs all use the default parity
@@ -47,7 +49,7 @@ try:
     run = json.load(open(path))
 except OSError:
     print(f"folder {index}: no results file (build or run failed; see {folder}/output.txt)")
-    sys.exit(0)
+    sys.exit(1)
 comparisons = run["comparisons"]
 failed = sum(not c["passed"] for c in comparisons)
 wide = sum(
@@ -71,10 +73,9 @@ print(
 for c in comparisons:
     if not c["passed"]:
         v = c["verdict"]
-        print(f"  failed: {c['name']}: ratio {v['ratio']:.3f}, A/A floor {v['floor']*100:.2f} %")
+        print(f"  failed: {c['name']}: ratio {v['ratio']:.3f}, A/A floor {v['floor']*100:.2f} % (output in {folder})")
+sys.exit(1 if failed else 0)
 PY
-  tail -n +2 "$summary" | tail -n 1
-  rm -rf "$dir"
+  if [ "$keep" = 0 ]; then rm -rf "$dir"; fi
 done
 if [ -n "$out" ]; then cp "$summary" "$out"; fi
-cat "$summary"

@@ -8,12 +8,20 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The target directory of the nested builds: `nested` beside the outer build's own folders
+/// (`CARGO_TARGET_TMPDIR` is `<target>/tmp`), so it follows a `CARGO_TARGET_DIR` the outer run
+/// was given.
+pub fn nested_target() -> PathBuf {
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    tmp.parent().map_or_else(|| root().join("target"), PathBuf::from).join("nested")
+}
+
 /// A `cargo` command in the repository root with its own target directory, so it never waits
 /// on the lock of the build that is running these tests.
 pub fn cargo(args: &[&str]) -> Command {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let mut command = Command::new(cargo);
-    command.current_dir(root()).env("CARGO_TARGET_DIR", root().join("target").join("nested")).args(args);
+    command.current_dir(root()).env("CARGO_TARGET_DIR", nested_target()).args(args);
     // Settings of the outer run must not leak into the fixtures, nor their summaries into CI's.
     command.env_remove("GITHUB_STEP_SUMMARY");
     for (name, _) in std::env::vars() {

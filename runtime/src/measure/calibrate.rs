@@ -105,8 +105,21 @@ pub fn calibrate(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &Cali
     } else {
         own
     };
-    let candidate_iters = whole_placements(candidate, candidate_iters, target_batch_ns, meter);
-    let baseline_iters = whole_placements(baseline, baseline_iters, target_batch_ns, meter);
+    let (candidate_iters, baseline_iters) = if candidate_iters == baseline_iters {
+        // A shared size stays shared: round it for the slower arm, and both or neither.
+        let shared = whole_placements(candidate, candidate_iters, target_batch_ns, meter).min(whole_placements(
+            baseline,
+            baseline_iters,
+            target_batch_ns,
+            meter,
+        ));
+        (shared, shared)
+    } else {
+        (
+            whole_placements(candidate, candidate_iters, target_batch_ns, meter),
+            whole_placements(baseline, baseline_iters, target_batch_ns, meter),
+        )
+    };
     let resolution = if options.metric.is_count() { 1.0 } else { clock_step_ns };
     Calibration {
         resolution,
@@ -120,9 +133,9 @@ pub fn calibrate(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &Cali
 }
 
 /// Rounds a batch size up to a multiple of the arm's placement copies, so that every batch
-/// visits each copy equally, unless the rounded batch would last more than four target batches
-/// (an operation slower than the target batch): such arms visit their copies over consecutive
-/// rounds instead.
+/// visits each copy equally, unless the operations added would take longer than one target
+/// batch (an operation slower than about a third of it): such arms visit their copies over
+/// consecutive rounds instead.
 fn whole_placements(arm: &mut Arm<'_>, iters: u64, target_ns: f64, meter: Meter) -> u64 {
     let copies = arm.placements() as u64;
     let rounded = iters.div_ceil(copies) * copies;
@@ -130,7 +143,7 @@ fn whole_placements(arm: &mut Arm<'_>, iters: u64, target_ns: f64, meter: Meter)
         return iters;
     }
     let per_op = arm.run(iters, 0, 0, meter).total as f64 / iters as f64;
-    if per_op * rounded as f64 <= 4.0 * target_ns { rounded } else { iters }
+    if per_op * (rounded - iters) as f64 <= target_ns { rounded } else { iters }
 }
 
 /// The smallest batch size (within a factor of about 1.25) whose batch lasts `target_ns`.
@@ -167,6 +180,34 @@ mod tests {
             let once = if std::mem::take(&mut first) { first_call_ns } else { 0 };
             iters * 1_000 + once
         })
+    }
+
+    /// Made-up readings of 1 µs and of 1 ms per operation, as generated routines in four
+    /// placement copies.
+    fn microsecond(iters: u64, _: u64, _: u64, _: Meter) -> u64 {
+        iters * 1_000
+    }
+
+    fn millisecond(iters: u64, _: u64, _: u64, _: Meter) -> u64 {
+        iters * 1_000_000
+    }
+
+    fn placed(batch: crate::measure::BatchFn) -> Arm<'static> {
+        Arm::from_placed("placed", [batch; 4], [batch; 4], 0)
+    }
+
+    #[test]
+    fn batches_of_cheap_operations_visit_every_placement_copy_equally() {
+        let calibration = calibrate(&mut placed(microsecond), &mut placed(microsecond), &CalibrationOptions::default());
+        assert!(calibration.shared_batch_size(), "{calibration:?}");
+        assert_eq!(calibration.candidate_iters % 4, 0, "{calibration:?}");
+    }
+
+    #[test]
+    fn slow_operations_keep_their_batch_and_a_shared_size_stays_shared() {
+        // 1 ms per operation: rounding one operation up to four would add 3 ms to every batch.
+        let slow = calibrate(&mut placed(millisecond), &mut placed(millisecond), &CalibrationOptions::default());
+        assert_eq!((slow.candidate_iters, slow.baseline_iters), (1, 1), "{slow:?}");
     }
 
     #[test]

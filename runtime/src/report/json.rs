@@ -196,7 +196,6 @@ struct SamplesRecord<'a> {
 struct SeriesRecord<'a> {
     per_op: &'a [f64],
     position: &'a [u32],
-    #[serde(skip_serializing_if = "<[Vec<f64>]>::is_empty")]
     placements: &'a [Vec<f64>],
 }
 
