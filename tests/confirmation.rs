@@ -48,6 +48,27 @@ fn a_four_times_slower_candidate_is_a_confirmed_loss() {
     assert!(out.contains("confirmed in a fresh process (ratio"), "{}", text(&output));
 }
 
+/// The confirmation level counts every comparison registered in the binary (three in the perf
+/// fixture), so one test selected by name, in the human or the JSON format, is confirmed at the
+/// same level as the whole suite would be.
+#[test]
+fn the_confirmation_level_does_not_depend_on_the_filter_or_the_format() {
+    let _turn = take_turn();
+    let dir = support::scratch_dir("confirmation-level");
+    for (format, args) in [("pretty", &[][..]), ("json", &["--format", "json"][..])] {
+        let results = dir.join(format!("{format}.json"));
+        let mut all = vec!["--exact", "perf::four_times_the_work_vs_reference"];
+        all.extend_from_slice(args);
+        let output = run(support::fixture_command("perf", &all).env("RTCOMPARE_RESULTS", &results));
+        assert_eq!(output.status.code(), Some(101), "{format}: {}", text(&output));
+        let file: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&results).expect("results file")).expect("JSON");
+        let level = file["comparisons"][0]["confirmation"]["estimate"]["level"].as_f64();
+        assert_eq!(level, Some(rtcompare::harness::confirmation_level(3)), "{format}: {file:#}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_loss_only_the_first_process_sees_passes_with_a_warning() {
     let _turn = take_turn();

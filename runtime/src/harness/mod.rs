@@ -16,5 +16,5 @@ mod worker;
 pub use registry::{AttributeSettings, Batches, Comparison, Expectation, Registration, comparisons};
 pub use run::{BuildInfo, main};
 pub use settings::{DEFAULT_SEED, Settings, SettingsError, parse_duration};
-pub use trial::{TrialRecord, run_trial};
+pub use trial::{TrialRecord, confirmation_level, run_trial};
 pub use worker::WORKER_VARIABLE;

@@ -37,10 +37,27 @@ impl TrialRecord {
     }
 }
 
+/// The interval level of a confirmation round: 95 % Bonferroni-adjusted for `registered`, the
+/// number of comparisons registered in the test binary. The registry is the same in every
+/// process of a binary, so the level — and with it every verdict — does not depend on how the
+/// binary was invoked: a name filter, `--format json`, or one test per process under nextest.
+/// Over all of a binary's comparisons, the chance that any confirmation interval misses its
+/// true difference is then at most 5 % (Bonferroni, for intervals that keep their nominal
+/// level), whichever of them run.
+///
+/// ```
+/// use rtcompare_runtime::harness::confirmation_level;
+/// assert_eq!(confirmation_level(1), 0.95);
+/// assert!((confirmation_level(50) - 0.999).abs() < 1e-12);
+/// ```
+pub fn confirmation_level(registered: usize) -> f64 {
+    1.0 - (1.0 - 0.95) / registered.max(1) as f64
+}
+
 /// Measures one comparison (never two at once), confirms a win or a loss in a fresh process,
-/// and decides whether its test passes. `pairs_in_run` is the number of comparisons this run
-/// measures: the confirmation round's interval level is Bonferroni-adjusted for it.
-pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, pairs_in_run: usize) -> TrialRecord {
+/// and decides whether its test passes. `registered` is the number of comparisons registered in
+/// the binary, which sets the confirmation level ([`confirmation_level`]).
+pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, registered: usize) -> TrialRecord {
     let _serial = MEASURING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let record = |report, failure| TrialRecord { name: name.to_owned(), comparison, report, failure };
     if let Some(problem) = unmeasurable(comparison) {
@@ -62,7 +79,7 @@ pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, pairs_
     };
     let expect = comparison.registration.settings.expect;
     if settings.confirm && needs_confirmation(&report) {
-        if let Err(problem) = confirm(&mut report, comparison, name, settings, pairs_in_run) {
+        if let Err(problem) = confirm(&mut report, comparison, name, settings, registered) {
             report.duration = started.elapsed();
             return record(Some(report), Some(problem));
         }
@@ -163,7 +180,7 @@ const SETTLING_PROCESSES: usize = 3;
 const SETTLING_SALT: u64 = 0x005E_771E;
 
 /// The second round: fresh process(es), fresh calibration, new seed, and an interval level
-/// Bonferroni-adjusted for the number of comparisons in the run. When the two rounds' differences
+/// Bonferroni-adjusted for the comparisons registered in the binary ([`confirmation_level`]). When the two rounds' differences
 /// lie further apart than their intervals are wide, per-process randomness decides the outcome
 /// and a second draw cannot settle it: [`SETTLING_PROCESSES`] more processes are measured and
 /// the verdict of all of them pooled decides instead. Sets `verdict.confirmed`, keeps the
@@ -173,14 +190,14 @@ fn confirm(
     comparison: Comparison,
     name: &str,
     settings: &Settings,
-    pairs: usize,
+    registered: usize,
 ) -> Result<(), String> {
     let started = Instant::now();
     let seed = settings.seed ^ CONFIRMATION_SALT;
     let outcome = report.verdict.outcome.as_str();
     let unconfirmable = |why: String| format!("the first round said {outcome}, but it could not be confirmed: {why}");
     let measured = measure_in_workers(comparison, name, settings, seed, settings.processes).map_err(unconfirmable)?;
-    let level = 1.0 - (1.0 - 0.95) / pairs.max(1) as f64;
+    let level = confirmation_level(registered);
     let mut second = judged(measured.clone(), comparison, name, seed, level);
     if settings.processes == 1 && disagree(report, &second) {
         let more = measure_in_workers(comparison, name, settings, seed ^ SETTLING_SALT, SETTLING_PROCESSES)

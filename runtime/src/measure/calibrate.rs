@@ -30,8 +30,9 @@ impl Default for CalibrationOptions {
 /// The result of calibration.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Calibration {
-    /// The meter's smallest step in the metric's unit: the clock's smallest observable step in
-    /// nanoseconds for time, 1 for counts.
+    /// The meter's smallest step over one batch, in the metric's unit: for time, the clock's
+    /// smallest observable step in nanoseconds times the clock readings a batch takes (one per
+    /// placement copy); 1 for counts, which stay exact when summed.
     pub resolution: f64,
     /// The clock's smallest observable step, in nanoseconds.
     pub clock_step_ns: f64,
@@ -95,7 +96,10 @@ pub const MAX_SHARED_BATCH_RATIO: u64 = 8;
 pub fn calibrate(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &CalibrationOptions) -> Calibration {
     let clock_step_ns = clock_precision();
     let min_batch_ns = options.min_batch.as_nanos() as f64;
-    let target_batch_ns = (clock_step_ns / options.clock_error).max(min_batch_ns);
+    // A batch spread over placement copies reads the clock once per copy, so its total can be off
+    // by one step per copy.
+    let readings = candidate.placements().max(baseline.placements()) as f64;
+    let target_batch_ns = (readings * clock_step_ns / options.clock_error).max(min_batch_ns);
     // Batches are sized by time even for count metrics: a batch must stay short enough to run
     // between interrupts and long enough for the budget to hold enough rounds.
     let meter = Meter::new(Metric::Time);
@@ -120,7 +124,8 @@ pub fn calibrate(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &Cali
             whole_placements(baseline, baseline_iters, target_batch_ns, meter),
         )
     };
-    let resolution = if options.metric.is_count() { 1.0 } else { clock_step_ns };
+    // Counts stay exact when summed over copies; clock readings each add up to a step.
+    let resolution = if options.metric.is_count() { 1.0 } else { readings * clock_step_ns };
     Calibration {
         resolution,
         clock_step_ns,
