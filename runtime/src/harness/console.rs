@@ -7,6 +7,7 @@ pub(crate) use progress::measuring;
 pub(crate) use progress::progress_hook;
 
 use super::TrialRecord;
+use super::trial::unoptimised_note;
 use crate::report::{Written, outcome_line, render_text};
 use crate::{Outcome, Report};
 use anstream::{print, println};
@@ -38,8 +39,9 @@ pub(crate) fn print_ignored(name: &str, terse: bool) {
     }
 }
 
-/// Prints a finished test: libtest's line, then (unless terse) the verdict block.
-pub(crate) fn print_trial(record: &TrialRecord, terse: bool) {
+/// Prints a finished test: libtest's line, then (unless terse) the verdict block, which says
+/// so when it measured an unoptimised build (`unoptimised`, from `RTCOMPARE_DEBUG=1`).
+pub(crate) fn print_trial(record: &TrialRecord, terse: bool, unoptimised: bool) {
     let (word, mark, style) = if record.passed() { ("ok", ".", GREEN) } else { ("FAILED", "F", RED) };
     if terse {
         print!("{style}{mark}{style:#}");
@@ -48,6 +50,10 @@ pub(crate) fn print_trial(record: &TrialRecord, terse: bool) {
     println!("test {} ... {style}{word}{style:#}", record.name);
     if let Some(report) = &record.report {
         print_block(report);
+        if unoptimised {
+            let note = unoptimised_note(report, record.comparison.registration.settings.expect);
+            println!("{YELLOW}    {note}{YELLOW:#}");
+        }
     }
 }
 
@@ -119,8 +125,9 @@ pub(crate) fn print_result_line(counts: Counts, elapsed: Duration) {
 }
 
 /// rtcompare's own summary after libtest's: verdict counts, measuring time and where the files
-/// went.
-pub(crate) fn print_summary(records: &[TrialRecord], written: &Written) {
+/// went. `unoptimised` says the run measured an unoptimised build on purpose
+/// (`RTCOMPARE_DEBUG=1`).
+pub(crate) fn print_summary(records: &[TrialRecord], written: &Written, unoptimised: bool) {
     if records.is_empty() {
         return;
     }
@@ -151,6 +158,12 @@ pub(crate) fn print_summary(records: &[TrialRecord], written: &Written) {
         if unmeasured > 0 { format!(", {unmeasured} not measured (see failures)") } else { String::new() },
         measuring.as_secs_f64()
     );
+    if unoptimised {
+        println!(
+            "{YELLOW}rtcompare: these verdicts describe an unoptimised build (RTCOMPARE_DEBUG=1), so none of them \
+             failed a test; `--release` measures the code you ship{YELLOW:#}"
+        );
+    }
     for line in file_lines(written) {
         println!("{line}");
     }

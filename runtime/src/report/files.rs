@@ -177,7 +177,7 @@ impl Destinations {
 }
 
 /// `…/deps/perf-1a2b3c4d5e6f7a8b` → `perf`: the file stem without Cargo's `-<hash>` suffix.
-fn binary_name(exe: &Path) -> Option<String> {
+pub(crate) fn binary_name(exe: &Path) -> Option<String> {
     let stem = exe.file_stem()?.to_str()?;
     let name = match stem.rsplit_once('-') {
         Some((name, hash)) if !name.is_empty() && hash.len() >= 8 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => {

@@ -14,6 +14,13 @@ pub(crate) fn render(run: &Run<'_>) -> String {
     // Writing to a String cannot fail; the results are ignored for that reason.
     let _ = writeln!(out, "### rtcompare: `{}`\n", run.binary);
     let _ = writeln!(out, "{}\n", counts(run.records));
+    if run.settings.debug {
+        let _ = writeln!(
+            out,
+            "⚠️ **Unoptimised build**, measured on purpose (`RTCOMPARE_DEBUG=1`): these figures describe debug \
+             code, and no verdict failed a test. `cargo test --release` measures the code you ship.\n"
+        );
+    }
     let _ = writeln!(out, "| | pair | outcome | difference (interval) | ratio (best) | tolerance | warnings |");
     let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- |");
     for record in run.records {
@@ -146,6 +153,16 @@ mod tests {
         assert!(rows[3].starts_with("| ❌ | `perf::boom_vs_slow` | not measured"), "{text}");
         assert!(text.contains("<details><summary>Failures (1)</summary>"), "{text}");
         assert!(text.contains("1 win(s), 0 parity (0 established, 0 inconclusive), 0 loss(es); 1 of 2 test(s) passed"));
+    }
+
+    #[test]
+    fn an_unoptimised_run_says_so_at_the_top() {
+        let records = [fixtures::record("perf::fast_vs_slow", 25.0, 100.0)];
+        let environment = fixtures::environment();
+        let settings = crate::harness::Settings { debug: true, ..crate::harness::Settings::default() };
+        let text = render(&Run { binary: "perf", settings: &settings, environment: &environment, records: &records });
+        assert!(text.contains("**Unoptimised build**, measured on purpose (`RTCOMPARE_DEBUG=1`)"), "{text}");
+        assert!(!summary(&records).contains("Unoptimised"));
     }
 
     #[test]

@@ -8,7 +8,7 @@ mod svg;
 mod text;
 mod units;
 
-pub(crate) use files::{Destinations, Mode, Run, Written};
+pub(crate) use files::{Destinations, Mode, Run, Written, binary_name};
 pub use svg::render_svg;
 pub use text::render_text;
 pub(crate) use text::{factor_words, outcome_line};
