@@ -170,7 +170,8 @@ pub(crate) fn print_summary(records: &[TrialRecord], written: &Written, unoptimi
     println!();
 }
 
-/// Where the results file, the pictures and the Markdown summaries went, one line each.
+/// Where the results file, the pictures, the Markdown summaries and the continuous-benchmarking
+/// files went, one line each.
 pub(crate) fn file_lines(written: &Written) -> Vec<String> {
     let mut lines = Vec::new();
     if let Some(path) = &written.results {
@@ -186,6 +187,14 @@ pub(crate) fn file_lines(written: &Written) -> Vec<String> {
             crate::report::Mode::Replace => "written to",
         };
         lines.push(format!("rtcompare: Markdown summary {verb} {} (${})", shown(&target.path), target.variable));
+    }
+    for target in &written.tracking {
+        lines.push(format!(
+            "rtcompare: {} {} (${})",
+            target.format.what(),
+            shown(&target.path),
+            target.format.variable()
+        ));
     }
     lines
 }
