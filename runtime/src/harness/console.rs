@@ -8,7 +8,7 @@ pub(crate) use progress::progress_hook;
 
 use super::TrialRecord;
 use super::trial::unoptimised_note;
-use crate::report::{Written, outcome_line, render_text};
+use crate::report::{Written, outcome_line, rankings, render_text};
 use crate::{Outcome, Report};
 use anstream::{print, println};
 use anstyle::{AnsiColor, Style};
@@ -124,9 +124,9 @@ pub(crate) fn print_result_line(counts: Counts, elapsed: Duration) {
     println!();
 }
 
-/// rtcompare's own summary after libtest's: verdict counts, measuring time and where the files
-/// went. `unoptimised` says the run measured an unoptimised build on purpose
-/// (`RTCOMPARE_DEBUG=1`).
+/// rtcompare's own summary after libtest's: verdict counts, measuring time, the candidates of
+/// each baseline that has several side by side, and where the files went. `unoptimised` says
+/// the run measured an unoptimised build on purpose (`RTCOMPARE_DEBUG=1`).
 pub(crate) fn print_summary(records: &[TrialRecord], written: &Written, unoptimised: bool) {
     if records.is_empty() {
         return;
@@ -163,6 +163,14 @@ pub(crate) fn print_summary(records: &[TrialRecord], written: &Written, unoptimi
             "{YELLOW}rtcompare: these verdicts describe an unoptimised build (RTCOMPARE_DEBUG=1), so none of them \
              failed a test; `--release` measures the code you ship{YELLOW:#}"
         );
+    }
+    let tables = rankings(records);
+    for table in &tables {
+        println!();
+        print!("{}", table.render_text());
+    }
+    if !tables.is_empty() {
+        println!();
     }
     for line in file_lines(written) {
         println!("{line}");

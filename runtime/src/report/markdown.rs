@@ -1,8 +1,9 @@
 //! The Markdown summary for CI pages (GitHub's `$GITHUB_STEP_SUMMARY`): one table row per
-//! comparison, then the warnings and failures in full below a fold.
+//! comparison, a table per baseline with several candidates, then the warnings and failures in
+//! full below a fold.
 
 use super::files::Run;
-use super::{factor_words, outcome_line};
+use super::{factor_words, outcome_line, rankings};
 use crate::Outcome;
 use crate::harness::TrialRecord;
 use crate::warnings::{pct, signed_pct};
@@ -25,6 +26,9 @@ pub(crate) fn render(run: &Run<'_>) -> String {
     let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- |");
     for record in run.records {
         let _ = writeln!(out, "{}", row(record));
+    }
+    for ranking in rankings(run.records) {
+        let _ = write!(out, "\n{}", ranking.render_markdown());
     }
     details(&mut out, "Warnings", run.records.iter().flat_map(warning_items));
     details(&mut out, "Failures", run.records.iter().filter_map(failure_item));
@@ -153,6 +157,18 @@ mod tests {
         assert!(rows[3].starts_with("| ❌ | `perf::boom_vs_slow` | not measured"), "{text}");
         assert!(text.contains("<details><summary>Failures (1)</summary>"), "{text}");
         assert!(text.contains("1 win(s), 0 parity (0 established, 0 inconclusive), 0 loss(es); 1 of 2 test(s) passed"));
+    }
+
+    #[test]
+    fn several_candidates_of_one_baseline_get_their_own_table_below_the_rows() {
+        let records = [
+            fixtures::record("perf::fast_vs_slow", 25.0, 100.0),
+            fixtures::record("perf::faster_vs_slow", 10.0, 100.0),
+        ];
+        let text = summary(&records);
+        let heading = text.find("#### 2 candidates against `slow`, fastest first").unwrap_or_else(|| panic!("{text}"));
+        assert!(text.find("| ✅ | `perf::faster_vs_slow` |").is_some_and(|row| row < heading), "{text}");
+        assert!(summary(&records[..1]).find("####").is_none(), "one candidate gets no table");
     }
 
     #[test]

@@ -1,19 +1,21 @@
-//! Presenting reports: human units, the per-comparison text block, and the files a run leaves
-//! behind (the JSON results file, a Markdown summary, one SVG picture per comparison, and the
-//! files continuous-benchmarking tools read: Bencher Metric Format and github-action-benchmark
-//! JSON).
+//! Presenting reports: human units, the per-comparison text block, the table of several
+//! candidates against one baseline, and the files a run leaves behind (the JSON results file, a
+//! Markdown summary, one SVG picture per comparison, and the files continuous-benchmarking tools
+//! read: Bencher Metric Format and github-action-benchmark JSON).
 
 mod bmf;
 mod files;
 mod gha;
 mod json;
 mod markdown;
+mod ranking;
 mod svg;
 mod text;
 mod tracking;
 mod units;
 
 pub(crate) use files::{Destinations, Mode, Run, Written, binary_name};
+pub(crate) use ranking::rankings;
 pub use svg::render_svg;
 pub use text::render_text;
 pub(crate) use text::{factor_words, outcome_line};
