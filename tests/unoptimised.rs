@@ -1,12 +1,13 @@
 //! `cargo test --test perf` without `--release` builds the unoptimised test profile. Such a
 //! binary measures nothing and says which command to run instead; with `RTCOMPARE_DEBUG=1` it
-//! measures debug code on purpose, and even a clear loss passes, marked as debug code. Fixture:
-//! tests/fixtures/verdicts/tests/perf.rs, built in the test profile.
+//! measures debug code on purpose, and even a clear loss passes, marked as debug code (in an
+//! optimised build the variable changes nothing). Fixture:
+//! tests/fixtures/verdicts/tests/perf.rs, built in the test profile (and in release for the last test).
 
 mod support;
 
 use serde_json::Value;
-use support::{cargo, run, scratch_dir, stdout, take_turn, text};
+use support::{cargo, fixture_command, run, scratch_dir, stdout, take_turn, text};
 
 /// Four times the reference's work: a loss in any build.
 const LOSS: &str = "perf::four_times_the_work_vs_reference";
@@ -76,4 +77,18 @@ fn with_rtcompare_debug_a_loss_in_debug_code_is_reported_and_passes() {
     let comparison = &file["comparisons"][0];
     assert_eq!((&comparison["verdict"]["outcome"], &comparison["passed"]), (&Value::from("loss"), &Value::from(true)));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn in_an_optimised_build_rtcompare_debug_changes_nothing() {
+    let _turn = take_turn();
+    let output = run(fixture_command("perf", &["--exact", LOSS]).env("RTCOMPARE_DEBUG", "1"));
+    assert_eq!(output.status.code(), Some(101), "a loss in release code must still fail:\n{}", text(&output));
+    let out = stdout(&output);
+    assert!(
+        out.contains(&format!("test {LOSS} ... FAILED")) && out.contains("    loss (confirmed)"),
+        "{}",
+        text(&output)
+    );
+    assert!(!out.contains("unoptimised") && !out.contains("RTCOMPARE_DEBUG"), "{}", text(&output));
 }
