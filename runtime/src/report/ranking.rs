@@ -93,14 +93,15 @@ impl Ranking<'_> {
         let directions: Vec<String> = self.rows.iter().map(|row| direction(row, self.metric)).collect();
         let name_width = self.rows.iter().map(|row| row.candidate.chars().count()).max().unwrap_or(0);
         let direction_width = directions.iter().map(|d| d.chars().count()).max().unwrap_or(0);
-        for (rank, (row, direction)) in self.rows.iter().zip(&directions).enumerate() {
+        let ratios: Vec<String> = self.rows.iter().map(|row| ratio_text(row.ratio)).collect();
+        let ratio_width = ratios.iter().map(String::len).max().unwrap_or(0);
+        for (rank, ((row, direction), ratio)) in self.rows.iter().zip(&directions).zip(&ratios).enumerate() {
             let _ = writeln!(
                 out,
-                "    {}. {:<name_width$}  {:<direction_width$}  ratio {}  {}",
+                "    {}. {:<name_width$}  {:<direction_width$}  ratio {ratio:<ratio_width$}  {}",
                 rank + 1,
                 row.candidate,
                 direction,
-                ratio_text(row.ratio),
                 row.verdict
             );
         }
@@ -238,9 +239,14 @@ mod tests {
             }
         }
         // The columns line up.
-        let ratio_at: Vec<Option<usize>> =
-            lines[1..].iter().map(|l| l.find("ratio ").map(|at| l[..at].chars().count())).collect();
-        assert!(ratio_at.windows(2).all(|w| w[0] == w[1]), "{text}");
+        // The columns line up: each line's ratio and verdict start at the same character.
+        let column = |words: [&str; 3]| -> Vec<Option<usize>> {
+            words.iter().zip(&lines[1..]).map(|(word, l)| l.find(word).map(|at| l[..at].chars().count())).collect()
+        };
+        for words in [["ratio "; 3], ["win (", "parity (", "loss ("]] {
+            let at = column(words);
+            assert!(at[0].is_some() && at.windows(2).all(|w| w[0] == w[1]), "{words:?} at {at:?}\n{text}");
+        }
     }
 
     #[test]
