@@ -1,7 +1,8 @@
 //! The results file of a real run: written where `RTCOMPARE_RESULTS` says, readable into typed
 //! structs that reject unknown fields, and documented field for field by docs/results-schema.md
 //! (the field names are read out of the Markdown, so the doc and the file cannot drift apart).
-//! The pictures and the Markdown summary of the same run are checked on the way.
+//! The pictures, the Markdown summary and the continuous-benchmarking files (Bencher Metric
+//! Format, github-action-benchmark) of the same run are checked on the way.
 
 // The fields exist to be checked by deserialization; most are never read afterwards.
 #![allow(dead_code)]
@@ -266,9 +267,12 @@ fn a_real_run_writes_the_documented_results_file_pictures_and_markdown() {
     let _turn = take_turn();
     let dir = scratch_dir("results-file");
     let (results, markdown) = (dir.join("perf.json"), dir.join("perf.md"));
+    let (bmf, gha) = (dir.join("tracking").join("bmf.json"), dir.join("tracking").join("gha.json"));
     let output = run(fixture_command("perf", &["--exact", PAIR])
         .env("RTCOMPARE_RESULTS", &results)
-        .env("RTCOMPARE_MARKDOWN", &markdown));
+        .env("RTCOMPARE_MARKDOWN", &markdown)
+        .env("RTCOMPARE_BMF", &bmf)
+        .env("RTCOMPARE_GHA_BENCHMARK", &gha));
     assert!(output.status.success(), "{}", text(&output));
     let out = stdout(&output);
     assert!(out.contains(&format!("rtcompare: results file {}", results.display())), "{}", text(&output));
@@ -290,21 +294,65 @@ fn a_real_run_writes_the_documented_results_file_pictures_and_markdown() {
     assert!(svg.starts_with("<svg") && svg.contains(&format!("{PAIR}: <tspan")), "{svg}");
     let summary = read(&markdown);
     assert!(summary.contains(&format!("| ✅ | `{PAIR}` | **win (confirmed)** |")), "{summary}");
+
+    assert!(out.contains(&format!("rtcompare: Bencher Metric Format file {}", bmf.display())), "{}", text(&output));
+    assert!(out.contains(&format!("rtcompare: github-action-benchmark file {}", gha.display())), "{}", text(&output));
+    check_tracking_files(&file, &read(&bmf), &read(&gha));
+    let mut written: Vec<String> = std::fs::read_dir(dir.join("tracking"))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .map(|entry| entry.map(|e| e.file_name().to_string_lossy().into_owned()).unwrap_or_default())
+        .collect();
+    written.sort();
+    assert_eq!(written, ["bmf.json", "gha.json"], "temporary files left behind");
+}
+
+/// Both tracking files hold the candidate and the baseline of the one comparison, with the
+/// medians and quartiles of the results file (their shapes are checked against the published
+/// examples in the runtime's unit tests).
+fn check_tracking_files(file: &ResultsFile, bmf: &str, gha: &str) {
+    let summaries = file.comparisons[0].summaries.as_ref().unwrap_or_else(|| panic!("no summaries"));
+    let bmf: Value = serde_json::from_str(bmf).unwrap_or_else(|e| panic!("{e}\n{bmf}"));
+    let gha: Value = serde_json::from_str(gha).unwrap_or_else(|e| panic!("{e}\n{gha}"));
+    let names: Vec<&String> = bmf.as_object().map(|o| o.keys().collect()).unwrap_or_default();
+    assert_eq!(names, [&format!("{PAIR}/baseline"), &format!("{PAIR}/candidate")], "{bmf:#}");
+    for (arm, summary) in [("candidate", &summaries.candidate), ("baseline", &summaries.baseline)] {
+        let latency = &bmf[format!("{PAIR}/{arm}")]["latency"];
+        assert_eq!(latency["value"].as_f64(), Some(summary.median), "{bmf:#}");
+        assert_eq!(latency["lower_value"].as_f64(), Some(summary.q1), "{bmf:#}");
+        assert_eq!(latency["upper_value"].as_f64(), Some(summary.q3), "{bmf:#}");
+        let entry = gha
+            .as_array()
+            .and_then(|entries| entries.iter().find(|e| e["name"] == format!("{PAIR}/{arm}").as_str()))
+            .unwrap_or_else(|| panic!("no {arm} in {gha:#}"));
+        assert_eq!((entry["unit"].as_str(), entry["value"].as_f64()), (Some("ns"), Some(summary.median)), "{gha:#}");
+        assert!(entry["range"].as_str().is_some_and(|r| r.starts_with("± ")), "{gha:#}");
+        assert!(entry["extra"].as_str().is_some_and(|x| x.contains("win (confirmed)")), "{gha:#}");
+    }
+    assert_eq!(gha.as_array().map(Vec::len), Some(2), "{gha:#}");
 }
 
 #[test]
-fn an_unwritable_results_path_stops_the_run_before_measuring() {
+fn an_unwritable_output_path_stops_the_run_before_measuring() {
     let _turn = take_turn();
     let dir = scratch_dir("unwritable-results");
     // A file where a directory should be: no permission trick, so it holds for root too.
     std::fs::write(dir.join("blocker"), "").unwrap_or_else(|e| panic!("{e}"));
-    let results = dir.join("blocker").join("perf.json");
-    let output = run(fixture_command("perf", &["--exact", PAIR]).env("RTCOMPARE_RESULTS", &results));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
-    assert!(stderr.contains(&format!("cannot write the results file at {}", results.display())), "{}", text(&output));
-    assert!(stderr.contains("set RTCOMPARE_RESULTS to a file in a writable directory"), "{}", text(&output));
-    assert!(!stdout(&output).contains("running"), "measured before failing:\n{}", text(&output));
+    let unwritable = dir.join("blocker").join("perf.json");
+    for (variable, what) in [
+        ("RTCOMPARE_RESULTS", "results file"),
+        ("RTCOMPARE_BMF", "Bencher Metric Format file"),
+        ("RTCOMPARE_GHA_BENCHMARK", "github-action-benchmark file"),
+    ] {
+        let output = run(fixture_command("perf", &["--exact", PAIR])
+            .env("RTCOMPARE_RESULTS", dir.join("perf.json"))
+            .env(variable, &unwritable));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+        let message = format!("cannot write the {what} at {}", unwritable.display());
+        assert!(stderr.contains(&message), "{}", text(&output));
+        assert!(stderr.contains(&format!("set {variable} to a file in a writable directory")), "{}", text(&output));
+        assert!(!stdout(&output).contains("running"), "measured before failing:\n{}", text(&output));
+    }
 }
 
 fn read(path: &Path) -> String {
@@ -376,10 +424,15 @@ fn check_documented(file: &Value) {
     assert!(missing.is_empty(), "documented fields missing from the file: {missing:?}");
 }
 
-/// The first cell of every table row that starts with a code span: `comparisons[].verdict.outcome`,
-/// with `{candidate,baseline}` alternatives expanded.
+/// The first cell of every table row that starts with a code span in the doc's "Fields" section:
+/// `comparisons[].verdict.outcome`, with `{candidate,baseline}` alternatives expanded.
 fn documented_fields(doc: &str) -> BTreeSet<String> {
-    doc.lines()
+    let fields = doc
+        .split("\n## ")
+        .find(|section| section.starts_with("Fields\n"))
+        .unwrap_or_else(|| panic!("no Fields section"));
+    fields
+        .lines()
         .filter_map(|line| line.strip_prefix("| `")?.split_once('`').map(|(field, _)| field.to_owned()))
         .flat_map(|field| expand(&field))
         .collect()

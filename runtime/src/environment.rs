@@ -103,8 +103,10 @@ impl Environment {
         let mut warnings = Vec::new();
         if self.profile.debug_assertions {
             warnings.push(
-                "this is an unoptimised build (debug assertions are on), so the timings describe debug code; run \
-                 `cargo test --release --test perf`, or set `[profile.test] opt-level = 3`"
+                "this is an unoptimised build (debug assertions are on), measured on purpose (RTCOMPARE_DEBUG=1): the \
+                 timings describe debug code, and no verdict fails a test; run `cargo test --release --test perf` \
+                 to measure the code you ship (or set `opt-level = 3` and `debug-assertions = false` under \
+                 `[profile.test]`)"
                     .to_owned(),
             );
         }

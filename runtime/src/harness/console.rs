@@ -7,7 +7,8 @@ pub(crate) use progress::measuring;
 pub(crate) use progress::progress_hook;
 
 use super::TrialRecord;
-use crate::report::{Written, outcome_line, render_text};
+use super::trial::unoptimised_note;
+use crate::report::{Written, outcome_line, rankings, render_text};
 use crate::{Outcome, Report};
 use anstream::{print, println};
 use anstyle::{AnsiColor, Style};
@@ -38,8 +39,9 @@ pub(crate) fn print_ignored(name: &str, terse: bool) {
     }
 }
 
-/// Prints a finished test: libtest's line, then (unless terse) the verdict block.
-pub(crate) fn print_trial(record: &TrialRecord, terse: bool) {
+/// Prints a finished test: libtest's line, then (unless terse) the verdict block, which says
+/// so when it measured an unoptimised build (`unoptimised`, from `RTCOMPARE_DEBUG=1`).
+pub(crate) fn print_trial(record: &TrialRecord, terse: bool, unoptimised: bool) {
     let (word, mark, style) = if record.passed() { ("ok", ".", GREEN) } else { ("FAILED", "F", RED) };
     if terse {
         print!("{style}{mark}{style:#}");
@@ -48,6 +50,10 @@ pub(crate) fn print_trial(record: &TrialRecord, terse: bool) {
     println!("test {} ... {style}{word}{style:#}", record.name);
     if let Some(report) = &record.report {
         print_block(report);
+        if unoptimised {
+            let note = unoptimised_note(report, record.comparison.registration.settings.expect);
+            println!("{YELLOW}    {note}{YELLOW:#}");
+        }
     }
 }
 
@@ -118,9 +124,10 @@ pub(crate) fn print_result_line(counts: Counts, elapsed: Duration) {
     println!();
 }
 
-/// rtcompare's own summary after libtest's: verdict counts, measuring time and where the files
-/// went.
-pub(crate) fn print_summary(records: &[TrialRecord], written: &Written) {
+/// rtcompare's own summary after libtest's: verdict counts, measuring time, the candidates of
+/// each baseline that has several side by side, and where the files went. `unoptimised` says
+/// the run measured an unoptimised build on purpose (`RTCOMPARE_DEBUG=1`).
+pub(crate) fn print_summary(records: &[TrialRecord], written: &Written, unoptimised: bool) {
     if records.is_empty() {
         return;
     }
@@ -151,13 +158,28 @@ pub(crate) fn print_summary(records: &[TrialRecord], written: &Written) {
         if unmeasured > 0 { format!(", {unmeasured} not measured (see failures)") } else { String::new() },
         measuring.as_secs_f64()
     );
+    if unoptimised {
+        println!(
+            "{YELLOW}rtcompare: these verdicts describe an unoptimised build (RTCOMPARE_DEBUG=1), so none of them \
+             failed a test; `--release` measures the code you ship{YELLOW:#}"
+        );
+    }
+    let tables = rankings(records);
+    for table in &tables {
+        println!();
+        print!("{}", table.render_text());
+    }
+    if !tables.is_empty() {
+        println!();
+    }
     for line in file_lines(written) {
         println!("{line}");
     }
     println!();
 }
 
-/// Where the results file, the pictures and the Markdown summaries went, one line each.
+/// Where the results file, the pictures, the Markdown summaries and the continuous-benchmarking
+/// files went, one line each.
 pub(crate) fn file_lines(written: &Written) -> Vec<String> {
     let mut lines = Vec::new();
     if let Some(path) = &written.results {
@@ -173,6 +195,14 @@ pub(crate) fn file_lines(written: &Written) -> Vec<String> {
             crate::report::Mode::Replace => "written to",
         };
         lines.push(format!("rtcompare: Markdown summary {verb} {} (${})", shown(&target.path), target.variable));
+    }
+    for target in &written.tracking {
+        lines.push(format!(
+            "rtcompare: {} {} (${})",
+            target.format.what(),
+            shown(&target.path),
+            target.format.variable()
+        ));
     }
     lines
 }

@@ -11,6 +11,7 @@ mod registry;
 mod run;
 mod settings;
 mod trial;
+mod unoptimised;
 mod worker;
 
 pub use registry::{AttributeSettings, Batches, Comparison, Expectation, Registration, comparisons};

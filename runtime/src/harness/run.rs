@@ -5,11 +5,13 @@ use super::console::{
     print_trial, print_warning,
 };
 use super::trial::measure_for_worker;
+use super::unoptimised::refusal;
 use super::worker::{EXIT_NO_SUCH_COMPARISON, write_result};
 use super::{Comparison, Settings, TrialRecord, comparisons, run_trial};
 use crate::environment::Environment;
 use crate::report::{Destinations, Run, Written};
 use libtest_mimic::{Arguments, Failed, FormatSetting, Trial};
+use std::ffi::OsString;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
@@ -23,8 +25,9 @@ pub struct BuildInfo {
 }
 
 /// Runs every registered comparison selected by the command line, writes the results file,
-/// pictures and Markdown summary, and returns the exit code (101 when a test failed, 2 on a
-/// configuration error or a file that cannot be written).
+/// pictures and summaries, and returns the exit code (101 when a test failed, 2 on a
+/// configuration error, a file that cannot be written, or an unoptimised build that was not
+/// asked to measure with `RTCOMPARE_DEBUG=1`).
 pub fn main(build: BuildInfo) -> ExitCode {
     let mut args = Arguments::from_args();
     let comparisons = comparisons();
@@ -39,13 +42,24 @@ pub fn main(build: BuildInfo) -> ExitCode {
     if args.list {
         return libtest_mimic::run(&args, trials(&comparisons, &Settings::default(), &Records::default())).exit_code();
     }
-    let settings = match Settings::from_env() {
+    let mut settings = match Settings::from_env() {
         Ok(settings) => settings,
         Err(error) => {
             eprintln!("error: {error}");
             return ExitCode::from(2);
         }
     };
+    // Verdicts about debug code must never fail a build: measure it only when asked to. A worker
+    // is asked by its parent, which passes `RTCOMPARE_DEBUG=1` on when it opted in.
+    if build.debug_assertions && !settings.debug {
+        let exe = std::env::current_exe().ok();
+        let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+        let nextest = std::env::var_os("NEXTEST_RUN_ID").is_some();
+        eprintln!("error: {}", refusal(exe.as_deref(), &args, nextest));
+        return ExitCode::from(2);
+    }
+    // In an optimised build `RTCOMPARE_DEBUG=1` changes nothing: its verdicts fail as always.
+    settings.debug &= build.debug_assertions;
     if let Some(output) = &settings.worker {
         return serve_worker(&args, &comparisons, &settings, output);
     }
@@ -211,7 +225,7 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
         } else {
             counts.failed += 1;
         }
-        print_trial(&record, terse);
+        print_trial(&record, terse, session.settings.debug);
         records.push(record);
     }
     if terse {
@@ -220,6 +234,6 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
     print_failures(&records);
     print_result_line(counts, started.elapsed());
     let (written, complete) = session.write_files(&records);
-    print_summary(&records, &written);
+    print_summary(&records, &written, session.settings.debug);
     exit_code(counts.failed > 0, complete)
 }

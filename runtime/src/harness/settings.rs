@@ -16,6 +16,16 @@ pub struct Settings {
     /// `RTCOMPARE_MARKDOWN`: path of a Markdown summary to write (none by default; on GitHub
     /// Actions the summary is also appended to `$GITHUB_STEP_SUMMARY`).
     pub markdown: Option<PathBuf>,
+    /// `RTCOMPARE_BMF`: path of a Bencher Metric Format file to write (none by default).
+    pub bmf: Option<PathBuf>,
+    /// `RTCOMPARE_GHA_BENCHMARK`: path of a github-action-benchmark `customSmallerIsBetter` file
+    /// to write (none by default).
+    pub gha_benchmark: Option<PathBuf>,
+    /// `RTCOMPARE_DEBUG`: measure an unoptimised (debug) build on purpose (default off: such a
+    /// build refuses to measure). Its verdicts are printed but never fail a test. The harness
+    /// keeps it only in a binary built with debug assertions; in an optimised build it changes
+    /// nothing.
+    pub debug: bool,
     /// `RTCOMPARE_CONFIRM`: re-measure a loss (or, with `expect = "win"`, a win) in a fresh
     /// process before it counts (default on; `0` turns it off).
     pub confirm: bool,
@@ -40,6 +50,9 @@ impl Default for Settings {
             seed: DEFAULT_SEED,
             results: None,
             markdown: None,
+            bmf: None,
+            gha_benchmark: None,
+            debug: false,
             confirm: true,
             processes: 1,
             timeout: None,
@@ -69,6 +82,9 @@ const KNOWN: &[(&str, &str)] = &[
     ("RTCOMPARE_SEED", "RTCOMPARE_SEED=42"),
     ("RTCOMPARE_RESULTS", "RTCOMPARE_RESULTS=target/perf.json"),
     ("RTCOMPARE_MARKDOWN", "RTCOMPARE_MARKDOWN=target/perf.md"),
+    ("RTCOMPARE_BMF", "RTCOMPARE_BMF=target/perf-bmf.json"),
+    ("RTCOMPARE_GHA_BENCHMARK", "RTCOMPARE_GHA_BENCHMARK=target/perf-gha.json"),
+    ("RTCOMPARE_DEBUG", "RTCOMPARE_DEBUG=1"),
     ("RTCOMPARE_CONFIRM", "RTCOMPARE_CONFIRM=0"),
     ("RTCOMPARE_PROCESSES", "RTCOMPARE_PROCESSES=4"),
     ("RTCOMPARE_TIMEOUT", "RTCOMPARE_TIMEOUT=5m"),
@@ -125,6 +141,19 @@ impl Settings {
                 }
                 "RTCOMPARE_RESULTS" => settings.results = Some(file_path(&value).map_err(invalid)?),
                 "RTCOMPARE_MARKDOWN" => settings.markdown = Some(file_path(&value).map_err(invalid)?),
+                "RTCOMPARE_BMF" => settings.bmf = Some(file_path(&value).map_err(invalid)?),
+                "RTCOMPARE_GHA_BENCHMARK" => settings.gha_benchmark = Some(file_path(&value).map_err(invalid)?),
+                "RTCOMPARE_DEBUG" => {
+                    settings.debug = match value.trim() {
+                        "1" => true,
+                        "0" => false,
+                        _ => {
+                            return Err(invalid(
+                                "expected 1 (measure an unoptimised build on purpose) or 0 (refuse to)",
+                            ));
+                        }
+                    }
+                }
                 "RTCOMPARE_CONFIRM" => {
                     settings.confirm = match value.trim() {
                         "1" | "true" | "on" => true,
@@ -210,6 +239,9 @@ mod tests {
             ("RTCOMPARE_SEED", "42"),
             ("RTCOMPARE_RESULTS", "out/r.json"),
             ("RTCOMPARE_MARKDOWN", "out/r.md"),
+            ("RTCOMPARE_BMF", "out/bmf.json"),
+            ("RTCOMPARE_GHA_BENCHMARK", "out/gha.json"),
+            ("RTCOMPARE_DEBUG", "1"),
             ("PATH", "/bin"),
         ]))
         .unwrap();
@@ -217,6 +249,11 @@ mod tests {
         assert_eq!(s.seed, 42);
         assert_eq!(s.results, Some(PathBuf::from("out/r.json")));
         assert_eq!(s.markdown, Some(PathBuf::from("out/r.md")));
+        assert_eq!(s.bmf, Some(PathBuf::from("out/bmf.json")));
+        assert_eq!(s.gha_benchmark, Some(PathBuf::from("out/gha.json")));
+        assert!(s.debug);
+        assert!(!Settings::from_vars(vars(&[("RTCOMPARE_DEBUG", "0")])).unwrap().debug);
+        assert!(!Settings::default().debug);
     }
 
     #[test]
@@ -230,6 +267,10 @@ mod tests {
             ("RTCOMPARE_CONFIRM", "maybe"),
             ("RTCOMPARE_PROCESSES", "0"),
             ("RTCOMPARE_TIMEOUT", "long"),
+            ("RTCOMPARE_BMF", ""),
+            ("RTCOMPARE_GHA_BENCHMARK", " "),
+            ("RTCOMPARE_DEBUG", "yes"),
+            ("RTCOMPARE_DEBUG", "true"),
         ] {
             let message = Settings::from_vars(vars(&[(name, value)])).unwrap_err().to_string();
             assert!(message.contains(name), "{message}");

@@ -85,8 +85,21 @@ pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, regist
         }
     }
     report.duration = started.elapsed();
-    let failure = failure_message(&report, expect);
+    // A verdict about an unoptimised build is reported, never enforced (`RTCOMPARE_DEBUG=1`).
+    let failure = failure_message(&report, expect).filter(|_| !settings.debug);
     record(Some(report), failure)
+}
+
+/// The line under a verdict measured in an unoptimised build (`RTCOMPARE_DEBUG=1`): that the
+/// figures describe debug code, and whether the verdict would have failed the test in an
+/// optimised build.
+pub(crate) fn unoptimised_note(report: &Report, expect: Expectation) -> String {
+    let consequence = if failure_message(report, expect).is_some() {
+        "in an optimised build this verdict would fail the test; here it is reported and the test passes"
+    } else {
+        "its verdict cannot fail the test"
+    };
+    format!("unoptimised code (RTCOMPARE_DEBUG=1): these figures describe a debug build, and {consequence}")
 }
 
 /// Measures one comparison without judging it: the first round here, or a worker's round for

@@ -44,11 +44,18 @@ fn output_path() -> PathBuf {
 
 fn spawn_and_wait(name: &str, settings: &Settings, seed: u64, timeout: Duration, output: &Path) -> Result<(), String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this test binary to start a worker: {e}"))?;
-    let mut child = Command::new(exe)
+    let mut command = Command::new(exe);
+    command
         .args([name, "--exact", "--color", "never"])
         .env(WORKER_VARIABLE, output)
         .env("RTCOMPARE_SEED", seed.to_string())
-        .env("RTCOMPARE_TIME", format!("{}ns", settings.time.as_nanos()))
+        .env("RTCOMPARE_TIME", format!("{}ns", settings.time.as_nanos()));
+    // The parent opted in to measuring an unoptimised build; the worker, the same binary, would
+    // refuse on its own.
+    if settings.debug {
+        command.env("RTCOMPARE_DEBUG", "1");
+    }
+    let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

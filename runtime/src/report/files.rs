@@ -1,7 +1,8 @@
-//! Where a run's files go — the results file, one picture per comparison, the Markdown summary —
-//! checking before measuring that they can be written, and writing them atomically after.
+//! Where a run's files go — the results file, one picture per comparison, the Markdown summary,
+//! the Bencher Metric Format and github-action-benchmark files — checking before measuring that
+//! they can be written, and writing them atomically after.
 
-use super::{json, markdown, svg};
+use super::{bmf, gha, json, markdown, svg};
 use crate::environment::Environment;
 use crate::harness::{Settings, TrialRecord};
 use std::fmt;
@@ -52,6 +53,51 @@ pub(crate) struct Destinations {
     pub pictures: PathBuf,
     /// Markdown summaries to write.
     pub markdown: Vec<MarkdownTarget>,
+    /// The continuous-benchmarking files to write (`RTCOMPARE_BMF`, `RTCOMPARE_GHA_BENCHMARK`).
+    pub tracking: Vec<TrackingTarget>,
+}
+
+/// A file for a continuous-benchmarking tool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct TrackingTarget {
+    /// The file.
+    pub path: PathBuf,
+    /// Which format.
+    pub format: TrackingFormat,
+}
+
+/// The formats continuous-benchmarking tools read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TrackingFormat {
+    /// Bencher Metric Format (`RTCOMPARE_BMF`).
+    Bmf,
+    /// github-action-benchmark `customSmallerIsBetter` JSON (`RTCOMPARE_GHA_BENCHMARK`).
+    GhaBenchmark,
+}
+
+impl TrackingFormat {
+    /// The file's name in messages.
+    pub(crate) fn what(self) -> &'static str {
+        match self {
+            TrackingFormat::Bmf => "Bencher Metric Format file",
+            TrackingFormat::GhaBenchmark => "github-action-benchmark file",
+        }
+    }
+
+    /// The variable that names the file.
+    pub(crate) fn variable(self) -> &'static str {
+        match self {
+            TrackingFormat::Bmf => "RTCOMPARE_BMF",
+            TrackingFormat::GhaBenchmark => "RTCOMPARE_GHA_BENCHMARK",
+        }
+    }
+
+    fn render(self, run: &Run<'_>) -> String {
+        match self {
+            TrackingFormat::Bmf => bmf::render(run),
+            TrackingFormat::GhaBenchmark => gha::render(run),
+        }
+    }
 }
 
 /// What was written, for the closing summary.
@@ -63,6 +109,8 @@ pub(crate) struct Written {
     pub pictures: Option<(PathBuf, usize)>,
     /// Markdown summaries written.
     pub markdown: Vec<MarkdownTarget>,
+    /// Continuous-benchmarking files written.
+    pub tracking: Vec<TrackingTarget>,
 }
 
 /// A file that cannot be written: what, where, why and how to fix it.
@@ -105,7 +153,15 @@ impl Destinations {
         if let Some(path) = &settings.markdown {
             markdown.push(MarkdownTarget { path: path.clone(), mode: Mode::Replace, variable: "RTCOMPARE_MARKDOWN" });
         }
-        Destinations { binary, pictures: results.with_extension(""), results, markdown }
+        let mut tracking = Vec::new();
+        for (path, format) in
+            [(&settings.bmf, TrackingFormat::Bmf), (&settings.gha_benchmark, TrackingFormat::GhaBenchmark)]
+        {
+            if let Some(path) = path {
+                tracking.push(TrackingTarget { path: path.clone(), format });
+            }
+        }
+        Destinations { binary, pictures: results.with_extension(""), results, markdown, tracking }
     }
 
     /// Creates the directories and proves each destination writable, so that a wrong path fails
@@ -133,6 +189,17 @@ impl Destinations {
                 path: target.path.clone(),
                 source,
                 fix: markdown_fix(target),
+            })?;
+        }
+        for target in &self.tracking {
+            let variable = target.format.variable();
+            create_parent(&target.path).and_then(|()| probe_directory(&target.path)).map_err(|source| OutputError {
+                what: target.format.what(),
+                path: target.path.clone(),
+                source,
+                fix: format!(
+                    "set {variable} to a file in a writable directory, for example {variable}=/tmp/rtcompare/perf.json"
+                ),
             })?;
         }
         Ok(())
@@ -172,12 +239,19 @@ impl Destinations {
                 Err(source) => errors.push(error("Markdown summary", &target.path, source)),
             }
         }
+        for target in &self.tracking {
+            let text = target.format.render(run);
+            match write_atomically(&target.path, |file| file.write_all(text.as_bytes())) {
+                Ok(()) => written.tracking.push(target.clone()),
+                Err(source) => errors.push(error(target.format.what(), &target.path, source)),
+            }
+        }
         (written, errors)
     }
 }
 
 /// `…/deps/perf-1a2b3c4d5e6f7a8b` → `perf`: the file stem without Cargo's `-<hash>` suffix.
-fn binary_name(exe: &Path) -> Option<String> {
+pub(crate) fn binary_name(exe: &Path) -> Option<String> {
     let stem = exe.file_stem()?.to_str()?;
     let name = match stem.rsplit_once('-') {
         Some((name, hash)) if !name.is_empty() && hash.len() >= 8 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => {
@@ -349,6 +423,46 @@ mod tests {
         assert_eq!((d.results.as_path(), d.pictures.as_path()), (Path::new("out/r.json"), Path::new("out/r")));
         let modes: Vec<(&str, Mode)> = d.markdown.iter().map(|t| (t.variable, t.mode)).collect();
         assert_eq!(modes, [("GITHUB_STEP_SUMMARY", Mode::Append), ("RTCOMPARE_MARKDOWN", Mode::Replace)]);
+        assert!(d.tracking.is_empty());
+        let settings = Settings {
+            bmf: Some(PathBuf::from("out/bmf.json")),
+            gha_benchmark: Some(PathBuf::from("out/gha.json")),
+            ..Settings::default()
+        };
+        let tracking = Destinations::from_parts(&settings, None, None).tracking;
+        let formats: Vec<(&Path, TrackingFormat)> = tracking.iter().map(|t| (t.path.as_path(), t.format)).collect();
+        assert_eq!(
+            formats,
+            [
+                (Path::new("out/bmf.json"), TrackingFormat::Bmf),
+                (Path::new("out/gha.json"), TrackingFormat::GhaBenchmark)
+            ]
+        );
+    }
+
+    #[test]
+    fn an_unwritable_tracking_file_is_named_with_its_variable_before_measuring() {
+        let dir = scratch("tracking");
+        std::fs::write(dir.join("blocker"), "").unwrap();
+        for (bmf, gha, variable) in [
+            (Some(dir.join("blocker/bmf.json")), None, "RTCOMPARE_BMF="),
+            (None, Some(dir.join("blocker/gha.json")), "RTCOMPARE_GHA_BENCHMARK="),
+        ] {
+            let settings =
+                Settings { results: Some(dir.join("r.json")), bmf, gha_benchmark: gha, ..Settings::default() };
+            let message = Destinations::from_parts(&settings, None, None).probe().unwrap_err().to_string();
+            assert!(message.contains("blocker/") && message.contains(variable), "{message}");
+        }
+        // Writable paths are probed without leaving anything behind.
+        let settings = Settings {
+            results: Some(dir.join("r.json")),
+            bmf: Some(dir.join("t/bmf.json")),
+            gha_benchmark: Some(dir.join("t/gha.json")),
+            ..Settings::default()
+        };
+        Destinations::from_parts(&settings, None, None).probe().unwrap();
+        assert!(entries(&dir.join("t")).is_empty());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! The Markdown summary for CI pages (GitHub's `$GITHUB_STEP_SUMMARY`): one table row per
-//! comparison, then the warnings and failures in full below a fold.
+//! comparison, a table per baseline with several candidates, then the warnings and failures in
+//! full below a fold.
 
 use super::files::Run;
-use super::{factor_words, outcome_line};
+use super::{factor_words, outcome_line, rankings};
 use crate::Outcome;
 use crate::harness::TrialRecord;
 use crate::warnings::{pct, signed_pct};
@@ -14,10 +15,20 @@ pub(crate) fn render(run: &Run<'_>) -> String {
     // Writing to a String cannot fail; the results are ignored for that reason.
     let _ = writeln!(out, "### rtcompare: `{}`\n", run.binary);
     let _ = writeln!(out, "{}\n", counts(run.records));
+    if run.settings.debug {
+        let _ = writeln!(
+            out,
+            "⚠️ **Unoptimised build**, measured on purpose (`RTCOMPARE_DEBUG=1`): these figures describe debug \
+             code, and no verdict failed a test. `cargo test --release` measures the code you ship.\n"
+        );
+    }
     let _ = writeln!(out, "| | pair | outcome | difference (interval) | ratio (best) | tolerance | warnings |");
     let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- |");
     for record in run.records {
         let _ = writeln!(out, "{}", row(record));
+    }
+    for ranking in rankings(run.records) {
+        let _ = write!(out, "\n{}", ranking.render_markdown());
     }
     details(&mut out, "Warnings", run.records.iter().flat_map(warning_items));
     details(&mut out, "Failures", run.records.iter().filter_map(failure_item));
@@ -146,6 +157,28 @@ mod tests {
         assert!(rows[3].starts_with("| ❌ | `perf::boom_vs_slow` | not measured"), "{text}");
         assert!(text.contains("<details><summary>Failures (1)</summary>"), "{text}");
         assert!(text.contains("1 win(s), 0 parity (0 established, 0 inconclusive), 0 loss(es); 1 of 2 test(s) passed"));
+    }
+
+    #[test]
+    fn several_candidates_of_one_baseline_get_their_own_table_below_the_rows() {
+        let records = [
+            fixtures::record("perf::fast_vs_slow", 25.0, 100.0),
+            fixtures::record("perf::faster_vs_slow", 10.0, 100.0),
+        ];
+        let text = summary(&records);
+        let heading = text.find("#### 2 candidates against `slow`, fastest first").unwrap_or_else(|| panic!("{text}"));
+        assert!(text.find("| ✅ | `perf::faster_vs_slow` |").is_some_and(|row| row < heading), "{text}");
+        assert!(summary(&records[..1]).find("####").is_none(), "one candidate gets no table");
+    }
+
+    #[test]
+    fn an_unoptimised_run_says_so_at_the_top() {
+        let records = [fixtures::record("perf::fast_vs_slow", 25.0, 100.0)];
+        let environment = fixtures::environment();
+        let settings = crate::harness::Settings { debug: true, ..crate::harness::Settings::default() };
+        let text = render(&Run { binary: "perf", settings: &settings, environment: &environment, records: &records });
+        assert!(text.contains("**Unoptimised build**, measured on purpose (`RTCOMPARE_DEBUG=1`)"), "{text}");
+        assert!(!summary(&records).contains("Unoptimised"));
     }
 
     #[test]

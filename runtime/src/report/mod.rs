@@ -1,14 +1,21 @@
-//! Presenting reports: human units, the per-comparison text block, and the files a run leaves
-//! behind (the JSON results file, a Markdown summary, one SVG picture per comparison).
+//! Presenting reports: human units, the per-comparison text block, the table of several
+//! candidates against one baseline, and the files a run leaves behind (the JSON results file, a
+//! Markdown summary, one SVG picture per comparison, and the files continuous-benchmarking tools
+//! read: Bencher Metric Format and github-action-benchmark JSON).
 
+mod bmf;
 mod files;
+mod gha;
 mod json;
 mod markdown;
+mod ranking;
 mod svg;
 mod text;
+mod tracking;
 mod units;
 
-pub(crate) use files::{Destinations, Mode, Run, Written};
+pub(crate) use files::{Destinations, Mode, Run, Written, binary_name};
+pub(crate) use ranking::rankings;
 pub use svg::render_svg;
 pub use text::render_text;
 pub(crate) use text::{factor_words, outcome_line};
@@ -97,5 +104,40 @@ pub(crate) mod fixtures {
     /// The environment of this machine, read as a run would.
     pub(crate) fn environment() -> Environment {
         Environment::read(false)
+    }
+
+    /// The shape of a JSON document, to check a file against a published example: each number
+    /// becomes `"number"`, each string `"string"` (and so on), an array the distinct shapes of
+    /// its elements. The keys of objects at the nesting depths in `named` (0 = the top) are
+    /// names rather than fields: they become one `"*"`, and all their values must share a shape.
+    pub(crate) fn skeleton(value: &serde_json::Value, named: &[usize]) -> serde_json::Value {
+        skeleton_at(value, named, 0)
+    }
+
+    fn skeleton_at(value: &serde_json::Value, named: &[usize], depth: usize) -> serde_json::Value {
+        use serde_json::Value;
+        match value {
+            Value::Null => "null".into(),
+            Value::Bool(_) => "boolean".into(),
+            Value::Number(_) => "number".into(),
+            Value::String(_) => "string".into(),
+            Value::Array(items) => {
+                let mut shapes: Vec<Value> = Vec::new();
+                for shape in items.iter().map(|item| skeleton_at(item, named, depth + 1)) {
+                    if !shapes.contains(&shape) {
+                        shapes.push(shape);
+                    }
+                }
+                Value::Array(shapes)
+            }
+            Value::Object(map) if named.contains(&depth) => {
+                let shapes: Vec<Value> = map.values().map(|v| skeleton_at(v, named, depth + 1)).collect();
+                assert!(shapes.windows(2).all(|w| w[0] == w[1]), "named entries differ in shape: {shapes:?}");
+                serde_json::json!({ "*": shapes.first().cloned().unwrap_or(Value::Null) })
+            }
+            Value::Object(map) => {
+                Value::Object(map.iter().map(|(k, v)| (k.clone(), skeleton_at(v, named, depth + 1))).collect())
+            }
+        }
     }
 }

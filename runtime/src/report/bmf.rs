@@ -1,0 +1,111 @@
+//! The Bencher Metric Format file (`RTCOMPARE_BMF`), which `bencher run --adapter json` reads: a
+//! JSON object keyed by benchmark name, each holding one measure with its value and bounds.
+//! Format: <https://bencher.dev/docs/reference/bencher-metric-format/>; fields in
+//! `docs/results-schema.md`.
+//!
+//! Each arm of each measured comparison is one benchmark, `<test name>/candidate` and
+//! `<test name>/baseline`. Its measure is `latency` (Bencher's built-in measure, in
+//! nanoseconds) for time, and `alloc_bytes` or `allocs` for the allocation metrics; `value` is
+//! the arm's median per-operation value over the rounds, `lower_value` and `upper_value` its
+//! first and third quartiles.
+
+use super::files::Run;
+use super::tracking::arm_entries;
+use crate::Metric;
+use serde_json::{Map, Value, json};
+
+/// The measure an arm is reported under: Bencher's `latency` for time (nanoseconds, its unit),
+/// the metric's own name for the allocation metrics.
+pub(crate) fn measure(metric: Metric) -> &'static str {
+    match metric {
+        Metric::Time => "latency",
+        Metric::AllocBytes | Metric::Allocs => metric.as_str(),
+    }
+}
+
+/// The run's arms in the Bencher Metric Format, as JSON text (`{}` when nothing was measured).
+pub(crate) fn render(run: &Run<'_>) -> String {
+    let mut benchmarks = Map::new();
+    for arm in arm_entries(run.records) {
+        let metric = json!({ "value": arm.median, "lower_value": arm.q1, "upper_value": arm.q3 });
+        let mut measures = Map::new();
+        measures.insert(measure(arm.metric).to_owned(), metric);
+        benchmarks.insert(arm.name, Value::Object(measures));
+    }
+    // Serializing a tree of plain JSON values cannot fail; an empty string would show it did.
+    let mut text = serde_json::to_string_pretty(&Value::Object(benchmarks)).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures;
+
+    /// The example on Bencher's reference page, one benchmark with the latency measure and all
+    /// three values (<https://bencher.dev/docs/reference/bencher-metric-format/>).
+    const PUBLISHED_EXAMPLE: &str = r#"{
+        "benchmark_name": {
+            "latency": {
+                "value": 88.0,
+                "lower_value": 87.42,
+                "upper_value": 88.88
+            }
+        }
+    }"#;
+
+    fn rendered(records: &[crate::harness::TrialRecord]) -> Value {
+        let environment = fixtures::environment();
+        let settings = crate::harness::Settings::default();
+        let run = Run { binary: "perf", settings: &settings, environment: &environment, records };
+        serde_json::from_str(&render(&run)).unwrap()
+    }
+
+    #[test]
+    fn the_file_has_exactly_the_shape_of_the_published_example() {
+        let example: Value = serde_json::from_str(PUBLISHED_EXAMPLE).unwrap();
+        let records =
+            [fixtures::record("perf::fast_vs_slow", 25.0, 100.0), fixtures::record("perf::x_vs_slow", 50.0, 100.0)];
+        let ours = rendered(&records);
+        // Benchmark and measure names are free (the schema's `patternProperties: ".+"`); every
+        // other key, every type and the nesting must match.
+        assert_eq!(fixtures::skeleton(&ours, &[0, 1]), fixtures::skeleton(&example, &[0, 1]), "{ours:#}");
+        let benchmarks = ours.as_object().unwrap();
+        assert_eq!(benchmarks.len(), 4);
+        for (name, measures) in benchmarks {
+            assert!(!name.is_empty() && name.len() <= 1024, "{name}");
+            let measures = measures.as_object().unwrap();
+            assert_eq!(measures.keys().collect::<Vec<_>>(), ["latency"]);
+            let m = &measures["latency"];
+            let (low, value, high) = (m["lower_value"].as_f64(), m["value"].as_f64(), m["upper_value"].as_f64());
+            assert!(low <= value && value <= high, "{m}");
+        }
+    }
+
+    #[test]
+    fn the_values_are_the_arms_medians_and_quartiles_in_nanoseconds() {
+        let records = [fixtures::record("perf::fast_vs_slow", 25.0, 100.0)];
+        let ours = rendered(&records);
+        let report = records[0].report.as_ref().unwrap();
+        let candidate = &ours["perf::fast_vs_slow/candidate"]["latency"];
+        assert_eq!(candidate["value"].as_f64(), Some(report.candidate_summary.median));
+        assert_eq!(candidate["lower_value"].as_f64(), Some(report.candidate_summary.q1));
+        assert_eq!(candidate["upper_value"].as_f64(), Some(report.candidate_summary.q3));
+        assert_eq!(
+            ours["perf::fast_vs_slow/baseline"]["latency"]["value"].as_f64(),
+            Some(report.baseline_summary.median)
+        );
+    }
+
+    #[test]
+    fn allocation_metrics_use_a_measure_named_after_the_metric_and_nothing_measured_is_empty() {
+        assert_eq!(measure(Metric::Time), "latency");
+        assert_eq!(measure(Metric::AllocBytes), "alloc_bytes");
+        assert_eq!(measure(Metric::Allocs), "allocs");
+        let mut record = fixtures::record("perf::fast_vs_slow", 25.0, 100.0);
+        record.report.as_mut().unwrap().metric = Metric::Allocs;
+        assert!(rendered(&[record])["perf::fast_vs_slow/candidate"]["allocs"]["value"].is_number());
+        assert_eq!(rendered(&[fixtures::panicked("perf::boom_vs_slow")]), json!({}));
+    }
+}

@@ -1,0 +1,104 @@
+//! What the continuous-benchmarking formats ([`super::bmf`], [`super::gha`]) share: one entry
+//! per arm of every measured comparison, `<test name>/candidate` and `<test name>/baseline`, with
+//! the arm's median per-operation value and its interquartile range over rounds.
+
+use super::text::outcome_line;
+use crate::Metric;
+use crate::harness::TrialRecord;
+use crate::stats::Summary;
+
+/// One arm of one measured comparison, as the tracking formats report it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ArmEntry {
+    /// `<test name>/candidate` or `<test name>/baseline`: stable while the test keeps its name.
+    pub name: String,
+    /// `candidate` or `baseline`.
+    pub arm: &'static str,
+    /// The arm's function.
+    pub function: String,
+    /// What was measured; its unit is [`Metric::unit`].
+    pub metric: Metric,
+    /// Median per-operation value over the rounds.
+    pub median: f64,
+    /// First quartile of the per-operation values over the rounds.
+    pub q1: f64,
+    /// Third quartile of the per-operation values over the rounds.
+    pub q3: f64,
+    /// Rounds measured.
+    pub rounds: usize,
+    /// The comparison's verdict, `win (confirmed)` and so on.
+    pub verdict: String,
+    /// The comparison's ratio of medians, candidate over baseline.
+    pub ratio: f64,
+    /// The other arm's function.
+    pub against: String,
+}
+
+/// Two entries (candidate, then baseline) per test that measured something, in the order of
+/// the records; tests that measured nothing, and arms whose figures are not finite, have none.
+pub(crate) fn arm_entries(records: &[TrialRecord]) -> Vec<ArmEntry> {
+    let mut entries = Vec::new();
+    for record in records {
+        let Some(report) = &record.report else { continue };
+        let arms = [
+            ("candidate", &report.candidate, &report.candidate_summary, &report.baseline),
+            ("baseline", &report.baseline, &report.baseline_summary, &report.candidate),
+        ];
+        for (arm, function, summary, against) in arms {
+            if ![summary.median, summary.q1, summary.q3].iter().all(|v| v.is_finite()) {
+                continue;
+            }
+            entries.push(entry(record, report, arm, function, summary, against));
+        }
+    }
+    entries
+}
+
+fn entry(
+    record: &TrialRecord,
+    report: &crate::Report,
+    arm: &'static str,
+    function: &str,
+    summary: &Summary,
+    against: &str,
+) -> ArmEntry {
+    ArmEntry {
+        name: format!("{}/{arm}", record.name),
+        arm,
+        function: function.to_owned(),
+        metric: report.metric,
+        median: summary.median,
+        q1: summary.q1,
+        q3: summary.q3,
+        rounds: summary.count,
+        verdict: outcome_line(report),
+        ratio: report.verdict.ratio,
+        against: against.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures;
+
+    #[test]
+    fn each_measured_test_gives_its_candidate_and_its_baseline() {
+        let records = [fixtures::record("perf::fast_vs_slow", 25.0, 100.0), fixtures::panicked("perf::boom_vs_slow")];
+        let entries = arm_entries(&records);
+        let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["perf::fast_vs_slow/candidate", "perf::fast_vs_slow/baseline"]);
+        let report = records[0].report.as_ref().unwrap();
+        let (c, b) = (&entries[0], &entries[1]);
+        assert_eq!(
+            (c.median, c.q1, c.q3),
+            (report.candidate_summary.median, report.candidate_summary.q1, report.candidate_summary.q3)
+        );
+        assert_eq!(
+            (b.median, b.function.as_str(), b.against.as_str()),
+            (report.baseline_summary.median, "slow", "fast")
+        );
+        assert!(c.q1 <= c.median && c.median <= c.q3);
+        assert_eq!(c.rounds, fixtures::ROUNDS);
+    }
+}
