@@ -187,7 +187,7 @@ mod tests {
             module_path: "perf",
             candidate,
             baseline,
-            batches: [batch; 4],
+            batches: crate::harness::Batches::uniform(batch),
             settings: AttributeSettings::default(),
             file: "tests/perf.rs",
             line: 1,
