@@ -73,6 +73,9 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
 
 fn run(plan: &Plan, with_criterion: bool, out_dir: &Path, command: String) {
     let started = Instant::now();
+    // Read before building: the figures describe the code the fixture was built from, even if
+    // the working tree changes while the run goes on.
+    let commit = commit_described();
     let binary = runner::build_fixture();
     let scratch = runner::scratch_dir("trials");
     println!("fixture: {}\nscratch: {}", binary.display(), scratch.display());
@@ -87,7 +90,7 @@ fn run(plan: &Plan, with_criterion: bool, out_dir: &Path, command: String) {
     let truths = truths_of(&calibration);
     let criterion_rows = if with_criterion { criterion::run_all(plan, &truths, &scratch) } else { Vec::new() };
     let _ = std::fs::remove_dir_all(&scratch);
-    let context = context(command, started.elapsed());
+    let context = context(command, commit, started.elapsed());
     let markdown = report::markdown(plan, &context, overhead, &calibration, &cells, &criterion_rows);
     let json = report::json(plan, &context, overhead, &calibration, &cells, &criterion_rows);
     println!("\n{markdown}");
@@ -227,7 +230,14 @@ fn output_of(program: &str, args: &[&str]) -> String {
         .map_or_else(|| "unknown".to_owned(), |o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
 }
 
-fn context(command: String, elapsed: Duration) -> Context {
+/// The short commit, marked when the working tree has uncommitted changes.
+fn commit_described() -> String {
+    let dirty = !output_of("git", &["status", "--porcelain"]).is_empty();
+    let commit = output_of("git", &["rev-parse", "--short", "HEAD"]);
+    if dirty { format!("{commit} (with uncommitted changes)") } else { commit }
+}
+
+fn context(command: String, commit: String, elapsed: Duration) -> Context {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|text| {
@@ -237,13 +247,11 @@ fn context(command: String, elapsed: Duration) -> Context {
                 .map(|m| m.trim().to_owned())
         })
         .unwrap_or_else(|| "unknown".to_owned());
-    let dirty = !output_of("git", &["status", "--porcelain"]).is_empty();
-    let commit = output_of("git", &["rev-parse", "--short", "HEAD"]);
     Context {
         date: output_of("date", &["-u", "+%Y-%m-%d %H:%M UTC"]),
         cores: output_of("nproc", &[]),
         cpu,
-        commit: if dirty { format!("{commit} (with uncommitted changes)") } else { commit },
+        commit,
         command,
         minutes: elapsed.as_secs_f64() / 60.0,
     }
