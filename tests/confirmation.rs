@@ -63,8 +63,10 @@ fn the_confirmation_level_does_not_depend_on_the_filter_or_the_format() {
         assert_eq!(output.status.code(), Some(101), "{format}: {}", text(&output));
         let file: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&results).expect("results file")).expect("JSON");
-        let level = file["comparisons"][0]["confirmation"]["estimate"]["level"].as_f64();
-        assert_eq!(level, Some(rtcompare::harness::confirmation_level(3)), "{format}: {file:#}");
+        let level = file["comparisons"][0]["confirmation"]["estimate"]["level"].as_f64().unwrap_or(f64::NAN);
+        let expected = rtcompare::harness::confirmation_level(3);
+        // Within rounding: the interval stores the level it computed its tails from.
+        assert!((level - expected).abs() < 1e-12, "{format}: level {level}, expected {expected}: {file:#}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
