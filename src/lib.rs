@@ -64,4 +64,43 @@ pub mod __private {
     pub use rtcompare_runtime::measure::{CountingAllocator, Meter, Outputs, Setup, SizedSetup, place};
     pub use rtcompare_runtime::{Dprng, Metric};
     pub use std::alloc::System;
+
+    /// The baseline, once it is known to take the candidate's input (their return types may
+    /// differ). Each baseline loop calls the baseline through this, so a baseline taking
+    /// another input is an error at the baseline path, and the loop's call of it raises
+    /// nothing more.
+    #[inline(always)]
+    pub fn baseline<A, B, C, D, F>(baseline: F, _candidate: fn(A) -> C, _signature: fn(B) -> D) -> B::Baseline
+    where
+        B: SameInput<A, F>,
+    {
+        B::baseline(baseline)
+    }
+
+    /// The baseline of a candidate without input, once it is known to take none either.
+    #[inline(always)]
+    pub fn baseline_without_input<C, D, F>(baseline: F, _candidate: fn() -> C, _signature: fn() -> D) -> F {
+        baseline
+    }
+
+    /// `Self`, the baseline's input type, is `Candidate`, the candidate's.
+    #[diagnostic::on_unimplemented(
+        message = "the baseline takes `{Self}`, but the candidate takes `{Candidate}`",
+        label = "this baseline takes another input than the candidate",
+        note = "candidate and baseline must take the same input (their return types may differ)"
+    )]
+    pub trait SameInput<Candidate, F> {
+        /// The baseline function's type.
+        type Baseline;
+        /// The baseline function.
+        fn baseline(baseline: F) -> Self::Baseline;
+    }
+
+    impl<T, F> SameInput<T, F> for T {
+        type Baseline = F;
+        #[inline(always)]
+        fn baseline(baseline: F) -> F {
+            baseline
+        }
+    }
 }
