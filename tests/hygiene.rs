@@ -6,12 +6,14 @@
 //!   `input`, `inputs`, `rng`, `arg`) as candidate, baseline and setup; a module shadowing
 //!   `std`, `core`, `rtcompare`, `drop` and the primitive types; pairs whose return types
 //!   differ; `crate = path` through a re-export.
+//! - tests/fixtures/renamed: a crate that depends on rtcompare as `rtc`, with
+//!   `#[compare(crate = rtc, ...)]` and `rtc::main!(crate = rtc)`.
 //!
 //! Every pair does identical work on both sides, so no verdict can fail the run.
 
 mod support;
 
-use support::{fixture, stdout, take_turn, text};
+use support::{cargo, fixture, run, stdout, take_turn, text};
 
 /// Every test of the hygiene fixture, sorted as `--list` prints them.
 const HYGIENE: &[&str] = &[
@@ -44,6 +46,20 @@ fn everyday_names_shadowed_paths_and_differing_returns_build_and_every_pair_runs
     let summary = format!("test result: ok. {} passed; 0 failed", HYGIENE.len());
     assert!(out.contains(&summary), "expected {summary:?}:\n{}", text(&output));
     for name in HYGIENE {
+        assert!(out.contains(&format!("test {name} ... ok")), "{name} did not run and pass:\n{}", text(&output));
+    }
+}
+
+#[test]
+fn a_renamed_dependency_works_through_the_crate_key() {
+    let _turn = take_turn();
+    let manifest = "tests/fixtures/renamed/Cargo.toml";
+    let mut command = cargo(&["test", "--release", "--manifest-path", manifest, "--test", "renamed"]);
+    let output = run(command.env("RTCOMPARE_TIME", "300ms").env("NO_COLOR", "1"));
+    assert!(output.status.success(), "{}", text(&output));
+    let out = stdout(&output);
+    assert!(out.contains("test result: ok. 2 passed; 0 failed"), "{}", text(&output));
+    for name in ["renamed::same_work_vs_reference", "renamed::fold_vs_fold_reference/8"] {
         assert!(out.contains(&format!("test {name} ... ok")), "{name} did not run and pass:\n{}", text(&output));
     }
 }
