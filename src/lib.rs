@@ -30,7 +30,7 @@
 //!
 //! | key | meaning | default |
 //! | --- | --- | --- |
-//! | `baseline = path` | function to compare against, same signature | required |
+//! | `baseline = path` | function to compare against: the candidate's input, any return type | required |
 //! | `setup = path` | builds the input outside the timer: `fn() -> I`, `fn(&mut Dprng) -> I` (with `args`, also a `usize`) | none |
 //! | `args = [10, 1_000]` | one test per size, passed to setup | none |
 //! | `metric = "allocs"` | `"time"`, `"alloc_bytes"` or `"allocs"` | `"time"` |
@@ -41,6 +41,11 @@
 //! | `thresholds = [0.05, -0.02]` | report the confidence the candidate is ahead by each | none |
 //! | `expect = "win"` | fail unless the candidate wins (default `"no_loss"`: fail on a loss) | `"no_loss"` |
 //! | `ignore` | libtest's `#[ignore]` | off |
+//! | `crate = path` | where rtcompare is, if renamed or re-exported (also `main!(crate = path)`) | `::rtcompare` |
+//!
+//! Candidate and baseline take the same input; their return types may differ (`Vec<u8>`
+//! against `Box<[u8]>`, `String` against `Cow<str>`). A malformed attribute is one compile
+//! error on the offending token.
 //!
 //! The statistics are usable without the macro: see [`compare()`](fn@compare) and the step
 //! functions re-exported from [`rtcompare_runtime`].
