@@ -30,7 +30,7 @@
 //!
 //! | key | meaning | default |
 //! | --- | --- | --- |
-//! | `baseline = path` | function to compare against, same signature | required |
+//! | `baseline = path` | function to compare against: the candidate's input, any return type | required |
 //! | `setup = path` | builds the input outside the timer: `fn() -> I`, `fn(&mut Dprng) -> I` (with `args`, also a `usize`) | none |
 //! | `args = [10, 1_000]` | one test per size, passed to setup | none |
 //! | `metric = "allocs"` | `"time"`, `"alloc_bytes"` or `"allocs"` | `"time"` |
@@ -41,6 +41,11 @@
 //! | `thresholds = [0.05, -0.02]` | report the confidence the candidate is ahead by each | none |
 //! | `expect = "win"` | fail unless the candidate wins (default `"no_loss"`: fail on a loss) | `"no_loss"` |
 //! | `ignore` | libtest's `#[ignore]` | off |
+//! | `crate = path` | where rtcompare is, if renamed or re-exported (also `main!(crate = path)`) | `::rtcompare` |
+//!
+//! Candidate and baseline take the same input; their return types may differ (`Vec<u8>`
+//! against `Box<[u8]>`, `String` against `Cow<str>`). A malformed attribute is one compile
+//! error on the offending token.
 //!
 //! The statistics are usable without the macro: see [`compare()`](fn@compare) and the step
 //! functions re-exported from [`rtcompare_runtime`].
@@ -64,4 +69,43 @@ pub mod __private {
     pub use rtcompare_runtime::measure::{CountingAllocator, Meter, Outputs, Setup, SizedSetup, place};
     pub use rtcompare_runtime::{Dprng, Metric};
     pub use std::alloc::System;
+
+    /// The baseline, once it is known to take the candidate's input (their return types may
+    /// differ). Each baseline loop calls the baseline through this, so a baseline taking
+    /// another input is an error at the baseline path, and the loop's call of it raises
+    /// nothing more.
+    #[inline(always)]
+    pub fn baseline<A, B, C, D, F>(baseline: F, _candidate: fn(A) -> C, _signature: fn(B) -> D) -> B::Baseline
+    where
+        B: SameInput<A, F>,
+    {
+        B::baseline(baseline)
+    }
+
+    /// The baseline of a candidate without input, once it is known to take none either.
+    #[inline(always)]
+    pub fn baseline_without_input<C, D, F>(baseline: F, _candidate: fn() -> C, _signature: fn() -> D) -> F {
+        baseline
+    }
+
+    /// `Self`, the baseline's input type, is `Candidate`, the candidate's.
+    #[diagnostic::on_unimplemented(
+        message = "the baseline takes `{Self}`, but the candidate takes `{Candidate}`",
+        label = "this baseline takes another input than the candidate",
+        note = "candidate and baseline must take the same input (their return types may differ)"
+    )]
+    pub trait SameInput<Candidate, F> {
+        /// The baseline function's type.
+        type Baseline;
+        /// The baseline function.
+        fn baseline(baseline: F) -> Self::Baseline;
+    }
+
+    impl<T, F> SameInput<T, F> for T {
+        type Baseline = F;
+        #[inline(always)]
+        fn baseline(baseline: F) -> F {
+            baseline
+        }
+    }
 }

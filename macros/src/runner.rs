@@ -6,17 +6,20 @@
 //! mentions it.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 use std::path::PathBuf;
 
 pub(crate) fn main(input: TokenStream) -> syn::Result<TokenStream> {
-    let allocator = match allocator(input) {
-        Ok(allocator) => allocator,
-        Err(error) => {
-            let error = error.into_compile_error();
-            // A stand-in `main` keeps the one real error from being followed by "no main function".
-            return Ok(quote!(#error fn main() {}));
-        }
+    let attrs = crate::attr::parse_main(input)?;
+    let rt = match &attrs.krate {
+        Some(krate) => quote!(#krate::__private),
+        None => quote!(::rtcompare::__private),
+    };
+    // The counting allocator, over the system allocator or over the one named by
+    // `allocator = path` (a unit struct such as `mimalloc::MiMalloc`).
+    let allocator = match &attrs.allocator {
+        Some(inner) => quote!(#rt::CountingAllocator<#inner> = #rt::CountingAllocator::new(#inner)),
+        None => quote!(#rt::CountingAllocator<#rt::System> = #rt::CountingAllocator::system()),
     };
     let link = library_link()?;
     Ok(quote! {
@@ -28,32 +31,11 @@ pub(crate) fn main(input: TokenStream) -> syn::Result<TokenStream> {
         static __RTCOMPARE_ALLOCATOR: #allocator;
 
         fn main() -> ::std::process::ExitCode {
-            ::rtcompare::__private::main(::rtcompare::__private::BuildInfo {
+            #rt::main(#rt::BuildInfo {
                 debug_assertions: ::core::cfg!(debug_assertions),
             })
         }
     })
-}
-
-/// The counting allocator's type and value: over the system allocator, or over the one named
-/// by `allocator = path` (a unit struct such as `mimalloc::MiMalloc`).
-fn allocator(input: TokenStream) -> syn::Result<TokenStream> {
-    let p = quote!(::rtcompare::__private);
-    if input.is_empty() {
-        return Ok(quote!(#p::CountingAllocator<#p::System> = #p::CountingAllocator::system()));
-    }
-    let mut inner: Option<syn::Path> = None;
-    let parser = syn::meta::parser(|meta| {
-        if meta.path.is_ident("allocator") {
-            inner = Some(meta.value()?.parse()?);
-            Ok(())
-        } else {
-            Err(meta.error("rtcompare::main!() takes only `allocator = YourAllocator` (a unit struct such as `mimalloc::MiMalloc`)"))
-        }
-    });
-    syn::parse::Parser::parse2(parser, input)?;
-    let inner = inner.ok_or_else(|| syn::Error::new(Span::call_site(), "expected `allocator = YourAllocator`"))?;
-    Ok(quote!(#p::CountingAllocator<#inner> = #p::CountingAllocator::new(#inner)))
 }
 
 /// `extern crate <lib> as _;` for the package being compiled, unless it has no library or
@@ -69,12 +51,32 @@ fn library_link() -> syn::Result<TokenStream> {
     if std::env::var("CARGO_CRATE_NAME").is_ok_and(|this| this == lib) {
         return Ok(TokenStream::new());
     }
-    let ident = syn::parse_str::<syn::Ident>(&lib).map_err(|_| {
-        syn::Error::new(Span::call_site(), format!("the library name `{lib}` in Cargo.toml is not a valid crate name"))
+    link(&lib)
+}
+
+/// `extern crate <lib> as _;` for a library crate name read from the manifest.
+fn link(lib: &str) -> syn::Result<TokenStream> {
+    let ident = syn::parse_str::<syn::Ident>(lib).map_err(|_| {
+        syn::Error::new(
+            Span::call_site(),
+            format!("the library name `{lib}` in Cargo.toml is not a valid crate name; rename it in `[lib] name`"),
+        )
     })?;
-    let ident = format_ident!("{}", ident);
     Ok(quote! {
         #[allow(unused_extern_crates)]
         extern crate #ident as _;
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::link;
+
+    #[test]
+    fn links_a_valid_library_name_and_rejects_another() {
+        let linked = link("my_lib").map(|tokens| tokens.to_string()).unwrap_or_default();
+        assert!(linked.contains("extern crate my_lib as _"), "{linked}");
+        let error = link("my-lib").err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(error.contains("the library name `my-lib` in Cargo.toml is not a valid crate name"), "{error}");
+    }
 }

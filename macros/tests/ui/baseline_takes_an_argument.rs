@@ -1,7 +1,7 @@
 use rtcompare::compare;
 
-fn old() -> u32 {
-    1
+fn old(n: u64) -> u64 {
+    n
 }
 
 #[compare(baseline = old)]

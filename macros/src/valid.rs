@@ -1,0 +1,138 @@
+//! Validation: the annotated item is a function rtcompare can measure, and the keys fit it and
+//! each other. Everything here is a compile error on the offending token; what only the type
+//! checker can tell (the baseline's input, the setup function's shape) is left to the
+//! generated code, whose errors are spanned at the baseline and setup paths.
+
+use crate::attr::Attrs;
+use proc_macro2::{Span, TokenStream};
+use syn::spanned::Spanned;
+use syn::{FnArg, Item, ItemFn, Path, Type};
+
+/// How the measured functions take their input.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Input {
+    /// No argument, no setup.
+    None,
+    /// `&I`: one input per batch, shared by every call.
+    Shared,
+    /// `&mut I`: one input per call, built before the clock starts.
+    Exclusive,
+    /// `I`: one input per call, moved into the call.
+    Owned,
+}
+
+/// What validation establishes for the expansion.
+pub(crate) struct Valid<'a> {
+    /// The required `baseline = path`.
+    pub baseline: &'a Path,
+    /// How the candidate takes its input.
+    pub input: Input,
+}
+
+/// The annotated item, which must be a free function.
+pub(crate) fn function(item: TokenStream) -> syn::Result<ItemFn> {
+    let span = match syn::parse2::<Item>(item.clone()) {
+        Ok(Item::Fn(function)) => return Ok(function),
+        Ok(other) => item_span(&other),
+        // Nothing rustc passes to an attribute fails to parse as an item today; point at the
+        // item's first token if that ever changes.
+        Err(_) => item.into_iter().next().map_or_else(Span::call_site, |t| t.span()),
+    };
+    Err(syn::Error::new(
+        span,
+        "#[compare] goes on a free function (the candidate), e.g. `#[compare(baseline = old)] fn new() { ... }`",
+    ))
+}
+
+fn item_span(item: &Item) -> Span {
+    // Point at the item's name rather than its whole body.
+    match item {
+        Item::Struct(s) => s.ident.span(),
+        Item::Enum(e) => e.ident.span(),
+        Item::Const(c) => c.ident.span(),
+        Item::Static(s) => s.ident.span(),
+        Item::Mod(m) => m.ident.span(),
+        Item::Impl(i) => i.impl_token.span,
+        Item::Trait(t) => t.ident.span(),
+        other => other.span(),
+    }
+}
+
+/// Checks the attribute against the function.
+pub(crate) fn validate<'a>(attrs: &'a Attrs, function: &ItemFn) -> syn::Result<Valid<'a>> {
+    let baseline = attrs.baseline.as_ref().ok_or_else(|| {
+        syn::Error::new(
+            Span::call_site(),
+            "#[compare] needs a baseline to compare against: write `#[compare(baseline = old_fn)]`",
+        )
+    })?;
+    measurable(function)?;
+    let input = input(function, attrs)?;
+    Ok(Valid { baseline, input })
+}
+
+/// What can be measured: a free, non-async, non-generic function.
+fn measurable(function: &ItemFn) -> syn::Result<()> {
+    let sig = &function.sig;
+    if let Some(asyncness) = &sig.asyncness {
+        return Err(syn::Error::new(
+            asyncness.span(),
+            "#[compare] cannot measure an async fn; compare a blocking function",
+        ));
+    }
+    if let Some(param) = sig.generics.params.first() {
+        return Err(syn::Error::new(
+            param.span(),
+            "#[compare] needs a concrete function; wrap the generic one in a non-generic function that fixes its types",
+        ));
+    }
+    if let Some(FnArg::Receiver(receiver)) = sig.inputs.first() {
+        return Err(syn::Error::new(
+            receiver.self_token.span,
+            "#[compare] goes on a free function, not a method; call the method from a free function and annotate that",
+        ));
+    }
+    Ok(())
+}
+
+/// Matches the candidate's parameters with `setup` and `args`.
+fn input(function: &ItemFn, attrs: &Attrs) -> syn::Result<Input> {
+    let inputs = &function.sig.inputs;
+    if let (Some(args), None) = (&attrs.args, &attrs.setup) {
+        return Err(syn::Error::new(
+            args.key,
+            "`args` are passed to a setup function: add `setup = make_input` where `fn make_input(size: usize) -> I`",
+        ));
+    }
+    match (inputs.first(), inputs.len(), &attrs.setup) {
+        (_, 0, None) => Ok(Input::None),
+        (_, 0, Some(setup)) => Err(syn::Error::new(
+            setup.span(),
+            "with `setup`, the candidate takes the input it builds: `fn candidate(input: &I)` (or `&mut I`, or `I`)",
+        )),
+        (Some(FnArg::Typed(typed)), 1, Some(_)) => Ok(match ungrouped(&typed.ty) {
+            Type::Reference(reference) if reference.mutability.is_some() => Input::Exclusive,
+            Type::Reference(_) => Input::Shared,
+            _ => Input::Owned,
+        }),
+        (_, _, None) => Err(syn::Error::new(
+            inputs.span(),
+            "#[compare] calls the candidate with no arguments unless `setup = make_input` builds its input; add a \
+             setup function, or build the input inside the candidate",
+        )),
+        (_, _, Some(_)) => Err(syn::Error::new(
+            inputs.span(),
+            "with `setup`, the candidate takes exactly one argument (a tuple or struct can carry several values)",
+        )),
+    }
+}
+
+/// The type inside invisible groups and parentheses: a type passed through a `macro_rules!`
+/// `$t:ty` fragment arrives wrapped in a group, and `&[u64]` must still read as a reference.
+fn ungrouped(ty: &Type) -> &Type {
+    match ty {
+        Type::Group(group) => ungrouped(&group.elem),
+        Type::Paren(paren) => ungrouped(&paren.elem),
+        other => other,
+    }
+}

@@ -1,0 +1,8 @@
+use rtcompare::compare;
+
+fn old() {}
+
+#[compare(crate = "rtcompare", baseline = old)]
+fn new() {}
+
+fn main() {}

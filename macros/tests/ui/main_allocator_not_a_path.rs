@@ -1,0 +1,1 @@
+rtcompare::main!(allocator = "mimalloc");

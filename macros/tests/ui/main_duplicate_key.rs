@@ -1,0 +1,1 @@
+rtcompare::main!(allocator = std::alloc::System, allocator = std::alloc::System);
