@@ -248,3 +248,22 @@ fn a_slow_placement_copy_is_measured_and_named_in_a_warning() {
     assert_eq!(placement.len(), 1, "{:?}", report.warnings);
     assert!(placement[0].contains("the candidate `candidate`") && placement[0].contains("80."), "{}", placement[0]);
 }
+
+/// Two functions that both allocate nothing are at exact, established parity, not at `0 / 0`.
+#[test]
+fn zero_allocations_against_zero_are_established_parity() {
+    let zeros = || series(vec![0.0; 30]);
+    let samples = Samples {
+        candidate_iters: 100,
+        baseline_iters: 100,
+        candidate: zeros(),
+        candidate_twin: zeros(),
+        baseline: zeros(),
+        baseline_twin: zeros(),
+    };
+    let calibration = Calibration { resolution: 1.0, ..calibration() };
+    let report = judge("candidate", "baseline", Metric::Allocs, calibration, samples, &JudgeOptions::default());
+    assert_eq!(report.verdict.ratio, 1.0, "{:?}", report.verdict);
+    assert_eq!((report.verdict.outcome, report.verdict.resolved), (Outcome::Parity, true), "{:?}", report.verdict);
+    assert!(report.resampling.exact);
+}

@@ -47,7 +47,20 @@ pub const BLOCK_THRESHOLD: f64 = 0.2;
 /// assert_eq!(paired_ratios(&[90.0, 110.0], &[100.0, 100.0]), vec![0.9, 1.1]);
 /// ```
 pub fn paired_ratios(candidate: &[f64], baseline: &[f64]) -> Vec<f64> {
-    candidate.iter().zip(baseline).map(|(c, b)| c / b).collect()
+    candidate.iter().zip(baseline).map(|(&c, &b)| ratio(c, b)).collect()
+}
+
+/// `candidate / baseline`, and exactly 1 when the two are equal: two functions that both
+/// allocate nothing (a count metric of 0 against 0) are at parity, not at `0 / 0`.
+///
+/// ```
+/// use rtcompare_runtime::stats::ratio;
+/// assert_eq!(ratio(0.0, 0.0), 1.0);
+/// assert_eq!(ratio(3.0, 2.0), 1.5);
+/// assert!(ratio(1.0, 0.0).is_infinite());
+/// ```
+pub fn ratio(candidate: f64, baseline: f64) -> f64 {
+    if candidate == baseline { 1.0 } else { candidate / baseline }
 }
 
 /// How rounds are drawn for each bootstrap replicate.

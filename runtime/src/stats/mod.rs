@@ -14,7 +14,7 @@ pub use autocorrelation::lag1_autocorrelation;
 pub use block_length::block_length;
 pub use bootstrap::{
     BLOCK_THRESHOLD, Bootstrap, DEFAULT_RESAMPLES, Estimate, Resampling, bootstrap_difference, choose_resampling,
-    paired_ratios,
+    paired_ratios, ratio,
 };
 pub use drift::{DRIFT_ALPHA, Drift, detect_drift};
 pub use parity::{Outcome, ParityInputs, ParityVerdict, Spread, fast_end, parity_verdict};

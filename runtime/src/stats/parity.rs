@@ -117,8 +117,8 @@ pub fn parity_verdict(inputs: &ParityInputs<'_>) -> ParityVerdict {
         .max(relative_floor(inputs.baseline_floor, baseline_fast));
     let tolerance = inputs.parity.max(noise).max(floor_median);
     let best_tolerance = inputs.parity.max(floor_fast);
-    let ratio = candidate.median / baseline.median;
-    let best_ratio = candidate_fast / baseline_fast;
+    let ratio = super::ratio(candidate.median, baseline.median);
+    let best_ratio = super::ratio(candidate_fast, baseline_fast);
     let outcome = match (side(ratio, tolerance), side(best_ratio, best_tolerance)) {
         (Outcome::Loss, Outcome::Loss) => Outcome::Loss,
         (Outcome::Win, Outcome::Win) => Outcome::Win,
