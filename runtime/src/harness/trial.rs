@@ -193,8 +193,9 @@ const SETTLING_PROCESSES: usize = 3;
 const SETTLING_SALT: u64 = 0x005E_771E;
 
 /// The second round: fresh process(es), fresh calibration, new seed, and an interval level
-/// Bonferroni-adjusted for the comparisons registered in the binary ([`confirmation_level`]). When the two rounds' differences
-/// lie further apart than their intervals are wide, per-process randomness decides the outcome
+/// Bonferroni-adjusted for the comparisons registered in the binary ([`confirmation_level`]).
+/// When the two rounds' differences lie further apart than their sampling error allows
+/// ([`crate::stats::Estimate::disagrees_with`]), per-process randomness decides the outcome
 /// and a second draw cannot settle it: [`SETTLING_PROCESSES`] more processes are measured and
 /// the verdict of all of them pooled decides instead. Sets `verdict.confirmed`, keeps the
 /// deciding round in `report.confirmation`, and warns when it disagrees.
@@ -261,13 +262,11 @@ fn unconfirmed_warning(first: &Report, second: &Report) -> Warning {
     }
 }
 
-/// Whether two rounds disagree: their differences lie further apart than either interval is
-/// wide, and by more than half the tolerance (two processes always differ a little; only a gap
-/// that could move a verdict counts).
+/// Whether two rounds disagree: their differences lie further apart than their combined
+/// sampling error allows (a 5 % false alarm for one true difference), and by more than half the
+/// tolerance (two processes always differ a little; only a gap that could move a verdict counts).
 fn disagree(first: &Report, second: &Report) -> bool {
-    let (a, b) = (&first.estimate, &second.estimate);
-    let apart = (a.difference - b.difference).abs();
-    apart > (a.high - a.low).max(b.high - b.low).max(first.verdict.tolerance / 2.0)
+    first.estimate.disagrees_with(&second.estimate, first.verdict.tolerance / 2.0)
 }
 
 /// The warning for two rounds that disagree, naming what settled the verdict.
@@ -276,7 +275,7 @@ fn disagreement_warning(first: &Report, second: &Report, settled_by: usize) -> W
         kind: WarningKind::ProcessesDisagree,
         message: format!(
             "the first two processes disagree: the first measured {:+.2} %, the second {:+.2} %, further apart than \
-             either interval is wide. Per-process randomness (hash seeds, memory layout) moves this comparison, so \
+             their sampling error allows. Per-process randomness (hash seeds, memory layout) moves this comparison, so \
              the verdict was settled by {settled_by} processes pooled; set RTCOMPARE_PROCESSES=4 to always measure \
              it so.",
             first.estimate.difference * 100.0,

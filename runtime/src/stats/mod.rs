@@ -6,6 +6,7 @@ mod autocorrelation;
 mod block_length;
 mod bootstrap;
 mod drift;
+mod normal;
 mod parity;
 mod pooled;
 mod quantile;
@@ -17,6 +18,7 @@ pub use bootstrap::{
     paired_ratios, ratio,
 };
 pub use drift::{DRIFT_ALPHA, Drift, detect_drift};
+pub use normal::{normal_quantile, two_sided_normal_p};
 pub use parity::{Outcome, ParityInputs, ParityVerdict, Spread, fast_end, parity_verdict};
 pub use pooled::{Pooled, bootstrap_pooled};
 pub use quantile::{Summary, median, quantile_sorted, sorted_copy};
