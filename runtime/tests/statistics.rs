@@ -240,3 +240,40 @@ fn the_dispute_trigger_fires_five_percent_without_a_per_process_effect_and_more_
     // Theory for normal estimates: P(|Z| > 1.96 / √(1 + k²)) = 38 % at k = 2.
     assert!(rates[3] > 0.3, "{rates:?}");
 }
+
+/// At a Bonferroni-adjusted level the interval end comes from the few most extreme replicates;
+/// with a fixed 5,000 resamples at `1 − 0.05 / 125` there is about one beyond each end, and the
+/// end moves with the resampling seed. `resamples_for_level` asks for 200,000 there (its cap, 40
+/// beyond each end): the same data, resampled with six seeds, then give ends that move by less
+/// than a tenth of the interval's width.
+#[test]
+fn adjusted_interval_ends_do_not_depend_on_the_resampling_seed() {
+    use rtcompare_runtime::stats::{DEFAULT_RESAMPLES, resamples_for_level};
+    let mut rng = Dprng::new(81);
+    let ratios: Vec<f64> = (0..200).map(|_| (0.02 * normal(&mut rng)).exp()).collect();
+    let level = 1.0 - 0.05 / 125.0;
+    let movement = |resamples: usize| {
+        let ends: Vec<(f64, f64)> = (0..6)
+            .map(|seed| {
+                let e = bootstrap_difference(&ratios, Resampling::Iid, level, resamples, seed).estimate;
+                (e.low, e.high)
+            })
+            .collect();
+        let spread = |end: fn(&(f64, f64)) -> f64| {
+            let values: Vec<f64> = ends.iter().map(end).collect();
+            values.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+                - values.iter().copied().fold(f64::INFINITY, f64::min)
+        };
+        let width = ends.iter().map(|(low, high)| high - low).sum::<f64>() / ends.len() as f64;
+        spread(|e| e.0).max(spread(|e| e.1)) / width
+    };
+    let (fixed, scaled) = (movement(DEFAULT_RESAMPLES), movement(resamples_for_level(level)));
+    println!(
+        "adjusted ends (level {level:.4}) move by {:.1} % of the width with {DEFAULT_RESAMPLES} resamples, {:.1} % with {}",
+        fixed * 100.0,
+        scaled * 100.0,
+        resamples_for_level(level)
+    );
+    assert!(scaled < 0.1, "ends moved by {scaled} of the width");
+    assert!(fixed > scaled, "the fixed count should be the noisier: {fixed} against {scaled}");
+}

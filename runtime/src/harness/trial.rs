@@ -150,6 +150,7 @@ fn judge_options(comparison: Comparison, name: &str, seed: u64, level: f64) -> J
         thresholds: attribute.thresholds.to_vec(),
         seed: pair_seed(seed, name),
         level,
+        resamples: crate::stats::resamples_for_level(level),
         ..JudgeOptions::default()
     }
 }

@@ -23,6 +23,32 @@ use crate::Dprng;
 /// ```
 pub const DEFAULT_RESAMPLES: usize = 5_000;
 
+/// Replicates an interval end should have beyond it: a percentile end is interpolated between
+/// the replicates around it, and with only a handful out there it jumps with the resampling seed.
+const REPLICATES_BEYOND_AN_END: f64 = 100.0;
+
+/// The most resamples [`resamples_for_level`] asks for: 100 replicates beyond each end up to a
+/// level of `1 − 0.05 / 50` (0.999), 40 at `1 − 0.05 / 125`; about a second for a thousand
+/// rounds on one core, paid only by the confirmation rounds of large suites.
+pub const MAX_RESAMPLES: usize = 200_000;
+
+/// Resamples for an interval at `level`: [`DEFAULT_RESAMPLES`], or more when that would leave
+/// fewer than 100 replicates beyond each end — at a Bonferroni-adjusted level such as
+/// `1 − 0.05 / 125` a fixed 5,000 leaves one, and the end is noise. Capped at [`MAX_RESAMPLES`].
+/// The interval ends' stability is measured in `runtime/tests/statistics.rs`.
+///
+/// ```
+/// use rtcompare_runtime::stats::{DEFAULT_RESAMPLES, resamples_for_level};
+/// assert_eq!(resamples_for_level(0.95), DEFAULT_RESAMPLES);
+/// assert_eq!(resamples_for_level(1.0 - 0.05 / 50.0), 200_000);
+/// assert_eq!(resamples_for_level(1.0 - 0.05 / 125.0), 200_000); // capped
+/// ```
+pub fn resamples_for_level(level: f64) -> usize {
+    let tail = ((1.0 - level) / 2.0).max(f64::MIN_POSITIVE);
+    let wanted = (REPLICATES_BEYOND_AN_END / tail).round();
+    if wanted.is_finite() { (wanted as usize).clamp(DEFAULT_RESAMPLES, MAX_RESAMPLES) } else { MAX_RESAMPLES }
+}
+
 /// The lag-1 autocorrelation of the ratio series above which rounds are resampled in blocks.
 ///
 /// Below it, treating rounds as independent barely changes the interval; above it, an

@@ -14,8 +14,8 @@ mod quantile;
 pub use autocorrelation::lag1_autocorrelation;
 pub use block_length::block_length;
 pub use bootstrap::{
-    BLOCK_THRESHOLD, Bootstrap, DEFAULT_RESAMPLES, Estimate, Resampling, bootstrap_difference, choose_resampling,
-    paired_ratios, ratio,
+    BLOCK_THRESHOLD, Bootstrap, DEFAULT_RESAMPLES, Estimate, MAX_RESAMPLES, Resampling, bootstrap_difference,
+    choose_resampling, paired_ratios, ratio, resamples_for_level,
 };
 pub use drift::{DRIFT_ALPHA, Drift, detect_drift};
 pub use normal::{normal_quantile, two_sided_normal_p};
