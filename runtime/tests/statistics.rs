@@ -177,9 +177,10 @@ fn bootstrap_is_deterministic_bit_for_bit() {
     println!("determinism: identical bootstraps and validations for the same data and seed");
 }
 
-/// On identical code the A/A floor should be exceeded by the difference of an independent A/A
-/// run about one time in ten or less (the floor also carries the run's own apparent
-/// difference, so it is a little conservative). 1,000 pairs of A/A data sets.
+/// On identical code the A/A floor (a 90th percentile) should be exceeded by the difference of an
+/// independent A/A run less often than one time in ten: the floor also carries the run's own
+/// apparent difference, so it is conservative, and the calibration example measured 5.45 % over
+/// 2,000 pairs. 1,000 pairs here: the Monte-Carlo error is 0.7 pp, so 3–8.5 % is about ±4 errors.
 #[test]
 fn aa_noise_floor_is_exceeded_rarely() {
     let mut rng = Dprng::new(7);
@@ -201,7 +202,7 @@ fn aa_noise_floor_is_exceeded_rarely() {
         floors / data_sets as f64 * 100.0,
         rate * 100.0
     );
-    assert!((0.01..=0.12).contains(&rate), "rate {rate}");
+    assert!((0.03..=0.085).contains(&rate), "rate {rate}");
 }
 
 /// The dispute trigger of confirmation (`Estimate::disagrees_with`, floor 0 here): two processes

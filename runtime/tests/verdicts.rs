@@ -147,8 +147,15 @@ fn identical_arms_under_autocorrelated_noise_give_no_false_signals() {
         signal_rate * 100.0,
         exclusion_rate * 100.0
     );
-    assert!(signal_rate <= 0.07, "false signal rate {signal_rate}");
-    assert!(exclusion_rate <= 0.07, "interval excluded zero in {exclusion_rate} of identical data sets");
+    // The verdict also needs the tolerance, which an interval around 0 on identical arms does not
+    // reach: none of the 1,000 signalled when measured (docs/statistics.md), a handful would be a
+    // regression. The interval alone excludes 0 at about its nominal 5 % (Monte-Carlo error of
+    // 1,000 sets: 0.7 pp).
+    assert!(signals <= 5, "{signals} false signals in {sets}");
+    assert!(
+        (0.03..=0.08).contains(&exclusion_rate),
+        "interval excluded zero in {exclusion_rate} of identical data sets"
+    );
 }
 
 /// A real 10 % slowdown in a smooth cloud is found as a loss, and the same samples and seed give

@@ -238,12 +238,16 @@ mod tests {
         assert_eq!(block_length(&[]), 1);
         assert_eq!(block_length(&[1.0, 1.0, 1.0, 1.0]), 1);
         let trend: Vec<f64> = (0..12).map(f64::from).collect();
+        // A steady trend is one long dependence: more than one round per block, at most half.
         let b = block_length(&trend);
-        assert!((1..=6).contains(&b), "{b}");
+        assert!((2..=6).contains(&b), "{b}");
         let mut rng = Dprng::new(9);
-        let strong = ar1(0.99, 100, &mut rng);
-        let b = block_length(&strong);
-        assert!((1..=34).contains(&b), "{b}");
+        // Near-unit dependence asks for long blocks (the cap is half the rounds)...
+        let b = block_length(&ar1(0.99, 100, &mut rng));
+        assert!((10..=50).contains(&b), "{b}");
+        // ... and independent rounds for none.
+        let b = block_length(&ar1(0.0, 500, &mut rng));
+        assert!(b <= 2, "{b}");
     }
 
     #[test]

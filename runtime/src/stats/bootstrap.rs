@@ -257,7 +257,8 @@ impl Bootstrap {
 
     /// The factor by which the spread of block-bootstrap replicates was widened to undo the
     /// block bootstrap's known underestimate of the variance (see [`bootstrap_difference`]);
-    /// at least 1 (a little over 2 at most), and exactly 1 for independent resampling.
+    /// at least 1, exactly 1 for independent resampling, and at most about 3.55: `√ψ ≤ 2`
+    /// times a fixed-b factor of at most 1.78 (blocks of up to half the rounds).
     ///
     /// ```
     /// use rtcompare_runtime::stats::{Resampling, bootstrap_difference};
@@ -308,8 +309,12 @@ pub(crate) fn share_at_least(replicates: &[f64], threshold: f64) -> f64 {
 /// (independently, or as circular blocks of `len` consecutive rounds, the last block cut to
 /// fit), takes the replicate's median and records `d* = 1 − median*`. The interval is the
 /// `(1 − level)/2` and `(1 + level)/2` quantiles of the sorted `d*` (linear interpolation between
-/// order statistics). The same inputs and seed give a bit-identical result on every platform
-/// (the resampling uses integer arithmetic and IEEE-exact operations only).
+/// order statistics). The same inputs, scheme and seed give a bit-identical result on every
+/// platform: the resampling, the smoothing and the widening use integer arithmetic and
+/// correctly rounded IEEE operations only. The scheme itself comes from [`choose_resampling`],
+/// whose block length goes through `log10` and `cbrt` of the platform's maths library, which
+/// IEEE does not require to be correctly rounded: on another platform a block length that sits
+/// exactly at a rounding boundary could come out one different.
 ///
 /// **Smoothing.** The median of a resample can only take a few values near the middle of the
 /// sorted ratios (a lattice spaced about `1.85·IQR/n` apart), so the percentile interval jumps
