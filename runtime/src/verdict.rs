@@ -4,7 +4,7 @@
 use crate::measure::{Calibration, Metric, Samples};
 use crate::stats::{
     DRIFT_ALPHA, Drift, Estimate, Outcome, ParityInputs, ParityVerdict, Resampling, Spread, Summary,
-    bootstrap_difference, bootstrap_pooled, choose_resampling, detect_drift, paired_ratios, parity_verdict,
+    bootstrap_difference, choose_resampling, detect_drift, paired_ratios, parity_verdict,
 };
 use crate::validate::{PlacementSpread, Validation, ValidationOptions, placement_spread, validate_harness};
 use std::time::Duration;
@@ -221,8 +221,8 @@ pub fn judge(
 }
 
 /// Judges rounds measured in several processes together: the same steps as [`judge`], with
-/// the interval from a two-stage bootstrap over processes and then rounds
-/// ([`crate::stats::bootstrap_pooled`]) and the drift tests of the first process (a shift
+/// the estimate and interval from Student's t over the processes' own differences
+/// ([`crate::stats::pool_processes`]) and the drift tests of the first process (a shift
 /// between processes is not a drift). One process is judged exactly as [`judge`] would.
 ///
 /// # Panics
@@ -236,7 +236,7 @@ pub fn judge_processes(measured: Vec<crate::Measured>, metric: Metric, options: 
     let groups: Vec<Vec<f64>> =
         measured.iter().map(|m| paired_ratios(&m.samples.candidate.per_op, &m.samples.baseline.per_op)).collect();
     let slices: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
-    let pooled = bootstrap_pooled(&slices, options.level, options.resamples, options.seed);
+    let pooled = crate::stats::pool_processes(&slices, options.level);
     let resampled = Resampled {
         estimate: pooled.estimate,
         scheme: choose_resampling(&groups[0]),

@@ -187,8 +187,9 @@ fn needs_confirmation(report: &Report) -> bool {
 }
 
 /// Processes a disputed verdict is settled with: when the first two processes disagree, this
-/// many more are measured and all are pooled.
-const SETTLING_PROCESSES: usize = 3;
+/// many more are measured and pooled with the second — five independent processes, the first
+/// round (chosen because it signalled) left out.
+const SETTLING_PROCESSES: usize = 4;
 
 /// Salt of the settling processes' seeds, so they do not repeat the second round's.
 const SETTLING_SALT: u64 = 0x005E_771E;
@@ -217,7 +218,9 @@ fn confirm(
     if settings.processes == 1 && disagree(report, &second) {
         let more = measure_in_workers(comparison, name, settings, seed ^ SETTLING_SALT, SETTLING_PROCESSES)
             .map_err(unconfirmable)?;
-        let all: Vec<Measured> = std::iter::once(first_round(report)).chain(measured).chain(more).collect();
+        // The first round is left out: it was chosen because it signalled, so pooling it would
+        // lean the settling verdict towards the signal it is meant to test.
+        let all: Vec<Measured> = measured.into_iter().chain(more).collect();
         let settled = judged(all, comparison, name, seed, level);
         report.warnings.push(disagreement_warning(report, &second, settled.resampling.processes));
         second = settled;
@@ -230,16 +233,6 @@ fn confirm(
     }
     report.confirmation = Some(Box::new(second));
     Ok(())
-}
-
-/// The first round's samples, as a worker would have sent them.
-fn first_round(report: &Report) -> Measured {
-    Measured {
-        candidate: report.candidate.clone(),
-        baseline: report.baseline.clone(),
-        calibration: report.calibration,
-        samples: report.samples.clone(),
-    }
 }
 
 fn unconfirmed_warning(first: &Report, second: &Report) -> Warning {

@@ -10,6 +10,7 @@ mod normal;
 mod parity;
 mod pooled;
 mod quantile;
+mod student;
 
 pub use autocorrelation::lag1_autocorrelation;
 pub use block_length::block_length;
@@ -20,5 +21,6 @@ pub use bootstrap::{
 pub use drift::{DRIFT_ALPHA, Drift, detect_drift};
 pub use normal::{normal_quantile, two_sided_normal_p};
 pub use parity::{Outcome, ParityInputs, ParityVerdict, Spread, fast_end, parity_verdict};
-pub use pooled::{Pooled, bootstrap_pooled};
+pub use pooled::{Pooled, pool_processes};
 pub use quantile::{Summary, median, quantile_sorted, sorted_copy};
+pub use student::{student_t_cdf, student_t_quantile};

@@ -1,32 +1,48 @@
-//! Pooling rounds measured in several processes: a two-stage bootstrap that resamples the
-//! processes, then rounds within each, so the interval carries the variation between processes
-//! (hash seeds, address layout, allocator state) and not only the variation within one.
+//! Pooling several processes' measurements of one comparison: an interval over processes, so it
+//! carries the variation between them (hash seeds, address layout, allocator state) and not only
+//! the variation within one.
+//!
+//! Each process gives one estimate `d_j = 1 − median` of its own per-round ratios. Those `k`
+//! estimates are independent draws of the same quantity, each carrying both its own sampling
+//! error and its process's effect, so the interval is Student's t on them: `d̄ ± t_{k−1} s / √k`.
+//! With few processes this is right by construction (for roughly normal `d_j`), where a
+//! percentile bootstrap over five clusters cannot reach beyond their range and all five land
+//! on one side of a coin-flip effect one time in sixteen. Every process counts once, whatever
+//! its number of rounds.
 
-use super::{Estimate, Resampling, choose_resampling, median, quantile_sorted};
-use crate::Dprng;
+use super::{Estimate, median, student_t_cdf, student_t_quantile};
 
-/// The pooled estimate: the difference over all rounds of all processes, its two-stage
-/// bootstrap interval, and each process's own difference.
+/// The pooled estimate: the mean of the processes' differences, its t interval, and each
+/// process's own difference.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pooled {
-    /// `d = 1 − median` of the per-round ratios of all processes together, with the interval.
+    /// `d̄`, the mean of the per-process differences, with its t interval at the level asked.
     pub estimate: Estimate,
     /// `d_j = 1 − median` of each process's per-round ratios, in process order.
     pub process_differences: Vec<f64>,
-    /// Sorted replicate differences.
-    replicates: Vec<f64>,
+    /// `s / √k`: the standard error of `d̄` from the processes' spread.
+    pub standard_error: f64,
 }
 
 impl Pooled {
-    /// The sorted replicate differences.
-    pub fn replicates(&self) -> &[f64] {
-        &self.replicates
-    }
-
-    /// Share of replicates with `d* ≥ threshold` (the same rule as
-    /// [`Bootstrap::confidence`](super::Bootstrap::confidence)).
+    /// The confidence that the difference is at least `threshold`: `P(d ≥ threshold)` under the
+    /// t distribution of `d̄` with `k − 1` degrees of freedom (1 or 0 when every process agrees
+    /// exactly).
+    ///
+    /// ```
+    /// use rtcompare_runtime::stats::pool_processes;
+    /// let pooled = pool_processes(&[&[0.90, 0.91][..], &[0.92, 0.90][..], &[0.91, 0.91][..]], 0.95);
+    /// assert!(pooled.confidence(0.05) > 0.99 && pooled.confidence(0.2) < 0.01);
+    /// ```
     pub fn confidence(&self, threshold: f64) -> f64 {
-        super::bootstrap::share_at_least(&self.replicates, threshold)
+        let df = self.process_differences.len().saturating_sub(1) as f64;
+        if self.standard_error > 0.0 && df > 0.0 {
+            1.0 - student_t_cdf((threshold - self.estimate.difference) / self.standard_error, df)
+        } else if self.estimate.difference >= threshold {
+            1.0
+        } else {
+            0.0
+        }
     }
 
     /// The spread between processes: largest minus smallest per-process difference.
@@ -39,118 +55,105 @@ impl Pooled {
     }
 }
 
-/// Two-stage bootstrap of `d = 1 − median(ratios)` over `groups`, one slice of per-round ratios
-/// per process.
-///
-/// Each replicate draws as many processes as there are, with replacement; from each drawn
-/// process it draws that process's number of rounds — independently, or in circular blocks when
-/// that process's rounds are autocorrelated ([`choose_resampling`]) — and takes the median of
-/// everything drawn. The percentile interval at `level` comes from the sorted replicates. Seeded:
-/// the same groups and seed give the same result.
+/// Pools `groups`, one slice of per-round ratios per process, into the t interval of the mean
+/// per-process difference at `level`. With one process the interval is unknown (NaN): one
+/// estimate says nothing about the spread between processes.
 ///
 /// ```
-/// use rtcompare_runtime::stats::bootstrap_pooled;
+/// use rtcompare_runtime::stats::pool_processes;
 /// let a = [0.90, 0.91, 0.89, 0.90, 0.92];
 /// let b = [0.95, 0.94, 0.96, 0.95, 0.93];
-/// let pooled = bootstrap_pooled(&[&a[..], &b[..]], 0.95, 2_000, 1);
+/// let pooled = pool_processes(&[&a[..], &b[..]], 0.95);
 /// assert_eq!(pooled.process_differences.len(), 2);
-/// assert!(pooled.estimate.low < pooled.estimate.high);
+/// assert!((pooled.estimate.difference - 0.075).abs() < 1e-12);
+/// // Two processes, one degree of freedom: t = 12.7, so the interval is wide.
+/// assert!(pooled.estimate.low < 0.0 && pooled.estimate.high > 0.15);
 /// ```
-pub fn bootstrap_pooled(groups: &[&[f64]], level: f64, resamples: usize, seed: u64) -> Pooled {
-    let all: Vec<f64> = groups.iter().flat_map(|g| g.iter().copied()).collect();
-    let process_differences = groups.iter().map(|g| 1.0 - median(g)).collect();
-    let schemes: Vec<Resampling> = groups.iter().map(|g| choose_resampling(g)).collect();
-    let mut rng = Dprng::new(seed);
-    let mut buffer = Vec::with_capacity(all.len());
-    let mut replicates: Vec<f64> = (0..if all.is_empty() { 0 } else { resamples })
-        .map(|_| {
-            buffer.clear();
-            for _ in 0..groups.len() {
-                let j = rng.below(groups.len());
-                draw(groups[j], schemes[j], &mut rng, &mut buffer);
-            }
-            1.0 - middle(&mut buffer)
-        })
-        .collect();
-    replicates.sort_by(f64::total_cmp);
-    let estimate = Estimate {
-        difference: 1.0 - median(&all),
-        low: quantile_sorted(&replicates, (1.0 - level) / 2.0),
-        high: quantile_sorted(&replicates, (1.0 + level) / 2.0),
-        level,
-    };
-    Pooled { estimate, process_differences, replicates }
-}
-
-/// Appends `group.len()` rounds drawn from `group` to `out`.
-fn draw(group: &[f64], scheme: Resampling, rng: &mut Dprng, out: &mut Vec<f64>) {
-    let n = group.len();
-    if n == 0 {
-        return;
-    }
-    match scheme {
-        Resampling::Blocks { len } if len > 1 => {
-            let target = out.len() + n;
-            while out.len() < target {
-                let start = rng.below(n);
-                let take = len.min(target - out.len());
-                out.extend((0..take).map(|k| group[(start + k) % n]));
-            }
-        }
-        _ => out.extend((0..n).map(|_| group[rng.below(n)])),
-    }
-}
-
-/// The median of `values` by selection (reorders them).
-fn middle(values: &mut [f64]) -> f64 {
-    let n = values.len();
-    if n == 0 {
-        return f64::NAN;
-    }
-    let (_, upper, _) = values.select_nth_unstable_by(n / 2, f64::total_cmp);
-    let upper = *upper;
-    if n % 2 == 1 {
-        upper
+pub fn pool_processes(groups: &[&[f64]], level: f64) -> Pooled {
+    let process_differences: Vec<f64> = groups.iter().map(|g| 1.0 - median(g)).collect();
+    let k = process_differences.len();
+    let mean = process_differences.iter().sum::<f64>() / k.max(1) as f64;
+    let variance = process_differences.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / k.saturating_sub(1) as f64;
+    let standard_error = (variance / k as f64).sqrt();
+    let half = if standard_error == 0.0 {
+        0.0
     } else {
-        let lower = values[..n / 2].iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        (lower + upper) / 2.0
-    }
+        student_t_quantile(0.5 + level / 2.0, k.saturating_sub(1) as f64) * standard_error
+    };
+    let estimate = Estimate { difference: mean, low: mean - half, high: mean + half, level };
+    Pooled { estimate, process_differences, standard_error }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Dprng;
 
     fn noisy(rng: &mut Dprng, centre: f64, n: usize) -> Vec<f64> {
         (0..n).map(|_| centre * (1.0 + 0.01 * (rng.f64() - 0.5))).collect()
     }
 
     #[test]
-    fn one_process_matches_its_own_median() {
-        let mut rng = Dprng::new(1);
-        let g = noisy(&mut rng, 0.9, 101);
-        let pooled = bootstrap_pooled(&[&g], 0.95, 1_000, 2);
-        assert!((pooled.estimate.difference - (1.0 - median(&g))).abs() < 1e-12);
-        assert_eq!(pooled.between_process_range(), 0.0);
-    }
-
-    #[test]
-    fn disagreeing_processes_widen_the_interval() {
+    fn agreeing_processes_give_a_narrow_interval_and_disagreeing_ones_a_wide_one() {
         let mut rng = Dprng::new(3);
         let agree: Vec<Vec<f64>> = (0..4).map(|_| noisy(&mut rng, 0.9, 100)).collect();
         let disagree: Vec<Vec<f64>> = [0.85, 0.95, 0.88, 0.93].iter().map(|&c| noisy(&mut rng, c, 100)).collect();
         let width = |groups: &[Vec<f64>]| {
             let slices: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
-            let e = bootstrap_pooled(&slices, 0.95, 2_000, 5).estimate;
+            let e = pool_processes(&slices, 0.95).estimate;
             e.high - e.low
         };
         assert!(width(&disagree) > 5.0 * width(&agree), "{} vs {}", width(&disagree), width(&agree));
     }
 
     #[test]
-    fn pooling_is_deterministic() {
-        let g = [0.9, 0.91, 0.92, 0.88];
-        let h = [0.95, 0.97, 0.96, 0.94];
-        assert_eq!(bootstrap_pooled(&[&g, &h], 0.95, 500, 9), bootstrap_pooled(&[&g, &h], 0.95, 500, 9));
+    fn identical_processes_give_a_point_and_one_process_no_interval() {
+        let g = [0.9, 0.91, 0.92];
+        let pooled = pool_processes(&[&g, &g, &g], 0.95);
+        assert_eq!(
+            (pooled.estimate.low, pooled.estimate.high),
+            (pooled.estimate.difference, pooled.estimate.difference)
+        );
+        assert_eq!(pooled.confidence(0.0), 1.0);
+        let one = pool_processes(&[&g], 0.95);
+        assert!(one.estimate.low.is_nan() && one.estimate.high.is_nan());
+    }
+
+    /// Coverage of the interval, by construction and by simulation: `k` processes of 200
+    /// rounds with 2 % noise, each shifted by its own normal per-process effect of `effect`
+    /// within-process standard errors. 3,000 data sets per case (Monte-Carlo error 0.4 pp, so
+    /// 93.5–96.5 % is nearly four errors each side).
+    #[test]
+    fn the_interval_covers_at_its_level_with_few_processes() {
+        let within = (std::f64::consts::PI / 2.0).sqrt() * 0.02 / 200f64.sqrt();
+        for (k, effect, seed) in [(2, 0.0, 1), (3, 1.0, 2), (5, 0.0, 3), (5, 2.0, 4), (5, 10.0, 5)] {
+            let mut rng = Dprng::new(seed);
+            let sets = 3_000;
+            let covered = (0..sets)
+                .filter(|_| {
+                    let groups: Vec<Vec<f64>> = (0..k)
+                        .map(|_| {
+                            let shift = effect * within * normal(&mut rng);
+                            (0..200).map(|_| (shift + 0.02 * normal(&mut rng)).exp()).collect()
+                        })
+                        .collect();
+                    let slices: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
+                    let e = pool_processes(&slices, 0.95).estimate;
+                    // The true difference: 1 − median of exp(N(0, ·)) = 0.
+                    e.low <= 0.0 && 0.0 <= e.high
+                })
+                .count();
+            let coverage = covered as f64 / sets as f64;
+            println!(
+                "pooled t interval, {k} processes, per-process effect {effect} × se: covers {:.2} %",
+                coverage * 100.0
+            );
+            assert!((0.935..=0.965).contains(&coverage), "k {k}, effect {effect}: {coverage}");
+        }
+    }
+
+    fn normal(rng: &mut Dprng) -> f64 {
+        let u = 1.0 - rng.f64();
+        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * rng.f64()).cos()
     }
 }
