@@ -274,3 +274,34 @@ fn zero_allocations_against_zero_are_established_parity() {
     assert_eq!((report.verdict.outcome, report.verdict.resolved), (Outcome::Parity, true), "{:?}", report.verdict);
     assert!(report.resampling.exact);
 }
+
+/// Pooled processes whose twins sit at a different offset in each process (+6 % in some, −6 %
+/// in others, as layout draws do). The A/A floor of the pooled rounds must carry that
+/// disagreement, though the twins agree on average: the rounds are validated in process order,
+/// and the block resampling sees each process's run (floors of 7.9 % and 5.1 % here).
+#[test]
+fn the_floor_of_pooled_processes_carries_their_twins_disagreement() {
+    for (processes, rounds) in [(6, 30), (18, 10)] {
+        let mut rng = Dprng::new(34);
+        let measured: Vec<rtcompare_runtime::Measured> = (0..processes)
+            .map(|j| {
+                let twin_bias = if j % 2 == 0 { 1.06 } else { 0.94 };
+                let mut arm = |bias: f64| series(cloud(&mut rng, 1_000.0 * bias, rounds));
+                let samples = Samples {
+                    candidate_iters: 10_000,
+                    baseline_iters: 10_000,
+                    candidate: arm(1.0),
+                    candidate_twin: arm(twin_bias),
+                    baseline: arm(1.0),
+                    baseline_twin: arm(1.0),
+                };
+                let (candidate, baseline) = ("candidate".to_owned(), "baseline".to_owned());
+                rtcompare_runtime::Measured { candidate, baseline, calibration: calibration(), samples }
+            })
+            .collect();
+        let report = rtcompare_runtime::judge_processes(measured, Metric::Time, &JudgeOptions::default());
+        println!("{processes} processes of {rounds} rounds: pooled A/A floor {:.4}", report.verdict.floor);
+        assert!(report.verdict.floor > 0.04, "{processes} × {rounds}: floor {}", report.verdict.floor);
+        assert!(!report.verdict.resolved, "parity cannot be established above the parity: {:?}", report.verdict);
+    }
+}
