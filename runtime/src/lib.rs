@@ -35,7 +35,7 @@ pub use rng::{Cprng, Dprng};
 pub use stats::Outcome;
 pub use verdict::{
     DriftTests, JudgeOptions, Report, ResamplingInfo, ThresholdConfidence, Validations, Verdict, Warning, WarningKind,
-    judge, judge_processes,
+    judge, judge_processes, judge_settling,
 };
 
 /// Re-exported for the code `#[compare]` generates; not part of the public API.

@@ -233,10 +233,32 @@ pub fn judge_processes(measured: Vec<crate::Measured>, metric: Metric, options: 
         let only = measured.into_iter().next().expect("one process");
         return judge(&only.candidate, &only.baseline, metric, only.calibration, only.samples, options);
     }
+    judge_pooled(measured, &[], metric, options)
+}
+
+/// Settles a disputed confirmation: [`judge_processes`] on the fresh processes `measured`, with
+/// the spread between processes estimated also from `screening`, the difference the first
+/// round measured ([`crate::stats::pool_processes_with_spread_of`]). The first round started
+/// the dispute, so it is kept out of the estimate but not out of the evidence that processes
+/// disagree.
+///
+/// # Panics
+/// When `measured` is empty.
+pub fn judge_settling(
+    measured: Vec<crate::Measured>,
+    screening: f64,
+    metric: Metric,
+    options: &JudgeOptions,
+) -> Report {
+    assert!(!measured.is_empty(), "judge_settling needs at least one process's samples");
+    judge_pooled(measured, &[screening], metric, options)
+}
+
+fn judge_pooled(measured: Vec<crate::Measured>, spread_also: &[f64], metric: Metric, options: &JudgeOptions) -> Report {
     let groups: Vec<Vec<f64>> =
         measured.iter().map(|m| paired_ratios(&m.samples.candidate.per_op, &m.samples.baseline.per_op)).collect();
     let slices: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
-    let pooled = crate::stats::pool_processes(&slices, options.level);
+    let pooled = crate::stats::pool_processes_with_spread_of(&slices, spread_also, options.level);
     let resampled = Resampled {
         estimate: pooled.estimate,
         scheme: choose_resampling(&groups[0]),

@@ -218,10 +218,13 @@ fn confirm(
     if settings.processes == 1 && disagree(report, &second) {
         let more = measure_in_workers(comparison, name, settings, seed ^ SETTLING_SALT, SETTLING_PROCESSES)
             .map_err(unconfirmable)?;
-        // The first round is left out: it was chosen because it signalled, so pooling it would
-        // lean the settling verdict towards the signal it is meant to test.
+        // The first round is left out of the estimate: it was chosen because it signalled, so
+        // pooling it would lean the settling verdict towards the signal it is meant to test. Its
+        // difference still counts towards the spread between processes it revealed.
         let all: Vec<Measured> = measured.into_iter().chain(more).collect();
-        let settled = judged(all, comparison, name, seed, level);
+        let options = judge_options(comparison, name, seed, level);
+        let metric = comparison.registration.settings.metric;
+        let settled = crate::judge_settling(all, report.estimate.difference, metric, &options);
         report.warnings.push(disagreement_warning(report, &second, settled.resampling.processes));
         second = settled;
     }

@@ -22,6 +22,8 @@ pub struct Pooled {
     pub process_differences: Vec<f64>,
     /// `s / √k`: the standard error of `d̄` from the processes' spread.
     pub standard_error: f64,
+    /// Degrees of freedom of `s`: one less than the differences it was computed from.
+    pub degrees_of_freedom: f64,
 }
 
 impl Pooled {
@@ -35,7 +37,7 @@ impl Pooled {
     /// assert!(pooled.confidence(0.05) > 0.99 && pooled.confidence(0.2) < 0.01);
     /// ```
     pub fn confidence(&self, threshold: f64) -> f64 {
-        let df = self.process_differences.len().saturating_sub(1) as f64;
+        let df = self.degrees_of_freedom;
         if self.standard_error > 0.0 && df > 0.0 {
             1.0 - student_t_cdf((threshold - self.estimate.difference) / self.standard_error, df)
         } else if self.estimate.difference >= threshold {
@@ -70,18 +72,41 @@ impl Pooled {
 /// assert!(pooled.estimate.low < 0.0 && pooled.estimate.high > 0.15);
 /// ```
 pub fn pool_processes(groups: &[&[f64]], level: f64) -> Pooled {
+    pool_processes_with_spread_of(groups, &[], level)
+}
+
+/// [`pool_processes`], with the processes' spread also estimated from `spread_also`: further
+/// per-process differences that must not move the estimate but do say how much processes vary.
+/// Confirmation uses it for the screening round that started a dispute — chosen because it
+/// signalled, so its value would lean the mean its way, yet it is a draw of the per-process
+/// effect like any other, and leaving it out of the spread would hide the very disagreement
+/// that called for more processes.
+///
+/// ```
+/// use rtcompare_runtime::stats::{pool_processes, pool_processes_with_spread_of};
+/// let fresh = [[0.95, 0.95], [0.94, 0.94], [0.95, 0.96]];
+/// let slices: Vec<&[f64]> = fresh.iter().map(|g| &g[..]).collect();
+/// let alone = pool_processes(&slices, 0.95);
+/// let with_screening = pool_processes_with_spread_of(&slices, &[-0.06], 0.95);
+/// assert_eq!(alone.estimate.difference, with_screening.estimate.difference);
+/// assert!(with_screening.standard_error > 5.0 * alone.standard_error);
+/// ```
+pub fn pool_processes_with_spread_of(groups: &[&[f64]], spread_also: &[f64], level: f64) -> Pooled {
     let process_differences: Vec<f64> = groups.iter().map(|g| 1.0 - median(g)).collect();
     let k = process_differences.len();
     let mean = process_differences.iter().sum::<f64>() / k.max(1) as f64;
-    let variance = process_differences.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / k.saturating_sub(1) as f64;
+    let all: Vec<f64> = process_differences.iter().chain(spread_also).copied().collect();
+    let centre = all.iter().sum::<f64>() / all.len().max(1) as f64;
+    let degrees_of_freedom = all.len().saturating_sub(1) as f64;
+    let variance = all.iter().map(|d| (d - centre).powi(2)).sum::<f64>() / degrees_of_freedom;
     let standard_error = (variance / k as f64).sqrt();
     let half = if standard_error == 0.0 {
         0.0
     } else {
-        student_t_quantile(0.5 + level / 2.0, k.saturating_sub(1) as f64) * standard_error
+        student_t_quantile(0.5 + level / 2.0, degrees_of_freedom) * standard_error
     };
     let estimate = Estimate { difference: mean, low: mean - half, high: mean + half, level };
-    Pooled { estimate, process_differences, standard_error }
+    Pooled { estimate, process_differences, standard_error, degrees_of_freedom }
 }
 
 #[cfg(test)]

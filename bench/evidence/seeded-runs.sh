@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs the seed-dependent identical pair (tests/fixtures/verdicts/tests/seeded.rs) N times with
+# the default settings (one process, confirmation on) and counts failed tests and confirmed
+# wins or losses: identical code, so each of those is a false verdict.
+#
+#   bench/placement/seeded-runs.sh [--runs N] [--time 300ms] [--out FILE]
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+runs=64 time=300ms out=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --runs) runs="$2"; shift 2 ;;
+    --time) time="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    *) echo "unknown argument: $1 (see the comment at the top of $0)" >&2; exit 2 ;;
+  esac
+done
+cd "$root"
+cargo test -q --release -p rtcompare-fixture-verdicts --test seeded --no-run 2>/dev/null
+failed=0 wins=0 losses=0 disputes=0
+for i in $(seq 1 "$runs"); do
+  log="$(RTCOMPARE_SEED="$i" RTCOMPARE_TIME="$time" NO_COLOR=1 cargo test -q --release -p rtcompare-fixture-verdicts --test seeded 2>&1 || true)"
+  verdict="$(printf '%s\n' "$log" | grep -E '^    (win|loss|parity) \(' | head -1 | sed 's/^ *//')"
+  case "$verdict" in
+    "win (confirmed)") wins=$((wins + 1)) ;;
+    "loss (confirmed)") losses=$((losses + 1)) ;;
+  esac
+  printf '%s\n' "$log" | grep -q "test result: FAILED" && failed=$((failed + 1))
+  how="second process agreed or disagreed without a dispute"
+  if printf '%s\n' "$log" | grep -q "the first two processes disagree"; then
+    disputes=$((disputes + 1))
+    how="disputed, settled by pooling"
+  fi
+  echo "run $i (RTCOMPARE_SEED=$i): $verdict ($how)"
+done
+summary="seeded identical pair, $runs runs at RTCOMPARE_TIME=$time, commit $(git rev-parse --short HEAD): $failed failed tests, $losses confirmed losses, $wins confirmed wins, $disputes disputes settled by pooling"
+echo "$summary"
+if [ -n "$out" ]; then echo "$summary" >"$out"; fi
