@@ -16,6 +16,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 cd "$root"
+# Read before building: the figures describe the code the fixture is built from now.
+commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' (with uncommitted changes)')"
 cargo test -q --release -p rtcompare-fixture-verdicts --test seeded --no-run 2>/dev/null
 failed=0 wins=0 losses=0 disputes=0
 for i in $(seq 1 "$runs"); do
@@ -33,6 +35,6 @@ for i in $(seq 1 "$runs"); do
   fi
   echo "run $i (RTCOMPARE_SEED=$i): $verdict ($how)"
 done
-summary="seeded identical pair, $runs runs at RTCOMPARE_TIME=$time, commit $(git rev-parse --short HEAD): $failed failed tests, $losses confirmed losses, $wins confirmed wins, $disputes disputes settled by pooling"
+summary="seeded identical pair, $runs runs at RTCOMPARE_TIME=$time, commit $commit: $failed failed tests, $losses confirmed losses, $wins confirmed wins, $disputes disputes settled by pooling"
 echo "$summary"
 if [ -n "$out" ]; then echo "$summary" >"$out"; fi
