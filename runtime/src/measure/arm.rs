@@ -68,13 +68,6 @@ impl<'a> Arm<'a> {
         Arm::new(name, timed_loop(op)).with_twin(timed_loop(twin))
     }
 
-    /// An arm from generated batch routines (primary and twin, one placement copy each), with
-    /// the size `arg` bound.
-    pub fn from_batches(name: impl Into<String>, primary: BatchFn, twin: BatchFn, arg: u64) -> Self {
-        Arm::new(name, move |iters, seed, meter| primary(iters, seed, arg, meter))
-            .with_twin(move |iters, seed, meter| twin(iters, seed, arg, meter))
-    }
-
     /// An arm from generated batch routines in every placement copy, as `#[compare]` registers
     /// them, with the size `arg` bound.
     pub fn from_placed(name: impl Into<String>, primary: Placed, twin: Placed, arg: u64) -> Self {

@@ -103,25 +103,21 @@ pub fn calibrate(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &Cali
     // Batches are sized by time even for count metrics: a batch must stay short enough to run
     // between interrupts and long enough for the budget to hold enough rounds.
     let meter = Meter::new(Metric::Time);
-    let own = (batch_size(candidate, target_batch_ns, meter), batch_size(baseline, target_batch_ns, meter));
-    let (candidate_iters, baseline_iters) = if own.0.max(own.1) <= own.0.min(own.1) * MAX_SHARED_BATCH_RATIO {
-        (own.0.max(own.1), own.0.max(own.1))
-    } else {
-        own
-    };
-    let (candidate_iters, baseline_iters) = if candidate_iters == baseline_iters {
-        // A shared size stays shared: round it for the slower arm, and both or neither.
-        let shared = whole_placements(candidate, candidate_iters, target_batch_ns, meter).min(whole_placements(
-            baseline,
-            baseline_iters,
+    let (c, b) = (batch_size(candidate, target_batch_ns, meter), batch_size(baseline, target_batch_ns, meter));
+    let copies = (candidate.placements() as u64, baseline.placements() as u64);
+    let (candidate_iters, baseline_iters) = if c.iters.max(b.iters) <= c.iters.min(b.iters) * MAX_SHARED_BATCH_RATIO {
+        // A shared size stays shared: rounded for the slower arm, for both or neither.
+        let shared = whole_placements(
+            c.iters.max(b.iters),
+            copies.0.max(copies.1),
+            c.per_op_ns.max(b.per_op_ns),
             target_batch_ns,
-            meter,
-        ));
+        );
         (shared, shared)
     } else {
         (
-            whole_placements(candidate, candidate_iters, target_batch_ns, meter),
-            whole_placements(baseline, baseline_iters, target_batch_ns, meter),
+            whole_placements(c.iters, copies.0, c.per_op_ns, target_batch_ns),
+            whole_placements(b.iters, copies.1, b.per_op_ns, target_batch_ns),
         )
     };
     // Counts stay exact when summed over copies; clock readings each add up to a step.
@@ -141,14 +137,15 @@ pub fn calibrate(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &Cali
 /// visits each copy equally, unless the operations added would take longer than one target
 /// batch (an operation slower than about a third of it): such arms visit their copies over
 /// consecutive rounds instead.
-fn whole_placements(arm: &mut Arm<'_>, iters: u64, target_ns: f64, meter: Meter) -> u64 {
-    let copies = arm.placements() as u64;
-    let rounded = iters.div_ceil(copies) * copies;
-    if rounded == iters {
-        return iters;
-    }
-    let per_op = arm.run(iters, 0, 0, meter).total as f64 / iters as f64;
-    if per_op * (rounded - iters) as f64 <= target_ns { rounded } else { iters }
+fn whole_placements(iters: u64, copies: u64, per_op_ns: f64, target_ns: f64) -> u64 {
+    let rounded = iters.div_ceil(copies.max(1)) * copies.max(1);
+    if per_op_ns * (rounded - iters) as f64 <= target_ns { rounded } else { iters }
+}
+
+/// A batch size and what one operation took at it.
+struct Sizing {
+    iters: u64,
+    per_op_ns: f64,
 }
 
 /// The smallest batch size (within a factor of about 1.25) whose batch lasts `target_ns`.
@@ -158,13 +155,13 @@ fn whole_placements(arm: &mut Arm<'_>, iters: u64, target_ns: f64, meter: Meter)
 /// page faults of the heap, a cold instruction cache — and a single reading once took that for
 /// the arm's cost: a 10 µs candidate got batches of 1 against its baseline's 17, and the unequal
 /// batches turned a 2 % slowdown into a 2 % "speed-up" (`docs/design.md`).
-fn batch_size(arm: &mut Arm<'_>, target_ns: f64, meter: Meter) -> u64 {
+fn batch_size(arm: &mut Arm<'_>, target_ns: f64, meter: Meter) -> Sizing {
     const LIMIT: u64 = 1 << 40;
     let mut iters: u64 = 1;
     loop {
         let elapsed = arm.run(iters, 0, 0, meter).total.min(arm.run(iters, 0, 0, meter).total) as f64;
         if elapsed >= target_ns || iters >= LIMIT {
-            return iters;
+            return Sizing { iters, per_op_ns: elapsed / iters as f64 };
         }
         // Jump towards the target from what this batch took, but at most 100x at a time
         // (a first batch can be unusually fast or slow) and at least 2x (so it terminates).
