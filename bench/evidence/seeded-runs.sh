@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs the seed-dependent identical pair (tests/fixtures/verdicts/tests/seeded.rs) N times with
-# the default settings (one process, confirmation on) and counts failed tests and confirmed
+# the default settings (confirmation on) and counts failed tests and confirmed
 # wins or losses: identical code, so each of those is a false verdict.
 #
-#   bench/placement/seeded-runs.sh [--runs N] [--time 300ms] [--out FILE]
+#   bench/evidence/seeded-runs.sh [--runs N] [--time 300ms] [--out FILE]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 runs=64 time=300ms out=""
@@ -19,7 +19,7 @@ cd "$root"
 # Read before building: the figures describe the code the fixture is built from now.
 commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' (with uncommitted changes)')"
 cargo test -q --release -p rtcompare-fixture-verdicts --test seeded --no-run 2>/dev/null
-failed=0 wins=0 losses=0 disputes=0
+failed=0 wins=0 losses=0 unconfirmed=0
 for i in $(seq 1 "$runs"); do
   log="$(RTCOMPARE_SEED="$i" RTCOMPARE_TIME="$time" NO_COLOR=1 cargo test -q --release -p rtcompare-fixture-verdicts --test seeded 2>&1 || true)"
   verdict="$(printf '%s\n' "$log" | grep -E '^    (win|loss|parity) \(' | head -1 | sed 's/^ *//')"
@@ -28,13 +28,13 @@ for i in $(seq 1 "$runs"); do
     "loss (confirmed)") losses=$((losses + 1)) ;;
   esac
   printf '%s\n' "$log" | grep -q "test result: FAILED" && failed=$((failed + 1))
-  how="second process agreed or disagreed without a dispute"
-  if printf '%s\n' "$log" | grep -q "the first two processes disagree"; then
-    disputes=$((disputes + 1))
-    how="disputed, settled by pooling"
+  how=""
+  if printf '%s\n' "$log" | grep -q "not confirmed"; then
+    unconfirmed=$((unconfirmed + 1))
+    how=" ($(printf '%s\n' "$log" | grep -oE '[0-9]+ fresh processes pooled said [a-z]+' | head -1))"
   fi
-  echo "run $i (RTCOMPARE_SEED=$i): $verdict ($how)"
+  echo "run $i (RTCOMPARE_SEED=$i): $verdict$how"
 done
-summary="seeded identical pair, $runs runs at RTCOMPARE_TIME=$time, commit $commit: $failed failed tests, $losses confirmed losses, $wins confirmed wins, $disputes disputes settled by pooling"
+summary="seeded identical pair, $runs runs at RTCOMPARE_TIME=$time, commit $commit: $failed failed tests, $losses confirmed losses, $wins confirmed wins, $unconfirmed first-round signals not confirmed"
 echo "$summary"
 if [ -n "$out" ]; then echo "$summary" >"$out"; fi

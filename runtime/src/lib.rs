@@ -19,6 +19,7 @@
 #![warn(missing_docs)]
 
 mod compare;
+pub mod confirmation;
 mod environment;
 pub mod harness;
 pub mod measure;

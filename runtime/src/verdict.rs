@@ -214,6 +214,7 @@ pub fn judge(
         estimate: bootstrap.estimate,
         scheme,
         processes: Vec::new(),
+        process_spread: None,
         confidence: confidences(options, |t| bootstrap.confidence(t)),
     };
     let drift = drift_tests(&samples);
@@ -236,11 +237,11 @@ pub fn judge_processes(measured: Vec<crate::Measured>, metric: Metric, options: 
     judge_pooled(measured, &[], metric, options)
 }
 
-/// Settles a disputed confirmation: [`judge_processes`] on the fresh processes `measured`, with
-/// the spread between processes estimated also from `screening`, the difference the first
-/// round measured ([`crate::stats::pool_processes_with_spread_of`]). The first round started
-/// the dispute, so it is kept out of the estimate but not out of the evidence that processes
-/// disagree.
+/// Judges a confirmation ([`crate::confirmation`]): [`judge_processes`] on the fresh processes
+/// `measured`, with the spread between processes estimated also from `screening`, the
+/// difference the first round measured ([`crate::stats::pool_processes_with_spread_of`]). The
+/// first round was chosen because it signalled, so it is kept out of the estimate but not out
+/// of the evidence of how much processes vary.
 ///
 /// # Panics
 /// When `measured` is empty.
@@ -263,6 +264,7 @@ fn judge_pooled(measured: Vec<crate::Measured>, spread_also: &[f64], metric: Met
         estimate: pooled.estimate,
         scheme: choose_resampling(&groups[0]),
         processes: pooled.process_differences.clone(),
+        process_spread: Some(pooled.process_spread()),
         confidence: confidences(options, |t| pooled.confidence(t)),
     };
     let drift = drift_tests(&measured[0].samples);
@@ -285,6 +287,9 @@ struct Resampled {
     estimate: Estimate,
     scheme: Resampling,
     processes: Vec<f64>,
+    /// The standard deviation of one process's difference, from the processes' spread; `None`
+    /// for one process.
+    process_spread: Option<f64>,
     confidence: Vec<ThresholdConfidence>,
 }
 
@@ -358,7 +363,7 @@ fn assemble(
         spread: options.spread,
         candidate_floor,
         baseline_floor,
-        processes: resampled.processes.len().max(1),
+        process_spread: resampled.process_spread,
     });
     let baseline_summary = Summary::of(b);
     let verdict = decide(&parity, options.parity, &resampled.estimate, floor, &calibration, baseline_summary.median);

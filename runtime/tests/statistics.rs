@@ -205,43 +205,6 @@ fn aa_noise_floor_is_exceeded_rarely() {
     assert!((0.03..=0.085).contains(&rate), "rate {rate}");
 }
 
-/// The dispute trigger of confirmation (`Estimate::disagrees_with`, floor 0 here): two processes
-/// of one comparison, each 200 rounds of 2 % ratio noise, the second judged at the confirmation
-/// level of a three-pair binary. Each process also draws its own shift of `k` times the
-/// within-process standard error of `d` (the per-process effect of hash seeds and layout). With
-/// no such effect the trigger fires about 5 % of the time; it fires more the larger the effect.
-/// 800 pairs of processes per `k` (1,000 resamples each, to stay fast): the Monte-Carlo error of
-/// a 5 % rate is 0.8 pp.
-#[test]
-fn the_dispute_trigger_fires_five_percent_without_a_per_process_effect_and_more_with_one() {
-    let (rounds, noise, pairs) = (200, 0.02, 800);
-    // Standard error of the median of `rounds` log-normal ratios: √(π/2) σ / √n.
-    let within = (std::f64::consts::PI / 2.0).sqrt() * noise / (rounds as f64).sqrt();
-    let mut rates = Vec::new();
-    for (k, seed) in [(0.0, 71), (0.5, 72), (1.0, 73), (2.0, 74)] {
-        let mut rng = Dprng::new(seed);
-        let process = |level: f64, rng: &mut Dprng| {
-            let shift = k * within * normal(rng);
-            let ratios: Vec<f64> = (0..rounds).map(|_| (shift + noise * normal(rng)).exp()).collect();
-            bootstrap_difference(&ratios, Resampling::Iid, level, 1_000, rng.u64()).estimate
-        };
-        let fired = (0..pairs)
-            .filter(|_| {
-                let first = process(0.95, &mut rng);
-                let second = process(1.0 - 0.05 / 3.0, &mut rng);
-                first.disagrees_with(&second, 0.0)
-            })
-            .count();
-        let rate = fired as f64 / pairs as f64;
-        println!("dispute trigger, per-process effect {k} × se: fires in {:.1} % of pairs", rate * 100.0);
-        rates.push(rate);
-    }
-    assert!((0.025..=0.075).contains(&rates[0]), "false alarms {}", rates[0]);
-    assert!(rates.windows(2).all(|w| w[1] > w[0]), "{rates:?}");
-    // Theory for normal estimates: P(|Z| > 1.96 / √(1 + k²)) = 38 % at k = 2.
-    assert!(rates[3] > 0.3, "{rates:?}");
-}
-
 /// At a Bonferroni-adjusted level the interval end comes from the few most extreme replicates;
 /// with a fixed 5,000 resamples at `1 − 0.05 / 125` there is about one beyond each end, and the
 /// end moves with the resampling seed. `resamples_for_level` asks for 200,000 there (its cap, 40

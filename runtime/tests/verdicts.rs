@@ -57,7 +57,7 @@ fn parity_rule(candidate: &[f64], baseline: &[f64]) -> Outcome {
         spread: Spread::RoundRatios,
         candidate_floor: 0.0,
         baseline_floor: 0.0,
-        processes: 1,
+        process_spread: None,
     })
     .outcome
 }

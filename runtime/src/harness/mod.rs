@@ -16,6 +16,6 @@ mod worker;
 
 pub use registry::{AttributeSettings, Batches, Comparison, Expectation, Registration, comparisons};
 pub use run::{BuildInfo, main};
-pub use settings::{DEFAULT_SEED, Settings, SettingsError, parse_duration};
+pub use settings::{DEFAULT_MAX_PROCESSES, DEFAULT_SEED, Settings, SettingsError, parse_duration};
 pub use trial::{TrialRecord, confirmation_level, run_trial};
 pub use worker::WORKER_VARIABLE;

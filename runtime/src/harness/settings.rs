@@ -32,13 +32,22 @@ pub struct Settings {
     /// `RTCOMPARE_PROCESSES`: worker processes each comparison is measured in (default 1: the
     /// test process itself).
     pub processes: usize,
+    /// `RTCOMPARE_MAX_PROCESSES`: most fresh processes a confirmation may measure before it
+    /// gives up on a close call (default 8; at least 2). See `docs/design.md`, "Confirmation".
+    pub max_processes: usize,
     /// `RTCOMPARE_TIMEOUT`: how long one worker process may take before it is killed (default
     /// 60 s or 30 times the budget, whichever is longer).
     pub timeout: Option<Duration>,
     /// `RTCOMPARE_WORKER`: set by rtcompare itself when it starts a worker process: the file the
     /// worker writes its samples to.
     pub worker: Option<PathBuf>,
+    /// `RTCOMPARE_WORKER_TIME`: set by rtcompare itself for a confirmation worker: the budget of
+    /// that one process, in place of the comparison's own.
+    pub worker_time: Option<Duration>,
 }
+
+/// The most fresh processes a confirmation measures when `RTCOMPARE_MAX_PROCESSES` is not set.
+pub const DEFAULT_MAX_PROCESSES: usize = 8;
 
 /// The seed used when `RTCOMPARE_SEED` is not set.
 pub const DEFAULT_SEED: u64 = 0x005E_ED0F_C0A7;
@@ -55,8 +64,10 @@ impl Default for Settings {
             debug: false,
             confirm: true,
             processes: 1,
+            max_processes: DEFAULT_MAX_PROCESSES,
             timeout: None,
             worker: None,
+            worker_time: None,
         }
     }
 }
@@ -87,8 +98,10 @@ const KNOWN: &[(&str, &str)] = &[
     ("RTCOMPARE_DEBUG", "RTCOMPARE_DEBUG=1"),
     ("RTCOMPARE_CONFIRM", "RTCOMPARE_CONFIRM=0"),
     ("RTCOMPARE_PROCESSES", "RTCOMPARE_PROCESSES=4"),
+    ("RTCOMPARE_MAX_PROCESSES", "RTCOMPARE_MAX_PROCESSES=10"),
     ("RTCOMPARE_TIMEOUT", "RTCOMPARE_TIMEOUT=5m"),
     ("RTCOMPARE_WORKER", "(set by rtcompare for its worker processes; do not set it)"),
+    ("RTCOMPARE_WORKER_TIME", "(set by rtcompare for its worker processes; do not set it)"),
 ];
 
 /// A malformed setting: names the variable, the value and a valid example.
@@ -167,8 +180,17 @@ impl Settings {
                         _ => return Err(invalid("expected a whole number of processes from 1 to 64")),
                     }
                 }
+                "RTCOMPARE_MAX_PROCESSES" => {
+                    settings.max_processes = match value.trim().parse::<usize>() {
+                        Ok(n) if (2..=64).contains(&n) => n,
+                        _ => return Err(invalid("expected a whole number of processes from 2 to 64")),
+                    }
+                }
                 "RTCOMPARE_TIMEOUT" => settings.timeout = Some(parse_duration(&value).map_err(|why| invalid(&why))?),
                 "RTCOMPARE_WORKER" => settings.worker = Some(PathBuf::from(value)),
+                "RTCOMPARE_WORKER_TIME" => {
+                    settings.worker_time = Some(parse_duration(&value).map_err(|why| invalid(&why))?)
+                }
                 _ => {
                     let known: Vec<&str> = KNOWN.iter().map(|(n, _)| *n).collect();
                     return Err(SettingsError(format!(
@@ -242,6 +264,7 @@ mod tests {
             ("RTCOMPARE_BMF", "out/bmf.json"),
             ("RTCOMPARE_GHA_BENCHMARK", "out/gha.json"),
             ("RTCOMPARE_DEBUG", "1"),
+            ("RTCOMPARE_MAX_PROCESSES", "10"),
             ("PATH", "/bin"),
         ]))
         .unwrap();
@@ -252,6 +275,8 @@ mod tests {
         assert_eq!(s.bmf, Some(PathBuf::from("out/bmf.json")));
         assert_eq!(s.gha_benchmark, Some(PathBuf::from("out/gha.json")));
         assert!(s.debug);
+        assert_eq!(s.max_processes, 10);
+        assert_eq!(Settings::default().max_processes, DEFAULT_MAX_PROCESSES);
         assert!(!Settings::from_vars(vars(&[("RTCOMPARE_DEBUG", "0")])).unwrap().debug);
         assert!(!Settings::default().debug);
     }
@@ -266,6 +291,8 @@ mod tests {
             ("RTCOMPARE_MARKDOWN", " "),
             ("RTCOMPARE_CONFIRM", "maybe"),
             ("RTCOMPARE_PROCESSES", "0"),
+            ("RTCOMPARE_MAX_PROCESSES", "1"),
+            ("RTCOMPARE_MAX_PROCESSES", "many"),
             ("RTCOMPARE_TIMEOUT", "long"),
             ("RTCOMPARE_BMF", ""),
             ("RTCOMPARE_GHA_BENCHMARK", " "),

@@ -20,16 +20,26 @@ pub const WORKER_VARIABLE: &str = "RTCOMPARE_WORKER";
 /// Exit code of a worker whose command line did not select exactly one comparison.
 pub(crate) const EXIT_NO_SUCH_COMPARISON: u8 = 3;
 
+/// The variable that gives a worker its own budget (a confirmation process measures for a share
+/// of the comparison's budget).
+pub const WORKER_TIME_VARIABLE: &str = "RTCOMPARE_WORKER_TIME";
+
+/// What one worker process is asked to do.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WorkerRun {
+    /// Seed of its round order and inputs.
+    pub seed: u64,
+    /// Its budget, when it is not the comparison's own.
+    pub budget: Option<Duration>,
+    /// How long it may take before it is killed.
+    pub timeout: Duration,
+}
+
 /// Runs the comparison `name` in a fresh process of this test binary, with its own seed and a
 /// time limit, and returns what it measured — or why it could not.
-pub(crate) fn measure_in_worker(
-    name: &str,
-    settings: &Settings,
-    seed: u64,
-    timeout: Duration,
-) -> Result<Measured, String> {
+pub(crate) fn measure_in_worker(name: &str, settings: &Settings, run: WorkerRun) -> Result<Measured, String> {
     let output = output_path();
-    let result = spawn_and_wait(name, settings, seed, timeout, &output).and_then(|()| read_result(&output));
+    let result = spawn_and_wait(name, settings, run, &output).and_then(|()| read_result(&output));
     // The file is ours alone; a failed removal only leaves a stray file in the temp directory.
     let _ = std::fs::remove_file(&output);
     result
@@ -42,7 +52,8 @@ fn output_path() -> PathBuf {
     std::env::temp_dir().join(format!("rtcompare-worker-{}-{n}.json", std::process::id()))
 }
 
-fn spawn_and_wait(name: &str, settings: &Settings, seed: u64, timeout: Duration, output: &Path) -> Result<(), String> {
+fn spawn_and_wait(name: &str, settings: &Settings, run: WorkerRun, output: &Path) -> Result<(), String> {
+    let WorkerRun { seed, budget, timeout } = run;
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this test binary to start a worker: {e}"))?;
     let mut command = Command::new(exe);
     command
@@ -50,6 +61,9 @@ fn spawn_and_wait(name: &str, settings: &Settings, seed: u64, timeout: Duration,
         .env(WORKER_VARIABLE, output)
         .env("RTCOMPARE_SEED", seed.to_string())
         .env("RTCOMPARE_TIME", format!("{}ns", settings.time.as_nanos()));
+    if let Some(budget) = budget {
+        command.env(WORKER_TIME_VARIABLE, format!("{}ns", budget.as_nanos()));
+    }
     // The parent opted in to measuring an unoptimised build; the worker, the same binary, would
     // refuse on its own.
     if settings.debug {

@@ -167,24 +167,6 @@ impl Estimate {
         (self.high - self.low) / (2.0 * super::normal_quantile(0.5 + self.level / 2.0))
     }
 
-    /// Whether two independent estimates of the same difference lie further apart than their
-    /// sampling error allows: `|d₁ − d₂| > 1.96 √(se₁² + se₂²)`, which two estimates of one
-    /// true difference exceed 5 % of the time. Differences below `floor` never count, so a
-    /// gap too small to move a verdict does not either.
-    ///
-    /// ```
-    /// use rtcompare_runtime::stats::Estimate;
-    /// let a = Estimate { difference: 0.00, low: -0.0196, high: 0.0196, level: 0.95 };
-    /// let b = Estimate { difference: 0.05, low: 0.0304, high: 0.0696, level: 0.95 };
-    /// assert!(a.disagrees_with(&b, 0.01));   // 5 points apart, 1.4 points of error each way
-    /// assert!(!a.disagrees_with(&b, 0.06));  // but not by more than a 6 % floor
-    /// ```
-    pub fn disagrees_with(&self, other: &Estimate, floor: f64) -> bool {
-        let apart = (self.difference - other.difference).abs();
-        let error = self.standard_error().hypot(other.standard_error());
-        apart > floor && apart > super::normal_quantile(0.975) * error
-    }
-
     /// Whether `value` lies outside the interval `[low, high]`. `excludes(0.0)` asks whether a
     /// difference has been established at all. False when the interval is unknown (NaN).
     ///

@@ -43,10 +43,14 @@ pub struct ParityInputs<'a> {
     pub candidate_floor: f64,
     /// The baseline's per-op measurement floor.
     pub baseline_floor: f64,
-    /// How many processes the rounds come from (1 for one process). Rounds of one process share
-    /// its draw of per-process randomness, so when several are pooled the median's spread is
-    /// taken over processes, not rounds.
-    pub processes: usize,
+    /// When the rounds come from several processes: the standard deviation `s` of one process's
+    /// difference, from the processes' own spread ([`crate::stats::Pooled::process_spread`]).
+    /// Rounds of one process share its draw of per-process randomness, so how far the figure
+    /// moves from one run to the next is read off the processes, not the rounds:
+    /// [`Spread::RoundMedian`] is then `1.349 · s`, the interquartile range of one process's
+    /// difference — what the one-process rule estimates from its rounds, plus the variation
+    /// between processes that its rounds cannot see. `None` for one process.
+    pub process_spread: Option<f64>,
 }
 
 /// Outcome of a comparison: the candidate against its baseline.
@@ -101,7 +105,7 @@ pub struct ParityVerdict {
 /// let candidate = [130.0, 131.0, 129.0, 130.5, 130.2];
 /// let v = parity_verdict(&ParityInputs {
 ///     candidate: &candidate, baseline: &baseline, parity: 0.04,
-///     spread: Spread::RoundMedian, candidate_floor: 0.0, baseline_floor: 0.0, processes: 1,
+///     spread: Spread::RoundMedian, candidate_floor: 0.0, baseline_floor: 0.0, process_spread: None,
 /// });
 /// assert_eq!(v.outcome, Outcome::Loss);
 /// ```
@@ -155,16 +159,20 @@ fn spread(inputs: &ParityInputs<'_>, candidate: &Summary, baseline: &Summary) ->
     match inputs.spread {
         Spread::RawSamples => candidate.relative_iqr().max(baseline.relative_iqr()),
         Spread::RoundRatios => round_ratios().0,
-        Spread::RoundMedian => {
-            let (iqr, rounds) = round_ratios();
-            // Pooled rounds vary within and between processes; over processes, the IQR of all of
-            // them bounds the spread of a process's median from above, so this errs wide.
-            let units = if inputs.processes > 1 { inputs.processes } else { rounds };
-            // A sample median's standard error is √(π/2) σ/√n; the same factor carries the IQR.
-            iqr * (std::f64::consts::PI / 2.0).sqrt() / (units.max(1) as f64).sqrt()
-        }
+        Spread::RoundMedian => match inputs.process_spread {
+            // The IQR of a normal estimate is 1.349 standard deviations, as below for one process.
+            Some(spread) => NORMAL_IQR * spread,
+            None => {
+                let (iqr, rounds) = round_ratios();
+                // A sample median's standard error is √(π/2) σ/√n; the same factor carries the IQR.
+                iqr * (std::f64::consts::PI / 2.0).sqrt() / (rounds.max(1) as f64).sqrt()
+            }
+        },
     }
 }
+
+/// The interquartile range of a standard normal distribution.
+const NORMAL_IQR: f64 = 1.348_979_5;
 
 fn relative_floor(floor: f64, reference: f64) -> f64 {
     if reference > 0.0 { floor / reference } else { 0.0 }
@@ -194,7 +202,7 @@ mod tests {
             spread,
             candidate_floor: 0.0,
             baseline_floor: 0.0,
-            processes: 1,
+            process_spread: None,
         })
     }
 
@@ -258,10 +266,10 @@ mod tests {
     }
 
     #[test]
-    fn pooled_processes_take_the_spread_over_processes_not_rounds() {
+    fn pooled_processes_take_the_spread_from_the_processes_error_not_the_rounds() {
         let b: Vec<f64> = (0..400).map(|i| 100.0 + f64::from(i % 7)).collect();
         let c: Vec<f64> = b.iter().rev().copied().collect();
-        let judged = |processes| {
+        let judged = |process_spread| {
             parity_verdict(&ParityInputs {
                 candidate: &c,
                 baseline: &b,
@@ -269,11 +277,12 @@ mod tests {
                 spread: Spread::RoundMedian,
                 candidate_floor: 0.0,
                 baseline_floor: 0.0,
-                processes,
+                process_spread,
             })
             .noise
         };
-        assert!((judged(4) / judged(1) - 10.0).abs() < 1e-9, "400 rounds against 4 processes: √100 wider");
+        assert!((judged(Some(0.01)) - 0.01349).abs() < 1e-5, "{}", judged(Some(0.01)));
+        assert!(judged(None) > 0.0 && judged(None) != judged(Some(0.01)));
     }
 
     #[test]
@@ -314,7 +323,7 @@ mod tests {
             spread: Spread::RoundMedian,
             candidate_floor: 2.0,
             baseline_floor: 2.0,
-            processes: 1,
+            process_spread: None,
         };
         let v = parity_verdict(&inputs);
         assert!((v.best_tolerance - 0.2).abs() < 1e-9);

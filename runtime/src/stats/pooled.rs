@@ -47,6 +47,18 @@ impl Pooled {
         }
     }
 
+    /// `s`, the standard deviation of one process's difference, from the processes' spread
+    /// (`standard_error · √k`).
+    ///
+    /// ```
+    /// use rtcompare_runtime::stats::pool_processes;
+    /// let pooled = pool_processes(&[&[0.90][..], &[0.92][..]], 0.95);
+    /// assert!((pooled.process_spread() - 0.02 / 2f64.sqrt()).abs() < 1e-12);
+    /// ```
+    pub fn process_spread(&self) -> f64 {
+        self.standard_error * (self.process_differences.len() as f64).sqrt()
+    }
+
     /// The spread between processes: largest minus smallest per-process difference.
     pub fn between_process_range(&self) -> f64 {
         let (low, high) = self

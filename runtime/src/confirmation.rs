@@ -1,0 +1,158 @@
+//! Confirming a signal in fresh processes, sequentially: a first round that says win or loss is
+//! tested again on processes it did not come from, and the verdict that can fail a test rests on
+//! their pooled interval, which carries the variance *between* processes.
+//!
+//! A process draws per-process randomness once — hash seeds, address layout, allocator state —
+//! and keeps it, so its rounds cannot average it out: one process, or two that agree by chance,
+//! can show a difference identical code does not have. The confirmation therefore measures at
+//! least two fresh processes, pools them with Student's t on their own differences
+//! ([`crate::stats::pool_processes_with_spread_of`]), and adds processes while the answer is
+//! close:
+//!
+//! - **looks** at `first`, `first + step`, … up to `cap` fresh processes;
+//! - at each look the pooled verdict **confirms** the signal (same outcome), **rules it out**
+//!   (the fresh processes' interval lies wholly on the near side of the tolerance, or the pooled
+//!   verdict is the opposite outcome), or asks for more;
+//! - each look spends a share of `α = 1 − level` in proportion to its number of processes (looks
+//!   at 2, 4 and 6 processes get α/6, α/3 and α/2): the shares add up to α, so however many looks
+//!   are taken the chance of confirming a false signal stays at most `α / 2` on each side
+//!   (Bonferroni over the looks). An early look with few processes has few degrees of freedom
+//!   and decides only large differences, so it gets the smallest share. Stopping early to rule
+//!   a signal out can only lower the error.
+//!
+//! The first round is left out of the estimate — it was chosen because it signalled, and would
+//! lean the mean its way — but its difference counts towards the spread between processes, so
+//! the disagreement it shows cannot be hidden. The logic is pure: processes come from a closure,
+//! so it can be tested on synthetic processes whose truth is known.
+
+use crate::Measured;
+use crate::measure::Metric;
+use crate::stats::{Estimate, Outcome, paired_ratios, pool_processes};
+use crate::verdict::{JudgeOptions, Report, judge_settling};
+
+/// How many fresh processes a confirmation may take, and at what level.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Plan {
+    /// Fresh processes at the first look (at least 2: one more process is a coin flip).
+    pub first: usize,
+    /// Processes added at each further look (at least 1).
+    pub step: usize,
+    /// Most fresh processes; the last look is at this many.
+    pub cap: usize,
+    /// Two-sided level of the whole confirmation, shared out over the looks.
+    pub level: f64,
+}
+
+impl Plan {
+    /// The plan for a binary: looks at `first`, `first + 2`, … up to `cap` processes (each at
+    /// least 2), at `level`.
+    ///
+    /// ```
+    /// use rtcompare_runtime::confirmation::Plan;
+    /// let plan = Plan::new(2, 6, 0.99);
+    /// assert_eq!(plan.sizes(), vec![2, 4, 6]);
+    /// assert!((plan.look_level(0) - (1.0 - 0.01 / 6.0)).abs() < 1e-12);
+    /// assert!((plan.look_level(2) - (1.0 - 0.01 / 2.0)).abs() < 1e-12);
+    /// ```
+    pub fn new(first: usize, cap: usize, level: f64) -> Plan {
+        let first = first.max(2);
+        Plan { first, step: 2, cap: cap.max(first), level }
+    }
+
+    /// The number of fresh processes at each look.
+    pub fn sizes(&self) -> Vec<usize> {
+        let step = self.step.max(1);
+        let mut sizes: Vec<usize> = (self.first..self.cap).step_by(step).collect();
+        sizes.push(self.cap);
+        sizes
+    }
+
+    /// The interval level of look `look` (counting from 0): the plan's shortfall `1 − level`,
+    /// shared out over the looks in proportion to their numbers of processes.
+    pub fn look_level(&self, look: usize) -> f64 {
+        let sizes = self.sizes();
+        let total: usize = sizes.iter().sum();
+        let share = sizes.get(look).map_or(0.0, |&size| size as f64 / total as f64);
+        1.0 - (1.0 - self.level) * share
+    }
+}
+
+/// What a confirmation found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Confirmation {
+    /// The pooled judgement of the fresh processes at the look that decided.
+    pub report: Report,
+    /// Whether it repeated the first round's outcome.
+    pub confirmed: bool,
+    /// How many looks were taken.
+    pub looks: usize,
+}
+
+/// Confirms the outcome of `first` (a win or a loss) on fresh processes drawn from `measure`,
+/// which is called with the index of each new process (0, 1, …) and may fail; its error is
+/// returned as is. `options` are the judging options of the pair, used as they are except for
+/// the level, which is the plan's per look ([`Plan::look_level`]).
+///
+/// ```
+/// use rtcompare_runtime::confirmation::{Plan, confirm};
+/// use rtcompare_runtime::{Arm, JudgeOptions, Metric, Options, Outcome, compare, measure};
+/// use std::time::Duration;
+/// fn slow() -> u64 { (0..3_000u64).map(std::hint::black_box).sum() }
+/// fn fast() -> u64 { (0..1_000u64).map(std::hint::black_box).sum() }
+/// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
+/// let first = compare(Arm::from_fn("slow", slow), Arm::from_fn("fast", fast), &options);
+/// assert_eq!(first.verdict.outcome, Outcome::Loss);
+/// let fresh = |_process: usize| -> Result<_, String> {
+///     Ok(measure(Arm::from_fn("slow", slow), Arm::from_fn("fast", fast), &options))
+/// };
+/// let found = confirm(&first, &Plan::new(2, 4, 0.95), &JudgeOptions::default(), Metric::Time, fresh).unwrap();
+/// assert!(found.confirmed);
+/// ```
+pub fn confirm<E>(
+    first: &Report,
+    plan: &Plan,
+    options: &JudgeOptions,
+    metric: Metric,
+    mut measure: impl FnMut(usize) -> Result<Measured, E>,
+) -> Result<Confirmation, E> {
+    let signal = first.verdict.outcome;
+    let sizes = plan.sizes();
+    let mut measured: Vec<Measured> = Vec::new();
+    let mut look = 0;
+    loop {
+        while measured.len() < sizes[look] {
+            measured.push(measure(measured.len())?);
+        }
+        // The pooled interval is Student's t, not a bootstrap: the level needs no more resamples.
+        let options = JudgeOptions { level: plan.look_level(look), ..options.clone() };
+        let report = judge_settling(measured.clone(), first.estimate.difference, metric, &options);
+        let confirmed = report.verdict.outcome == signal;
+        look += 1;
+        if confirmed || ruled_out(signal, &report, &fresh_only(&measured, options.level)) || look == sizes.len() {
+            return Ok(Confirmation { report, confirmed, looks: look });
+        }
+    }
+}
+
+/// The t interval of the fresh processes alone, without the first round in their spread: valid
+/// by itself, and the one to rule a signal out with (stopping for that never confirms anything,
+/// so it needs no protection from the first round's disagreement, and a first round far off
+/// would otherwise keep a clear "no" open until the last look).
+fn fresh_only(measured: &[Measured], level: f64) -> Estimate {
+    let groups: Vec<Vec<f64>> =
+        measured.iter().map(|m| paired_ratios(&m.samples.candidate.per_op, &m.samples.baseline.per_op)).collect();
+    let slices: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
+    pool_processes(&slices, level).estimate
+}
+
+/// Whether the fresh processes exclude `signal`: their pooled verdict says the opposite, or the
+/// whole interval of the fresh processes alone lies on the near side of the tolerance, where
+/// more processes would only narrow it further.
+fn ruled_out(signal: Outcome, pooled: &Report, fresh: &Estimate) -> bool {
+    let tolerance = pooled.verdict.tolerance;
+    match signal {
+        Outcome::Loss => pooled.verdict.outcome == Outcome::Win || fresh.low > -tolerance,
+        Outcome::Win => pooled.verdict.outcome == Outcome::Loss || fresh.high < tolerance,
+        Outcome::Parity => true,
+    }
+}
