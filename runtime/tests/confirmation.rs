@@ -170,7 +170,7 @@ fn identical_code_is_not_confirmed_whatever_the_per_process_effect() {
         let tally = decide(workload(0.0, effect), parity, 1, 400, seed);
         println!(
             "identical code, per-process effect {effect} × se, parity {parity}: {} of {} first rounds signalled, {} \
-             confirmed ({} processes per confirmation)",
+             confirmed ({:.1} processes per confirmation)",
             tally.first_signals,
             tally.runs,
             tally.confirmed(),

@@ -114,17 +114,18 @@ impl Plan {
         }
     }
 
-    /// The full plan, sized for about 35 minutes on 2 cores (calibration 4 × 1 s per cell of
-    /// workload × k and condition, ~10 minutes; trials ~1 s each, ~23 minutes): every workload,
-    /// k ∈ {0, ±1, ±2, ±5, ±10, ±20}, idle and hog, 10 A/A trials per cell (200 A/A
-    /// comparisons in all) and 6 per cell otherwise, 500 ms per trial.
+    /// The full plan, sized for about an hour on 2 cores (calibration 4 × 1 s per cell of
+    /// workload × k and condition, ~10 minutes; trials 1–3 s each, confirmation included):
+    /// every workload, k ∈ {0, ±1, ±2, ±5, ±10, ±20}, idle and hog, 20 A/A trials per cell (400
+    /// A/A comparisons in all, 80 of them on the hash-seeded workload) and 6 per cell otherwise,
+    /// 500 ms per trial.
     pub fn full() -> Plan {
         Plan {
             mode: "full",
             workloads: WORKLOADS.to_vec(),
             ks: vec![0, 1, -1, 2, -2, 5, -5, 10, -10, 20, -20],
             conditions: vec![Condition::Idle, Condition::Hog],
-            trials_aa: 10,
+            trials_aa: 20,
             trials: 6,
             budget: "500ms",
             calibration_budget: "1s",
@@ -184,10 +185,10 @@ mod tests {
     }
 
     #[test]
-    fn full_plan_has_200_aa_comparisons() {
+    fn full_plan_has_400_aa_comparisons() {
         let plan = Plan::full();
         let aa = plan.trials_aa * plan.workloads.len() as u64 * 2 * plan.conditions.len() as u64;
-        assert_eq!(aa, 200);
-        assert_eq!(plan.trials_per_condition(), (10 + 10 * 6) * 5 * 2);
+        assert_eq!(aa, 400);
+        assert_eq!(plan.trials_per_condition(), (20 + 10 * 6) * 5 * 2);
     }
 }
