@@ -1,9 +1,8 @@
 //! The whole protocol in one call: calibrate, collect interleaved rounds, judge.
 
-use crate::measure::{
-    Arm, Calibration, CalibrationOptions, CollectOptions, Meter, Metric, Samples, calibrate, collect,
-};
-use crate::verdict::{JudgeOptions, Report, judge};
+use crate::judge::judge;
+use crate::measure::{Arm, CalibrationOptions, CollectOptions, Measured, Meter, Metric, calibrate, collect};
+use crate::verdict::{JudgeOptions, Report};
 use std::time::{Duration, Instant};
 
 /// Settings of one comparison.
@@ -78,7 +77,7 @@ pub const COUNT_ROUNDS: usize = 30;
 pub fn compare(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> Report {
     let started = Instant::now();
     let measured = measure(candidate, baseline, options);
-    let mut report = judge(
+    let report = judge(
         &measured.candidate,
         &measured.baseline,
         options.metric,
@@ -86,21 +85,7 @@ pub fn compare(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> Repo
         measured.samples,
         &options.judge,
     );
-    report.duration = started.elapsed();
-    report
-}
-
-/// What [`measure`] collected: everything [`judge`] needs.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Measured {
-    /// The candidate's name.
-    pub candidate: String,
-    /// The baseline's name.
-    pub baseline: String,
-    /// Batch sizing.
-    pub calibration: Calibration,
-    /// The interleaved rounds.
-    pub samples: Samples,
+    Report { duration: started.elapsed(), ..report }
 }
 
 /// The measuring half of [`compare`]: calibration, warm-up and interleaved collection, without

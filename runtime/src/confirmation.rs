@@ -25,10 +25,12 @@
 //! the disagreement it shows cannot be hidden. The logic is pure: processes come from a closure,
 //! so it can be tested on synthetic processes whose truth is known.
 
-use crate::Measured;
-use crate::measure::Metric;
+use crate::judge::judge_settling;
+use crate::measure::{Measured, Metric};
 use crate::stats::{Estimate, Outcome, paired_ratios, pool_processes};
-use crate::verdict::{JudgeOptions, Report, judge_settling};
+use crate::verdict::{JudgeOptions, Report, Verdict};
+use crate::warnings::unconfirmed;
+use std::time::Instant;
 
 /// How many fresh processes a confirmation may take, and at what level.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -80,7 +82,8 @@ impl Plan {
 /// What a confirmation found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Confirmation {
-    /// The pooled judgement of the fresh processes at the look that decided.
+    /// The pooled judgement of the fresh processes at the look that decided; its `duration` is
+    /// the whole confirmation's.
     pub report: Report,
     /// Whether it repeated the first round's outcome.
     pub confirmed: bool,
@@ -115,6 +118,7 @@ pub fn confirm<E>(
     metric: Metric,
     mut measure: impl FnMut(usize) -> Result<Measured, E>,
 ) -> Result<Confirmation, E> {
+    let started = Instant::now();
     let signal = first.verdict.outcome;
     let sizes = plan.sizes();
     let mut measured: Vec<Measured> = Vec::new();
@@ -129,9 +133,22 @@ pub fn confirm<E>(
         let confirmed = report.verdict.outcome == signal;
         look += 1;
         if confirmed || ruled_out(signal, &report, &fresh_only(&measured, options.level)) || look == sizes.len() {
+            let report = Report { duration: started.elapsed(), ..report };
             return Ok(Confirmation { report, confirmed, looks: look });
         }
     }
+}
+
+/// The first round's report with its confirmation joined to it: whether it was confirmed, the
+/// fresh processes' judgement, and the warning when they did not repeat it. The one place a
+/// verdict's confirmation is recorded, so a report is complete when it leaves here.
+pub fn conclude(first: Report, found: Confirmation) -> Report {
+    let mut warnings = first.warnings.clone();
+    if !found.confirmed {
+        warnings.push(unconfirmed(&first, &found.report));
+    }
+    let verdict = Verdict { confirmed: Some(found.confirmed), ..first.verdict.clone() };
+    Report { verdict, warnings, confirmation: Some(Box::new(found.report)), ..first }
 }
 
 /// The t interval of the fresh processes alone, without the first round in their spread: valid

@@ -22,6 +22,7 @@ mod compare;
 pub mod confirmation;
 mod environment;
 pub mod harness;
+mod judge;
 pub mod measure;
 pub mod report;
 pub mod rng;
@@ -30,13 +31,13 @@ pub mod validate;
 mod verdict;
 mod warnings;
 
-pub use compare::{COUNT_ROUNDS, Measured, Options, compare, measure};
-pub use measure::{Arm, Metric};
+pub use compare::{COUNT_ROUNDS, Options, compare, measure};
+pub use judge::{judge, judge_processes, judge_settling};
+pub use measure::{Arm, Measured, Metric};
 pub use rng::{Cprng, Dprng};
 pub use stats::Outcome;
 pub use verdict::{
     DriftTests, JudgeOptions, Report, ResamplingInfo, ThresholdConfidence, Validations, Verdict, Warning, WarningKind,
-    judge, judge_processes, judge_settling,
 };
 
 /// Re-exported for the code `#[compare]` generates; not part of the public API.

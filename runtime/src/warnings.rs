@@ -210,3 +210,25 @@ pub(crate) fn pct(value: f64) -> String {
 pub(crate) fn signed_pct(value: f64) -> String {
     format!("{:+.2} %", value * 100.0)
 }
+
+/// The warning for a first round that fresh processes did not confirm: both figures, and what to
+/// do if the difference matters.
+pub(crate) fn unconfirmed(first: &Report, fresh: &Report) -> Warning {
+    Warning {
+        kind: WarningKind::Unconfirmed,
+        message: format!(
+            "the first round said {} (ratio {:.3}, difference {:+.2} %), but {} fresh processes pooled said {} (ratio \
+             {:.3}, difference {:+.2} % [{:+.2} %, {:+.2} %]); an effect that does not repeat across processes is not \
+             reported. If it matters, rerun with RTCOMPARE_MAX_PROCESSES=12 to sample more processes.",
+            first.verdict.outcome.as_str(),
+            first.verdict.ratio,
+            first.estimate.difference * 100.0,
+            fresh.resampling.processes,
+            fresh.verdict.outcome.as_str(),
+            fresh.verdict.ratio,
+            fresh.estimate.difference * 100.0,
+            fresh.estimate.low * 100.0,
+            fresh.estimate.high * 100.0,
+        ),
+    }
+}

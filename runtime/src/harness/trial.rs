@@ -3,10 +3,10 @@
 
 use super::worker::{WorkerRun, measure_in_worker};
 use super::{Comparison, Expectation, Settings};
-use crate::confirmation::Plan;
+use crate::confirmation::{Confirmation, Plan, conclude};
 use crate::measure::{Arm, counting_allocator_installed};
 use crate::report::format_value;
-use crate::{JudgeOptions, Measured, Options, Outcome, Report, Warning, WarningKind, judge_processes, measure};
+use crate::{JudgeOptions, Measured, Options, Outcome, Report, judge_processes, measure};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -79,7 +79,7 @@ pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, regist
         return record(None, Some(problem));
     }
     let started = Instant::now();
-    let mut report = if settings.processes > 1 {
+    let first = if settings.processes > 1 {
         match measure_in_workers(comparison, name, settings, settings.seed, settings.processes) {
             Ok(measured) => judged(measured, comparison, name, settings.seed, 0.95),
             Err(why) => return record(None, Some(why)),
@@ -93,13 +93,15 @@ pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, regist
         }
     };
     let expect = comparison.registration.settings.expect;
-    if settings.confirm && needs_confirmation(&report) {
-        if let Err(problem) = confirm(&mut report, comparison, name, settings, registered) {
-            report.duration = started.elapsed();
-            return record(Some(report), Some(problem));
+    let report = if settings.confirm && needs_confirmation(&first) {
+        match confirm(&first, comparison, name, settings, registered) {
+            Ok(found) => conclude(first, found),
+            Err(problem) => return record(Some(Report { duration: started.elapsed(), ..first }), Some(problem)),
         }
-    }
-    report.duration = started.elapsed();
+    } else {
+        first
+    };
+    let report = Report { duration: started.elapsed(), ..report };
     // A verdict about an unoptimised build is reported, never enforced (`RTCOMPARE_DEBUG=1`).
     let failure = failure_message(&report, expect).filter(|_| !settings.debug);
     record(Some(report), failure)
@@ -205,18 +207,16 @@ fn needs_confirmation(report: &Report) -> bool {
 
 /// The confirmation: fresh processes, fresh calibration, new seeds, each for a share of the
 /// budget, looked at sequentially until they confirm or rule out the first round's outcome
-/// ([`crate::confirmation::confirm`]). Sets `verdict.confirmed`, keeps the deciding pooled
-/// judgement in `report.confirmation`, and warns when it disagrees.
+/// ([`crate::confirmation::confirm`]).
 fn confirm(
-    report: &mut Report,
+    first: &Report,
     comparison: Comparison,
     name: &str,
     settings: &Settings,
     registered: usize,
-) -> Result<(), String> {
-    let started = Instant::now();
+) -> Result<Confirmation, String> {
     let seed = settings.seed ^ CONFIRMATION_SALT;
-    let outcome = report.verdict.outcome.as_str();
+    let outcome = first.verdict.outcome.as_str();
     let budget = comparison.registration.settings.time.unwrap_or(settings.time);
     let share = budget.mul_f64(CONFIRMATION_BUDGET_SHARE);
     let plan = Plan::new(settings.processes, settings.max_processes, confirmation_level(registered));
@@ -234,35 +234,7 @@ fn confirm(
         })
     };
     let options = judge_options(comparison, name, seed, plan.level);
-    let found = crate::confirmation::confirm(report, &plan, &options, comparison.registration.settings.metric, fresh)?;
-    let mut second = found.report;
-    second.duration = started.elapsed();
-    report.verdict.confirmed = Some(found.confirmed);
-    if !found.confirmed {
-        report.warnings.push(unconfirmed_warning(report, &second));
-    }
-    report.confirmation = Some(Box::new(second));
-    Ok(())
-}
-
-fn unconfirmed_warning(first: &Report, second: &Report) -> Warning {
-    Warning {
-        kind: WarningKind::Unconfirmed,
-        message: format!(
-            "the first round said {} (ratio {:.3}, difference {:+.2} %), but {} fresh processes pooled said {} (ratio \
-             {:.3}, difference {:+.2} % [{:+.2} %, {:+.2} %]); an effect that does not repeat across processes is not \
-             reported. If it matters, rerun with RTCOMPARE_MAX_PROCESSES=12 to sample more processes.",
-            first.verdict.outcome.as_str(),
-            first.verdict.ratio,
-            first.estimate.difference * 100.0,
-            second.resampling.processes,
-            second.verdict.outcome.as_str(),
-            second.verdict.ratio,
-            second.estimate.difference * 100.0,
-            second.estimate.low * 100.0,
-            second.estimate.high * 100.0,
-        ),
-    }
+    crate::confirmation::confirm(first, &plan, &options, comparison.registration.settings.metric, fresh)
 }
 
 /// The seed of worker process `process` of a series seeded with `seed`.

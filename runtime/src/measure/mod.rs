@@ -8,6 +8,7 @@ mod calibrate;
 mod clock;
 mod collect;
 mod input;
+mod measured;
 mod meter;
 mod output;
 mod placement;
@@ -18,6 +19,7 @@ pub use calibrate::{Calibration, CalibrationOptions, MAX_SHARED_BATCH_RATIO, cal
 pub use clock::clock_precision;
 pub use collect::{CollectOptions, Samples, Series, collect};
 pub use input::{Setup, SizedSetup, WithRng, WithoutRng};
+pub use measured::Measured;
 pub use meter::{Meter, Metric, Reading};
 pub use output::Outputs;
 pub use placement::{PLACEMENT_STEP, PLACEMENTS, place, split_batch};

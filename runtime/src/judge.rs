@@ -1,0 +1,274 @@
+//! Judging: from what was measured to one [`Report`] — A/A validation, drift, the paired
+//! bootstrap (or the pooled t interval over processes), the parity rule, the verdict, and the
+//! warnings. Pure and seeded: the same samples and options give the same report, bit for bit.
+
+use crate::measure::{Calibration, Measured, Metric, Samples};
+use crate::stats::{
+    DRIFT_ALPHA, Estimate, Outcome, ParityInputs, ParityVerdict, Resampling, Summary, bootstrap_difference,
+    choose_resampling, detect_drift, paired_ratios, parity_verdict,
+};
+use crate::validate::{Validation, ValidationOptions, placement_spread, validate_harness};
+use crate::verdict::{DriftTests, JudgeOptions, Report, ResamplingInfo, ThresholdConfidence, Validations, Verdict};
+use std::time::Duration;
+
+/// Judges collected samples: A/A validation, drift, the paired bootstrap, the parity rule and
+/// the verdict. Pure: the same samples, calibration and options give the same report, bit for
+/// bit (its `duration` is zero; [`crate::compare`] fills it in).
+pub fn judge(
+    candidate: &str,
+    baseline: &str,
+    metric: Metric,
+    calibration: Calibration,
+    samples: Samples,
+    options: &JudgeOptions,
+) -> Report {
+    let ratios = paired_ratios(&samples.candidate.per_op, &samples.baseline.per_op);
+    let scheme = choose_resampling(&ratios);
+    let bootstrap = bootstrap_difference(&ratios, scheme, options.level, options.resamples, options.seed);
+    let resampled = Resampled {
+        estimate: bootstrap.estimate,
+        scheme,
+        processes: Vec::new(),
+        process_spread: None,
+        confidence: confidences(options, |t| bootstrap.confidence(t)),
+    };
+    let drift = drift_tests(&samples);
+    assemble(Names { candidate, baseline, metric }, calibration, samples, drift, resampled, options)
+}
+
+/// Judges rounds measured in several processes together: the same steps as [`judge`], with
+/// the estimate and interval from Student's t over the processes' own differences
+/// ([`crate::stats::pool_processes`]) and the drift tests of the first process (a shift
+/// between processes is not a drift). One process is judged exactly as [`judge`] would.
+///
+/// # Panics
+/// When `measured` is empty.
+pub fn judge_processes(measured: Vec<Measured>, metric: Metric, options: &JudgeOptions) -> Report {
+    assert!(!measured.is_empty(), "judge_processes needs at least one process's samples");
+    if measured.len() == 1 {
+        let only = measured.into_iter().next().expect("one process");
+        return judge(&only.candidate, &only.baseline, metric, only.calibration, only.samples, options);
+    }
+    judge_pooled(measured, &[], metric, options)
+}
+
+/// Judges a confirmation ([`crate::confirmation`]): [`judge_processes`] on the fresh processes
+/// `measured`, with the spread between processes estimated also from `screening`, the
+/// difference the first round measured ([`crate::stats::pool_processes_with_spread_of`]). The
+/// first round was chosen because it signalled, so it is kept out of the estimate but not out
+/// of the evidence of how much processes vary.
+///
+/// # Panics
+/// When `measured` is empty.
+pub fn judge_settling(measured: Vec<Measured>, screening: f64, metric: Metric, options: &JudgeOptions) -> Report {
+    assert!(!measured.is_empty(), "judge_settling needs at least one process's samples");
+    judge_pooled(measured, &[screening], metric, options)
+}
+
+fn judge_pooled(measured: Vec<Measured>, spread_also: &[f64], metric: Metric, options: &JudgeOptions) -> Report {
+    let groups: Vec<Vec<f64>> =
+        measured.iter().map(|m| paired_ratios(&m.samples.candidate.per_op, &m.samples.baseline.per_op)).collect();
+    let slices: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
+    let pooled = crate::stats::pool_processes_with_spread_of(&slices, spread_also, options.level);
+    let resampled = Resampled {
+        estimate: pooled.estimate,
+        scheme: choose_resampling(&groups[0]),
+        processes: pooled.process_differences.clone(),
+        process_spread: Some(pooled.process_spread()),
+        confidence: confidences(options, |t| pooled.confidence(t)),
+    };
+    let drift = drift_tests(&measured[0].samples);
+    let calibration = coarsest_calibration(&measured);
+    let names = (measured[0].candidate.clone(), measured[0].baseline.clone());
+    let samples = concatenate(measured.into_iter().map(|m| m.samples));
+    let names = Names { candidate: &names.0, baseline: &names.1, metric };
+    assemble(names, calibration, samples, drift, resampled, options)
+}
+
+/// Who is compared, and on what.
+struct Names<'a> {
+    candidate: &'a str,
+    baseline: &'a str,
+    metric: Metric,
+}
+
+/// What resampling produced, however it was done.
+struct Resampled {
+    estimate: Estimate,
+    scheme: Resampling,
+    processes: Vec<f64>,
+    /// The standard deviation of one process's difference, from the processes' spread; `None`
+    /// for one process.
+    process_spread: Option<f64>,
+    confidence: Vec<ThresholdConfidence>,
+}
+
+fn confidences(options: &JudgeOptions, confidence: impl Fn(f64) -> f64) -> Vec<ThresholdConfidence> {
+    options
+        .thresholds
+        .iter()
+        .map(|&threshold| ThresholdConfidence { threshold, confidence: confidence(threshold) })
+        .collect()
+}
+
+fn drift_tests(samples: &Samples) -> DriftTests {
+    let (c, b) = (&samples.candidate.per_op, &samples.baseline.per_op);
+    DriftTests {
+        candidate: detect_drift(c, DRIFT_ALPHA),
+        baseline: detect_drift(b, DRIFT_ALPHA),
+        ratio: detect_drift(&paired_ratios(c, b), DRIFT_ALPHA),
+    }
+}
+
+/// The calibration with the smallest batches: its per-op floor is the coarsest of all.
+fn coarsest_calibration(measured: &[Measured]) -> Calibration {
+    let smallest = |m: &&Measured| m.calibration.candidate_iters.min(m.calibration.baseline_iters);
+    measured.iter().min_by_key(smallest).map(|m| m.calibration).unwrap_or_else(|| measured[0].calibration)
+}
+
+/// One process's rounds after another's; positions continue across processes.
+fn concatenate(all: impl Iterator<Item = Samples>) -> Samples {
+    let mut joined = Samples::default();
+    let mut offset = 0;
+    for samples in all {
+        joined.candidate_iters = samples.candidate_iters;
+        joined.baseline_iters = samples.baseline_iters;
+        let next = offset + 4 * samples.rounds() as u32;
+        for (into, from) in [
+            (&mut joined.candidate, samples.candidate),
+            (&mut joined.candidate_twin, samples.candidate_twin),
+            (&mut joined.baseline, samples.baseline),
+            (&mut joined.baseline_twin, samples.baseline_twin),
+        ] {
+            into.per_op.extend(from.per_op);
+            into.position.extend(from.position.iter().map(|p| p + offset));
+            into.placements.resize_with(into.placements.len().max(from.placements.len()), Vec::new);
+            for (into, from) in into.placements.iter_mut().zip(from.placements) {
+                into.extend(from);
+            }
+        }
+        offset = next;
+    }
+    joined
+}
+
+/// Validation, the parity rule and the verdict on top of what resampling produced.
+fn assemble(
+    names: Names<'_>,
+    calibration: Calibration,
+    samples: Samples,
+    drift: DriftTests,
+    resampled: Resampled,
+    options: &JudgeOptions,
+) -> Report {
+    let c = &samples.candidate.per_op;
+    let b = &samples.baseline.per_op;
+    let validation = validate_both(&samples, options);
+    let floor = Validation::worse(&validation.candidate, &validation.baseline).noise_floor;
+    let (candidate_floor, baseline_floor) = calibration.per_op_floors();
+    let parity = parity_verdict(&ParityInputs {
+        candidate: c,
+        baseline: b,
+        parity: options.parity,
+        spread: options.spread,
+        candidate_floor,
+        baseline_floor,
+        process_spread: resampled.process_spread,
+    });
+    let baseline_summary = Summary::of(b);
+    let verdict = decide(&parity, options.parity, &resampled.estimate, floor, &calibration, baseline_summary.median);
+    let exact = names.metric.is_count() && [c, b].iter().all(|series| series.iter().all(|&x| x == series[0]));
+    let report = Report {
+        candidate: names.candidate.to_owned(),
+        baseline: names.baseline.to_owned(),
+        metric: names.metric,
+        calibration,
+        candidate_summary: Summary::of(c),
+        baseline_summary,
+        verdict,
+        estimate: resampled.estimate,
+        confidence: resampled.confidence,
+        validation,
+        drift,
+        resampling: ResamplingInfo {
+            scheme: resampled.scheme,
+            resamples: options.resamples,
+            seed: options.seed,
+            exact,
+            processes: resampled.processes.len().max(1),
+        },
+        process_differences: resampled.processes,
+        warnings: Vec::new(),
+        duration: Duration::ZERO,
+        confirmation: None,
+        samples,
+    };
+    // The warnings read the finished figures, so they are added last.
+    let warnings = crate::warnings::explain(&report, &parity);
+    Report { warnings, ..report }
+}
+
+fn validate_both(samples: &Samples, options: &JudgeOptions) -> Validations {
+    // The floor is a 90th percentile of the replicates: more resamples for an extreme interval
+    // level would not move it.
+    let validation_options = |salt: u64| ValidationOptions {
+        level: options.level,
+        resamples: options.resamples.min(crate::stats::DEFAULT_RESAMPLES),
+        seed: options.seed ^ salt,
+        tolerance: options.parity,
+    };
+    Validations {
+        candidate: validate_harness(
+            &samples.candidate.per_op,
+            &samples.candidate_twin.per_op,
+            &validation_options(0xA1),
+        ),
+        baseline: validate_harness(&samples.baseline.per_op, &samples.baseline_twin.per_op, &validation_options(0xB2)),
+        candidate_placement: placement_spread(&samples.candidate.placements, &samples.candidate_twin.placements),
+        baseline_placement: placement_spread(&samples.baseline.placements, &samples.baseline_twin.placements),
+    }
+}
+
+/// Step 8: a win or a loss needs the parity rule, the whole interval beyond the tolerance, the
+/// A/A floor and 1.5 resolution steps (clock steps for time) per batch, all on the same side.
+///
+/// When the twins of identical code differ by more than the parity (the A/A floor), that much
+/// can come from where the code sits or from the machine, on either arm: the tolerance is then
+/// twice the floor, so a difference must exceed what both arms' copies could invent together.
+/// Parity is established only within the parity itself, and only when neither the floor nor
+/// the clock's resolution exceeds it.
+fn decide(
+    parity: &ParityVerdict,
+    parity_setting: f64,
+    estimate: &Estimate,
+    floor: f64,
+    calibration: &Calibration,
+    baseline_median: f64,
+) -> Verdict {
+    let placement_guard = if floor > parity_setting { 2.0 * floor } else { floor };
+    let tolerance = parity.tolerance.max(placement_guard);
+    let difference = estimate.difference;
+    let batch_difference = difference.abs() * baseline_median * calibration.baseline_iters as f64;
+    let measurable = difference.abs() > placement_guard && batch_difference >= 1.5 * calibration.resolution;
+    let outcome = match parity.outcome {
+        Outcome::Loss if estimate.high < -tolerance && measurable => Outcome::Loss,
+        Outcome::Win if estimate.low > tolerance && measurable => Outcome::Win,
+        _ => Outcome::Parity,
+    };
+    let parity_band = parity_setting;
+    let resolvable = floor <= parity_band && parity.best_tolerance <= parity_band;
+    let within = estimate.low >= -parity_band && estimate.high <= parity_band;
+    let resolved = outcome != Outcome::Parity || (resolvable && within);
+    Verdict {
+        outcome,
+        resolved,
+        ratio: parity.ratio,
+        best_ratio: parity.best_ratio,
+        tolerance,
+        best_tolerance: parity.best_tolerance,
+        noise: parity.noise,
+        floor,
+        parity_band,
+        confirmed: None,
+    }
+}
