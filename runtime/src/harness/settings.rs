@@ -1,6 +1,7 @@
 //! Run-wide settings from `RTCOMPARE_*` environment variables, validated before anything is
 //! measured.
 
+use crate::measure::Layout;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -35,6 +36,10 @@ pub struct Settings {
     /// `RTCOMPARE_TIMEOUT`: how long one worker process may take before it is killed (default
     /// 60 s or 30 times the budget, whichever is longer).
     pub timeout: Option<Duration>,
+    /// `RTCOMPARE_LAYOUT`: `random` re-draws the stack depth and the heap's free lists for every
+    /// round, `fixed` leaves one layout for the whole process (see
+    /// [`Layout`](crate::measure::Layout) for the default and why).
+    pub layout: Layout,
     /// `RTCOMPARE_WORKER`: set by rtcompare itself when it starts a worker process: the file the
     /// worker writes its samples to.
     pub worker: Option<PathBuf>,
@@ -56,6 +61,7 @@ impl Default for Settings {
             confirm: true,
             processes: 1,
             timeout: None,
+            layout: Layout::default(),
             worker: None,
         }
     }
@@ -88,6 +94,7 @@ const KNOWN: &[(&str, &str)] = &[
     ("RTCOMPARE_CONFIRM", "RTCOMPARE_CONFIRM=0"),
     ("RTCOMPARE_PROCESSES", "RTCOMPARE_PROCESSES=4"),
     ("RTCOMPARE_TIMEOUT", "RTCOMPARE_TIMEOUT=5m"),
+    ("RTCOMPARE_LAYOUT", "RTCOMPARE_LAYOUT=fixed"),
     ("RTCOMPARE_WORKER", "(set by rtcompare for its worker processes; do not set it)"),
 ];
 
@@ -168,6 +175,13 @@ impl Settings {
                     }
                 }
                 "RTCOMPARE_TIMEOUT" => settings.timeout = Some(parse_duration(&value).map_err(|why| invalid(&why))?),
+                "RTCOMPARE_LAYOUT" => {
+                    settings.layout = Layout::parse(&value).ok_or_else(|| {
+                        invalid(
+                            "expected random (a new stack depth and heap pattern every round) or fixed (one layout)",
+                        )
+                    })?
+                }
                 "RTCOMPARE_WORKER" => settings.worker = Some(PathBuf::from(value)),
                 _ => {
                     let known: Vec<&str> = KNOWN.iter().map(|(n, _)| *n).collect();
@@ -242,6 +256,7 @@ mod tests {
             ("RTCOMPARE_BMF", "out/bmf.json"),
             ("RTCOMPARE_GHA_BENCHMARK", "out/gha.json"),
             ("RTCOMPARE_DEBUG", "1"),
+            ("RTCOMPARE_LAYOUT", "random"),
             ("PATH", "/bin"),
         ]))
         .unwrap();
@@ -252,6 +267,8 @@ mod tests {
         assert_eq!(s.bmf, Some(PathBuf::from("out/bmf.json")));
         assert_eq!(s.gha_benchmark, Some(PathBuf::from("out/gha.json")));
         assert!(s.debug);
+        assert_eq!(s.layout, Layout::Random);
+        assert_eq!(Settings::from_vars(vars(&[("RTCOMPARE_LAYOUT", " fixed ")])).unwrap().layout, Layout::Fixed);
         assert!(!Settings::from_vars(vars(&[("RTCOMPARE_DEBUG", "0")])).unwrap().debug);
         assert!(!Settings::default().debug);
     }
@@ -271,6 +288,8 @@ mod tests {
             ("RTCOMPARE_GHA_BENCHMARK", " "),
             ("RTCOMPARE_DEBUG", "yes"),
             ("RTCOMPARE_DEBUG", "true"),
+            ("RTCOMPARE_LAYOUT", "0"),
+            ("RTCOMPARE_LAYOUT", "Random"),
         ] {
             let message = Settings::from_vars(vars(&[(name, value)])).unwrap_err().to_string();
             assert!(message.contains(name), "{message}");
