@@ -94,7 +94,7 @@ const KNOWN: &[(&str, &str)] = &[
     ("RTCOMPARE_CONFIRM", "RTCOMPARE_CONFIRM=0"),
     ("RTCOMPARE_PROCESSES", "RTCOMPARE_PROCESSES=4"),
     ("RTCOMPARE_TIMEOUT", "RTCOMPARE_TIMEOUT=5m"),
-    ("RTCOMPARE_LAYOUT", "RTCOMPARE_LAYOUT=fixed"),
+    ("RTCOMPARE_LAYOUT", "RTCOMPARE_LAYOUT=random"),
     ("RTCOMPARE_WORKER", "(set by rtcompare for its worker processes; do not set it)"),
 ];
 
