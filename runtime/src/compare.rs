@@ -1,7 +1,7 @@
 //! The whole protocol in one call: calibrate, collect interleaved rounds, judge.
 
 use crate::judge::judge;
-use crate::measure::{Arm, CalibrationOptions, CollectOptions, Measured, Meter, Metric, calibrate, collect};
+use crate::measure::{Arm, CalibrationOptions, CollectOptions, Layout, Measured, Meter, Metric, calibrate, collect};
 use crate::verdict::{JudgeOptions, Report};
 use std::time::{Duration, Instant};
 
@@ -22,6 +22,9 @@ pub struct Options {
     pub max_rounds: usize,
     /// How the samples are judged (parity, level, resamples, thresholds, seed).
     pub judge: JudgeOptions,
+    /// Whether rounds run at a random stack depth over a perturbed heap (see
+    /// [`Layout`](crate::measure::Layout)).
+    pub layout: Layout,
     /// Called after each round with the share of the budget spent (see
     /// [`CollectOptions::progress`](crate::measure::CollectOptions::progress)).
     pub progress: Option<fn(f64)>,
@@ -37,6 +40,7 @@ impl Default for Options {
             min_rounds: 10,
             max_rounds: 1_000,
             judge: JudgeOptions::default(),
+            layout: Layout::default(),
             progress: None,
         }
     }
@@ -125,6 +129,7 @@ pub fn measure(mut candidate: Arm<'_>, mut baseline: Arm<'_>, options: &Options)
             },
             seed: options.judge.seed,
             meter,
+            layout: options.layout,
             progress: options.progress,
         },
     );

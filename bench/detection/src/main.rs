@@ -4,6 +4,7 @@
 //! cargo run --release -p rtcompare-detection -- --quick     # a few minutes
 //! cargo run --release -p rtcompare-detection                # full, ~35 minutes on 2 cores
 //! cargo run --release -p rtcompare-detection -- --quick --criterion   # also criterion, side by side
+//! cargo run --release -p rtcompare-detection -- --quick --layout random # RTCOMPARE_LAYOUT for every run
 //! ```
 //!
 //! It builds `bench/detection-fixture` once, measures the true difference of each workload at
@@ -37,7 +38,11 @@ fn main() {
         runner::spin_for(Duration::from_secs(limit));
         return;
     }
-    let Args { quick, criterion: with_criterion, out } = parse_args(&args).unwrap_or_else(|message| die(&message));
+    let Args { quick, criterion: with_criterion, out, layout } =
+        parse_args(&args).unwrap_or_else(|message| die(&message));
+    if let Some(layout) = layout {
+        runner::set_layout(layout);
+    }
     let out_dir = out.unwrap_or_else(|| root().join("docs"));
     let plan = if quick { Plan::quick() } else { Plan::full() };
     let command = if args.is_empty() {
@@ -54,18 +59,29 @@ struct Args {
     quick: bool,
     criterion: bool,
     out: Option<PathBuf>,
+    /// `RTCOMPARE_LAYOUT` for every run of the fixture (unset: the harness's default).
+    layout: Option<String>,
 }
 
-/// Parses `--quick`, `--criterion` and `--out <dir>`; anything else is a typo worth stopping for.
+/// Parses `--quick`, `--criterion`, `--out <dir>` and `--layout <fixed|random>`; anything else is
+/// a typo worth stopping for.
 fn parse_args(args: &[String]) -> Result<Args, String> {
-    let mut parsed = Args { quick: false, criterion: false, out: None };
+    let mut parsed = Args { quick: false, criterion: false, out: None, layout: None };
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
             "--quick" => parsed.quick = true,
             "--criterion" => parsed.criterion = true,
             "--out" => parsed.out = Some(rest.next().ok_or("--out needs a directory")?.into()),
-            other => return Err(format!("unknown argument {other:?}; use --quick, --criterion, --out <dir>")),
+            "--layout" => match rest.next().map(String::as_str) {
+                Some(layout @ ("fixed" | "random")) => parsed.layout = Some(layout.to_owned()),
+                _ => return Err("--layout needs fixed or random".to_owned()),
+            },
+            other => {
+                return Err(format!(
+                    "unknown argument {other:?}; use --quick, --criterion, --out <dir>, --layout <fixed|random>"
+                ));
+            }
         }
     }
     Ok(parsed)
@@ -268,7 +284,10 @@ mod tests {
     #[test]
     fn parses_the_command_line() {
         let args = parse_args(&strings(&["--quick", "--out", "x", "--criterion"])).expect("valid");
-        assert_eq!(args, Args { quick: true, criterion: true, out: Some(PathBuf::from("x")) });
+        assert_eq!(args, Args { quick: true, criterion: true, out: Some(PathBuf::from("x")), layout: None });
+        let args = parse_args(&strings(&["--layout", "random"])).expect("valid");
+        assert_eq!(args.layout.as_deref(), Some("random"));
+        assert!(parse_args(&strings(&["--layout", "sometimes"])).is_err());
         assert!(parse_args(&strings(&["--out"])).is_err());
         assert!(parse_args(&strings(&["--quik"])).is_err());
     }

@@ -48,6 +48,14 @@ pub fn build_fixture() -> PathBuf {
     build_executable(command, "the fixture")
 }
 
+/// `RTCOMPARE_LAYOUT` for every run of the fixture, from `--layout` (unset: the harness's default).
+static LAYOUT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Sets `RTCOMPARE_LAYOUT` for every later run of the fixture (the first call wins).
+pub fn set_layout(layout: String) {
+    let _ = LAYOUT.set(layout);
+}
+
 /// How to run one comparison of the fixture.
 #[derive(Debug, Clone)]
 pub struct Run<'a> {
@@ -87,6 +95,9 @@ pub fn run_pair(binary: &Path, scratch: &Path, run: &Run) -> (Reading, Duration)
         .stderr(Stdio::null());
     if !run.confirm {
         command.env("RTCOMPARE_CONFIRM", "0");
+    }
+    if let Some(layout) = LAYOUT.get() {
+        command.env("RTCOMPARE_LAYOUT", layout);
     }
     let started = Instant::now();
     let status = command.status();

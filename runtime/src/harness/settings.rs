@@ -1,6 +1,7 @@
 //! Run-wide settings from `RTCOMPARE_*` environment variables, validated before anything is
 //! measured.
 
+use crate::measure::Layout;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -38,6 +39,10 @@ pub struct Settings {
     /// `RTCOMPARE_TIMEOUT`: how long one worker process may take before it is killed (default
     /// 60 s or 30 times the budget, whichever is longer).
     pub timeout: Option<Duration>,
+    /// `RTCOMPARE_LAYOUT`: `random` re-draws the stack depth and the heap's free lists for every
+    /// round, `fixed` leaves one layout for the whole process (see
+    /// [`Layout`](crate::measure::Layout) for the default and why).
+    pub layout: Layout,
     /// `RTCOMPARE_WORKER`: set by rtcompare itself when it starts a worker process: the file the
     /// worker writes its samples to.
     pub worker: Option<PathBuf>,
@@ -66,6 +71,7 @@ impl Default for Settings {
             processes: 1,
             max_processes: DEFAULT_MAX_PROCESSES,
             timeout: None,
+            layout: Layout::default(),
             worker: None,
             worker_time: None,
         }
@@ -100,6 +106,7 @@ const KNOWN: &[(&str, &str)] = &[
     ("RTCOMPARE_PROCESSES", "RTCOMPARE_PROCESSES=4"),
     ("RTCOMPARE_MAX_PROCESSES", "RTCOMPARE_MAX_PROCESSES=10"),
     ("RTCOMPARE_TIMEOUT", "RTCOMPARE_TIMEOUT=5m"),
+    ("RTCOMPARE_LAYOUT", "RTCOMPARE_LAYOUT=random"),
     ("RTCOMPARE_WORKER", "(set by rtcompare for its worker processes; do not set it)"),
     ("RTCOMPARE_WORKER_TIME", "(set by rtcompare for its worker processes; do not set it)"),
 ];
@@ -187,6 +194,13 @@ impl Settings {
                     }
                 }
                 "RTCOMPARE_TIMEOUT" => settings.timeout = Some(parse_duration(&value).map_err(|why| invalid(&why))?),
+                "RTCOMPARE_LAYOUT" => {
+                    settings.layout = Layout::parse(&value).ok_or_else(|| {
+                        invalid(
+                            "expected random (a new stack depth and heap pattern every round) or fixed (one layout)",
+                        )
+                    })?
+                }
                 "RTCOMPARE_WORKER" => settings.worker = Some(PathBuf::from(value)),
                 "RTCOMPARE_WORKER_TIME" => {
                     settings.worker_time = Some(parse_duration(&value).map_err(|why| invalid(&why))?)
@@ -265,6 +279,7 @@ mod tests {
             ("RTCOMPARE_GHA_BENCHMARK", "out/gha.json"),
             ("RTCOMPARE_DEBUG", "1"),
             ("RTCOMPARE_MAX_PROCESSES", "10"),
+            ("RTCOMPARE_LAYOUT", "random"),
             ("PATH", "/bin"),
         ]))
         .unwrap();
@@ -277,6 +292,8 @@ mod tests {
         assert!(s.debug);
         assert_eq!(s.max_processes, 10);
         assert_eq!(Settings::default().max_processes, DEFAULT_MAX_PROCESSES);
+        assert_eq!(s.layout, Layout::Random);
+        assert_eq!(Settings::from_vars(vars(&[("RTCOMPARE_LAYOUT", " fixed ")])).unwrap().layout, Layout::Fixed);
         assert!(!Settings::from_vars(vars(&[("RTCOMPARE_DEBUG", "0")])).unwrap().debug);
         assert!(!Settings::default().debug);
     }
@@ -298,6 +315,8 @@ mod tests {
             ("RTCOMPARE_GHA_BENCHMARK", " "),
             ("RTCOMPARE_DEBUG", "yes"),
             ("RTCOMPARE_DEBUG", "true"),
+            ("RTCOMPARE_LAYOUT", "0"),
+            ("RTCOMPARE_LAYOUT", "Random"),
         ] {
             let message = Settings::from_vars(vars(&[(name, value)])).unwrap_err().to_string();
             assert!(message.contains(name), "{message}");

@@ -157,6 +157,7 @@ fn options(comparison: Comparison, name: &str, settings: &Settings) -> Options {
         metric: attribute.metric,
         judge: judge_options(comparison, name, settings.seed, 0.95),
         progress: super::console::progress_hook(),
+        layout: settings.layout,
         ..Options::default()
     }
 }

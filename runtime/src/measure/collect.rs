@@ -1,7 +1,8 @@
 //! Interleaved collection: rounds of {candidate, candidate twin, baseline, baseline twin} in an
 //! order drawn from a seeded generator, until the time budget is spent.
 
-use super::{Arm, Batch, Meter};
+use super::layout::{Draw, Heap};
+use super::{Arm, Batch, Layout, Meter};
 use crate::Dprng;
 use std::time::{Duration, Instant};
 
@@ -24,6 +25,9 @@ pub struct CollectOptions {
     pub seed: u64,
     /// What to measure.
     pub meter: Meter,
+    /// Whether each round runs at a random stack depth over a perturbed heap (see
+    /// [`Layout`]), drawn from the round's seed.
+    pub layout: Layout,
     /// Called after each round with the share of the budget spent (0 to 1), for progress
     /// displays; `None` for silence.
     pub progress: Option<fn(f64)>,
@@ -90,13 +94,14 @@ const ROUTINES: usize = 4;
 /// Collects interleaved rounds of both arms and their twins.
 ///
 /// ```
-/// use rtcompare_runtime::measure::{collect, Arm, CollectOptions, Meter, Metric};
+/// use rtcompare_runtime::measure::{collect, Arm, CollectOptions, Layout, Meter, Metric};
 /// use std::time::Duration;
 /// let mut a = Arm::from_fn("a", || std::hint::black_box(2u64) * 3);
 /// let mut b = Arm::from_fn("b", || std::hint::black_box(2u64) + 3);
 /// let samples = collect(&mut a, &mut b, &CollectOptions {
 ///     candidate_iters: 100, baseline_iters: 100, budget: Duration::from_millis(5), warmup: Duration::ZERO,
-///     min_rounds: 10, max_rounds: 50, seed: 1, meter: Meter::new(Metric::Time), progress: None,
+///     min_rounds: 10, max_rounds: 50, seed: 1, meter: Meter::new(Metric::Time), layout: Layout::Random,
+///     progress: None,
 /// });
 /// assert!(samples.rounds() >= 10);
 /// ```
@@ -109,14 +114,21 @@ pub fn collect(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &Collec
     let mut position: u32 = 0;
     let mut order = [0usize, 1, 2, 3];
     let copies = [candidate.placements(), baseline.placements()];
+    let mut heap = Heap::new();
     while !done(samples.rounds(), started.elapsed(), options) {
         let round_seed = rng.u64();
         let round = samples.rounds() as u64;
         rng.shuffle(&mut order);
         let mut batches = [Batch::default(); ROUTINES];
+        // The round's layout, shared by its four batches like its inputs; set up before the
+        // first and undone after the last, outside every metered region.
+        let layout = Draw::new(options.layout, round_seed);
+        heap.hold(&layout);
         for &routine in &order {
-            batches[routine] = run_routine(routine, candidate, baseline, iters, (round_seed, round), options.meter);
+            batches[routine] = layout
+                .at_depth(|| run_routine(routine, candidate, baseline, iters, (round_seed, round), options.meter));
         }
+        heap.release(&layout);
         // Record after the round so a round is either complete in all four series or absent.
         let series =
             [&mut samples.candidate, &mut samples.candidate_twin, &mut samples.baseline, &mut samples.baseline_twin];
@@ -159,15 +171,20 @@ fn run_routine(
 }
 
 /// Runs all four routines round-robin, unrecorded, so caches, branch predictors and the CPU's
-/// clock settle before the first recorded round.
+/// clock settle before the first recorded round (each round in a layout of its own, drawn from
+/// its number, so the heap's free lists settle too).
 fn warm_up(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &CollectOptions) {
     let started = Instant::now();
     let mut round = 0;
+    let mut heap = Heap::new();
     while started.elapsed() < options.warmup {
+        let layout = Draw::new(options.layout, round);
+        heap.hold(&layout);
         for routine in 0..ROUTINES {
             let iters = [options.candidate_iters.max(1), options.baseline_iters.max(1)];
-            run_routine(routine, candidate, baseline, iters, (0, round), options.meter);
+            layout.at_depth(|| run_routine(routine, candidate, baseline, iters, (0, round), options.meter));
         }
+        heap.release(&layout);
         round += 1;
     }
 }

@@ -1,6 +1,7 @@
 //! Taking measurements: the meter read around each timed batch (time or allocations), the
 //! clock's precision, batch calibration, inputs built outside the timer, placement copies of each
-//! batch routine and the interleaved collection of rounds.
+//! batch routine, the stack and heap layout re-drawn per round, and the interleaved collection of
+//! rounds.
 
 mod alloc;
 mod arm;
@@ -8,6 +9,7 @@ mod calibrate;
 mod clock;
 mod collect;
 mod input;
+mod layout;
 mod measured;
 mod meter;
 mod output;
@@ -19,6 +21,7 @@ pub use calibrate::{Calibration, CalibrationOptions, MAX_SHARED_BATCH_RATIO, cal
 pub use clock::clock_precision;
 pub use collect::{CollectOptions, Samples, Series, collect};
 pub use input::{Setup, SizedSetup, WithRng, WithoutRng};
+pub use layout::{HEAP_CLASSES, Layout, MAX_BLOCKS, STACK_SHIFTS, STACK_STEP};
 pub use measured::Measured;
 pub use meter::{Meter, Metric, Reading};
 pub use output::Outputs;
