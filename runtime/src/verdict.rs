@@ -139,7 +139,7 @@ pub enum WarningKind {
     FewRounds,
     /// Processes disagree by more than the interval is wide.
     ProcessesDisagree,
-    /// A loss (or win) that a second round in a fresh process did not confirm.
+    /// A loss (or win) that fresh processes did not confirm.
     Unconfirmed,
 }
 
@@ -188,7 +188,8 @@ pub struct Report {
     pub warnings: Vec<Warning>,
     /// Wall-clock time of the whole comparison (calibration, collection and analysis).
     pub duration: Duration,
-    /// The second round, measured in a fresh process, when the first said loss (or win, for
-    /// `expect = "win"`); its verdict decided `verdict.confirmed`.
+    /// The confirmation: the pooled judgement of the fresh processes measured when the first
+    /// round said win or loss, at the look that decided `verdict.confirmed`
+    /// ([`crate::confirmation`]).
     pub confirmation: Option<Box<Report>>,
 }

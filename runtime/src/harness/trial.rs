@@ -1,4 +1,4 @@
-//! Measuring one test: a comparison at one size, its confirmation in a fresh process, and the
+//! Measuring one test: a comparison at one size, its confirmation in fresh processes, and the
 //! pass/fail decision.
 
 use super::worker::{WorkerRun, measure_in_worker};
@@ -69,7 +69,7 @@ const CONFIRMATION_SHORTFALL: f64 = 0.02;
 /// confirmation takes at least two processes, so two of them cost about one first round.
 const CONFIRMATION_BUDGET_SHARE: f64 = 0.5;
 
-/// Measures one comparison (never two at once), confirms a win or a loss in a fresh process,
+/// Measures one comparison (never two at once), confirms a win or a loss in fresh processes,
 /// and decides whether its test passes. `registered` is the number of comparisons registered in
 /// the binary, which sets the confirmation level ([`confirmation_level`]).
 pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, registered: usize) -> TrialRecord {
