@@ -26,6 +26,7 @@ pub mod measure;
 pub mod report;
 pub mod rng;
 pub mod stats;
+mod units;
 pub mod validate;
 mod verdict;
 mod warnings;

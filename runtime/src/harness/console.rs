@@ -8,7 +8,7 @@ pub(crate) use progress::progress_hook;
 
 use super::TrialRecord;
 use super::trial::unoptimised_note;
-use crate::report::{Written, outcome_line, rankings, render_text};
+use crate::report::{Test, Written, outcome_line, rankings, render_text};
 use crate::{Outcome, Report};
 use anstream::{print, println};
 use anstyle::{AnsiColor, Style};
@@ -127,11 +127,11 @@ pub(crate) fn print_result_line(counts: Counts, elapsed: Duration) {
 /// rtcompare's own summary after libtest's: verdict counts, measuring time, the candidates of
 /// each baseline that has several side by side, and where the files went. `unoptimised` says
 /// the run measured an unoptimised build on purpose (`RTCOMPARE_DEBUG=1`).
-pub(crate) fn print_summary(records: &[TrialRecord], written: &Written, unoptimised: bool) {
-    if records.is_empty() {
+pub(crate) fn print_summary(tests: &[Test<'_>], written: &Written, unoptimised: bool) {
+    if tests.is_empty() {
         return;
     }
-    let reports: Vec<&Report> = records.iter().filter_map(|r| r.report.as_ref()).collect();
+    let reports: Vec<&Report> = tests.iter().filter_map(|t| t.report).collect();
     let count = |outcome: Outcome, resolved: Option<bool>| {
         reports
             .iter()
@@ -145,7 +145,7 @@ pub(crate) fn print_summary(records: &[TrialRecord], written: &Written, unoptimi
     };
     let established = count(Outcome::Parity, Some(true));
     let inconclusive = count(Outcome::Parity, Some(false));
-    let unmeasured = records.len() - reports.len();
+    let unmeasured = tests.len() - reports.len();
     let measuring: Duration = reports.iter().map(|r| r.duration).sum();
     println!(
         "rtcompare: {wins} win{} ({} confirmed), {} parity ({established} established, {inconclusive} inconclusive), \
@@ -164,7 +164,7 @@ pub(crate) fn print_summary(records: &[TrialRecord], written: &Written, unoptimi
              failed a test; `--release` measures the code you ship{YELLOW:#}"
         );
     }
-    let tables = rankings(records);
+    let tables = rankings(tests);
     for table in &tables {
         println!();
         print!("{}", table.render_text());

@@ -1,10 +1,9 @@
 //! The compact text block printed under a comparison's libtest line.
 
-use super::format_value;
 use crate::Metric;
 use crate::stats::{Outcome, Resampling, fast_end};
+use crate::units::{format_value, pct, signed_pct};
 use crate::verdict::Report;
-use crate::warnings::{pct, signed_pct};
 use std::fmt::Write;
 
 /// Renders a report as an indented block of plain text (no colour), one fact per line.
