@@ -177,7 +177,7 @@ struct ResamplingRecord<'a> {
 
 #[derive(Serialize)]
 struct WarningRecord<'a> {
-    kind: String,
+    kind: &'static str,
     message: &'a str,
 }
 
@@ -350,20 +350,7 @@ fn scheme(scheme: Resampling) -> (&'static str, Option<usize>) {
 }
 
 fn warning(w: &Warning) -> WarningRecord<'_> {
-    WarningRecord { kind: snake_case(&format!("{:?}", w.kind)), message: &w.message }
-}
-
-/// `TimingModes` → `timing_modes`: warning kinds by their variant names, so a new kind needs
-/// no change here.
-fn snake_case(name: &str) -> String {
-    let mut out = String::with_capacity(name.len() + 4);
-    for (i, c) in name.char_indices() {
-        if c.is_ascii_uppercase() && i > 0 {
-            out.push('_');
-        }
-        out.push(c.to_ascii_lowercase());
-    }
-    out
+    WarningRecord { kind: w.kind.as_str(), message: &w.message }
 }
 
 fn samples(report: &Report) -> SamplesRecord<'_> {
@@ -492,8 +479,12 @@ mod tests {
     }
 
     #[test]
-    fn warning_kinds_are_snake_case() {
-        assert_eq!(snake_case("TimingModes"), "timing_modes");
-        assert_eq!(snake_case("Drift"), "drift");
+    fn warning_kinds_are_written_by_their_names() {
+        let mut report = fixtures::report(50.0, 100.0);
+        report.warnings = vec![Warning { kind: crate::WarningKind::ProcessesDisagree, message: "apart".to_owned() }];
+        let environment = fixtures::environment();
+        let records = [fixtures::measured("perf::fast_vs_slow", report)];
+        let file: Value = serde_json::from_str(&render(&fixtures::run(&environment, &records, false))).unwrap();
+        assert_eq!(file["comparisons"][0]["warnings"][0]["kind"], "processes_disagree");
     }
 }

@@ -84,17 +84,9 @@ fn row(test: &Test<'_>) -> String {
     )
 }
 
-/// A warning kind in words (`TimingModes` → `timing modes`).
+/// A warning kind in words: its name with spaces (`timing modes`).
 fn kind(warning: &crate::Warning) -> String {
-    let name = format!("{:?}", warning.kind);
-    let mut words = String::new();
-    for (i, c) in name.char_indices() {
-        if c.is_ascii_uppercase() && i > 0 {
-            words.push(' ');
-        }
-        words.push(c.to_ascii_lowercase());
-    }
-    words
+    warning.kind.as_str().replace('_', " ")
 }
 
 fn warning_items(test: &Test<'_>) -> Vec<String> {
