@@ -8,7 +8,7 @@ pub(crate) use progress::progress_hook;
 
 use super::TrialRecord;
 use super::trial::unoptimised_note;
-use crate::report::{Test, Written, outcome_line, rankings, render_text};
+use crate::report::{Line, Test, Written, rankings, text_lines};
 use crate::{Outcome, Report};
 use anstream::{print, println};
 use anstyle::{AnsiColor, Style};
@@ -65,16 +65,13 @@ fn print_block(report: &Report) {
         Outcome::Loss => RED,
         Outcome::Parity => Style::new(),
     };
-    let outcome = outcome_line(report);
-    for line in render_text(report).lines() {
-        let trimmed = line.trim_start();
-        if trimmed.starts_with("warning:") {
-            println!("{YELLOW}{line}{YELLOW:#}");
-        } else if trimmed == outcome {
-            println!("{verdict_style}{line}{verdict_style:#}");
-        } else {
-            println!("{line}");
-        }
+    for (kind, line) in text_lines(report) {
+        let style = match kind {
+            Line::Figure => Style::new(),
+            Line::Outcome => verdict_style,
+            Line::Warning => YELLOW,
+        };
+        println!("{style}{line}{style:#}");
     }
 }
 

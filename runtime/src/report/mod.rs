@@ -20,7 +20,7 @@ pub(crate) use ranking::rankings;
 pub(crate) use run::{Run, Test};
 pub use svg::render_svg;
 pub use text::render_text;
-pub(crate) use text::{factor_words, outcome_line};
+pub(crate) use text::{Line, factor_words, outcome_line, text_lines};
 
 /// Reports and records with known figures, for the tests of every output.
 #[cfg(test)]
