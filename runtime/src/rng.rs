@@ -27,71 +27,11 @@ impl Dprng {
     pub fn new(seed: u64) -> Self {
         Dprng(ChaCha8Rng::seed_from_u64(seed))
     }
-
-    /// A uniformly distributed `u64`.
-    pub fn u64(&mut self) -> u64 {
-        self.0.next_u64()
-    }
-
-    /// A uniformly distributed `u32`.
-    pub fn u32(&mut self) -> u32 {
-        self.0.next_u32()
-    }
-
-    /// A uniformly distributed `f64` in `[0, 1)`.
-    pub fn f64(&mut self) -> f64 {
-        self.0.random::<f64>()
-    }
-
-    /// A uniformly distributed index in `0..n`; `n` must be positive.
-    ///
-    /// # Panics
-    /// When `n` is zero.
-    pub fn below(&mut self, n: usize) -> usize {
-        assert!(n > 0, "Dprng::below needs a positive bound");
-        self.0.random_range(0..n)
-    }
-
-    /// A uniformly distributed value in `range` (`a..b` or `a..=b`, integers or floats).
-    ///
-    /// # Panics
-    /// When the range is empty.
-    ///
-    /// ```
-    /// let mut rng = rtcompare_runtime::Dprng::new(3);
-    /// let x = rng.range(10..20u32);
-    /// assert!((10..20).contains(&x));
-    /// ```
-    pub fn range<T: SampleUniform, R: SampleRange<T>>(&mut self, range: R) -> T {
-        self.0.random_range(range)
-    }
-
-    /// Shuffles `items` in place (Fisher–Yates).
-    pub fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i + 1);
-            items.swap(i, j);
-        }
-    }
-
-    /// Fills `bytes` with random bytes.
-    pub fn fill_bytes(&mut self, bytes: &mut [u8]) {
-        self.0.fill_bytes(bytes);
-    }
-
-    /// `len` random `u32` values, a common input.
-    ///
-    /// ```
-    /// assert_eq!(rtcompare_runtime::Dprng::new(1).vec_u32(5).len(), 5);
-    /// ```
-    pub fn vec_u32(&mut self, len: usize) -> Vec<u32> {
-        (0..len).map(|_| self.u32()).collect()
-    }
 }
 
 /// Cryptographically strong generator seeded from the operating system's entropy: for inputs
 /// that must not be predictable or repeat between runs. Each one is ChaCha20 with a fresh
-/// 256-bit seed.
+/// 256-bit seed. It is not `Clone`: a copy would repeat the stream it must not repeat.
 ///
 /// ```
 /// let mut rng = rtcompare_runtime::Cprng::new();
@@ -114,43 +54,81 @@ impl Cprng {
         }
         Cprng(ChaCha20Rng::from_seed(seed))
     }
-
-    /// A uniformly distributed `u64`.
-    pub fn u64(&mut self) -> u64 {
-        self.0.next_u64()
-    }
-
-    /// A uniformly distributed `u32`.
-    pub fn u32(&mut self) -> u32 {
-        self.0.next_u32()
-    }
-
-    /// A uniformly distributed `f64` in `[0, 1)`.
-    pub fn f64(&mut self) -> f64 {
-        self.0.random::<f64>()
-    }
-
-    /// A uniformly distributed value in `range`.
-    ///
-    /// # Panics
-    /// When the range is empty.
-    pub fn range<T: SampleUniform, R: SampleRange<T>>(&mut self, range: R) -> T {
-        self.0.random_range(range)
-    }
-
-    /// Shuffles `items` in place.
-    pub fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.range(0..i + 1);
-            items.swap(i, j);
-        }
-    }
-
-    /// Fills `bytes` with random bytes.
-    pub fn fill_bytes(&mut self, bytes: &mut [u8]) {
-        self.0.fill_bytes(bytes);
-    }
 }
+
+/// The drawing methods both generators offer, written once. A macro rather than a generic
+/// type or a trait: a generic `Generator<ChaCha8Rng>` is what rustc would print in a user's type
+/// error instead of `Dprng`, and a trait would have to be imported before `rng.u64()` compiles
+/// in a setup function.
+macro_rules! drawing_methods {
+    ($generator:ident, $example:literal) => {
+        impl $generator {
+            /// A uniformly distributed `u64`.
+            pub fn u64(&mut self) -> u64 {
+                self.0.next_u64()
+            }
+
+            /// A uniformly distributed `u32`.
+            pub fn u32(&mut self) -> u32 {
+                self.0.next_u32()
+            }
+
+            /// A uniformly distributed `f64` in `[0, 1)`.
+            pub fn f64(&mut self) -> f64 {
+                self.0.random::<f64>()
+            }
+
+            /// A uniformly distributed index in `0..n`; `n` must be positive.
+            ///
+            /// # Panics
+            /// When `n` is zero.
+            pub fn below(&mut self, n: usize) -> usize {
+                assert!(n > 0, concat!(stringify!($generator), "::below needs a positive bound"));
+                self.0.random_range(0..n)
+            }
+
+            /// A uniformly distributed value in `range` (`a..b` or `a..=b`, integers or floats).
+            ///
+            /// # Panics
+            /// When the range is empty.
+            ///
+            /// ```
+            #[doc = concat!("let mut rng = rtcompare_runtime::", stringify!($generator), "::", $example, ";")]
+            /// let x = rng.range(10..20u32);
+            /// assert!((10..20).contains(&x));
+            /// ```
+            pub fn range<T: SampleUniform, R: SampleRange<T>>(&mut self, range: R) -> T {
+                self.0.random_range(range)
+            }
+
+            /// Shuffles `items` in place (Fisher–Yates).
+            pub fn shuffle<T>(&mut self, items: &mut [T]) {
+                for i in (1..items.len()).rev() {
+                    let j = self.below(i + 1);
+                    items.swap(i, j);
+                }
+            }
+
+            /// Fills `bytes` with random bytes.
+            pub fn fill_bytes(&mut self, bytes: &mut [u8]) {
+                self.0.fill_bytes(bytes);
+            }
+
+            /// `len` random `u32` values, a common input.
+            ///
+            /// ```
+            #[doc = concat!("let mut rng = rtcompare_runtime::", stringify!($generator), "::", $example, ";")]
+            /// assert_eq!(rng.vec_u32(5).len(), 5);
+            /// ```
+            pub fn vec_u32(&mut self, len: usize) -> Vec<u32> {
+                (0..len).map(|_| self.u32()).collect()
+            }
+        }
+    };
+}
+
+drawing_methods!(Dprng, "new(3)");
+drawing_methods!(Cprng, "new()");
 
 impl Default for Cprng {
     fn default() -> Self {
