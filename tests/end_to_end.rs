@@ -4,7 +4,7 @@
 
 mod support;
 
-use support::{cargo, fixture, run, stdout, take_turn, text};
+use support::{Profile, fixture, fixture_cargo, run, stdout, take_turn, text};
 
 fn perf(args: &[&str]) -> std::process::Output {
     fixture("perf", args)
@@ -56,7 +56,7 @@ fn list_terse_prints_exactly_the_names() {
 #[test]
 fn a_malformed_setting_stops_the_run_before_measuring() {
     let _turn = take_turn();
-    let mut command = cargo(&["test", "--release", "-p", "rtcompare-fixture-verdicts", "--test", "perf"]);
+    let mut command = fixture_cargo(Profile::Release, "perf", &[]);
     let output = run(command.env("RTCOMPARE_TIME", "fast"));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));

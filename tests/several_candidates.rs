@@ -48,5 +48,4 @@ fn three_candidates_of_one_baseline_are_ranked_in_the_terminal_and_in_markdown()
     for (row, (start, direction, verdict)) in table[2..].iter().zip(rows) {
         assert!(row.starts_with(start) && row.contains(direction) && row.contains(verdict), "{row:?}\n{summary}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -7,16 +7,14 @@
 mod support;
 
 use serde_json::Value;
-use support::{cargo, fixture_command, run, scratch_dir, stdout, take_turn, text};
+use support::{Profile, fixture_cargo, fixture_command, run, scratch_dir, stdout, take_turn, text};
 
 /// Four times the reference's work: a loss in any build.
 const LOSS: &str = "perf::four_times_the_work_vs_reference";
 
 /// `cargo test` (no `--release`) of the fixture's perf target with a short budget and no colour.
 fn debug_build(args: &[&str]) -> std::process::Command {
-    let mut all = vec!["test", "-p", "rtcompare-fixture-verdicts", "--test", "perf", "--"];
-    all.extend_from_slice(args);
-    let mut command = cargo(&all);
+    let mut command = fixture_cargo(Profile::Unoptimised, "perf", args);
     command.env("RTCOMPARE_TIME", "300ms").env("NO_COLOR", "1");
     command
 }
@@ -49,7 +47,6 @@ fn an_unoptimised_build_measures_nothing_and_names_the_command_to_run() {
     assert_eq!(malformed.status.code(), Some(2), "{}", text(&malformed));
     let stderr = String::from_utf8_lossy(&malformed.stderr);
     assert!(stderr.contains("invalid RTCOMPARE_DEBUG=\"yes\"") && stderr.contains("RTCOMPARE_DEBUG=1"), "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -76,7 +73,6 @@ fn with_rtcompare_debug_a_loss_in_debug_code_is_reported_and_passes() {
     assert_eq!(file["environment"]["profile"]["debug_assertions"], true, "{json}");
     let comparison = &file["comparisons"][0];
     assert_eq!((&comparison["verdict"]["outcome"], &comparison["passed"]), (&Value::from("loss"), &Value::from(true)));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

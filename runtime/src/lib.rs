@@ -25,6 +25,8 @@ pub mod harness;
 pub mod measure;
 pub mod report;
 pub mod rng;
+#[cfg(test)]
+mod scratch;
 pub mod stats;
 mod units;
 pub mod validate;

@@ -353,13 +353,11 @@ fn markdown_fix(target: &MarkdownTarget) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scratch::ScratchDir;
 
-    /// A fresh directory under the system's temporary directory.
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("rtcompare-files-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    /// A fresh directory under the system's temporary directory, removed when the test ends.
+    fn scratch(name: &str) -> ScratchDir {
+        ScratchDir::new(&format!("files-{name}"))
     }
 
     fn entries(dir: &Path) -> Vec<String> {
@@ -377,7 +375,6 @@ mod tests {
         write_atomically(&path, |f| f.write_all(b"new")).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
         assert_eq!(entries(&dir), ["r.json"]);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -392,7 +389,6 @@ mod tests {
         assert_eq!(failed.unwrap_err().to_string(), "disk full");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
         assert_eq!(entries(&dir), ["r.json"]);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -463,7 +459,6 @@ mod tests {
         };
         Destinations::from_parts(&settings, None, None).probe().unwrap();
         assert!(entries(&dir.join("t")).is_empty());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -479,6 +474,5 @@ mod tests {
         let settings = Requested { results: Some(dir.join("blocker/r.json")), ..Requested::default() };
         let message = Destinations::from_parts(&settings, None, None).probe().unwrap_err().to_string();
         assert!(message.contains("blocker/r.json") && message.contains("RTCOMPARE_RESULTS="), "{message}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
