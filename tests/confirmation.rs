@@ -17,7 +17,7 @@ fn a_worker_round_trip_writes_the_samples() {
     let _turn = take_turn();
     let dir = scratch_dir("worker-test");
     let out = dir.join("samples.json");
-    let mut command = fixture_command("perf", &["perf::same_work_vs_reference", "--exact"]);
+    let mut command = fixture_command("known_answers", &["known_answers::same_work_vs_reference", "--exact"]);
     let output = run(command.env("RTCOMPARE_WORKER", &out).env("RTCOMPARE_TIME", "200ms"));
     assert!(output.status.success(), "{}", text(&output));
     let written = std::fs::read_to_string(&out).expect("the worker wrote its samples");
@@ -31,15 +31,15 @@ fn a_worker_round_trip_writes_the_samples() {
 #[test]
 fn a_four_times_slower_candidate_is_a_confirmed_loss() {
     let _turn = take_turn();
-    let output = fixture("perf", &["--exact", "perf::four_times_the_work_vs_reference"]);
+    let output = fixture("known_answers", &["--exact", "known_answers::four_times_the_work_vs_reference"]);
     assert_eq!(output.status.code(), Some(101), "{}", text(&output));
     let out = stdout(&output);
     assert!(out.contains("    loss (confirmed)"), "{}", text(&output));
     assert!(out.contains("confirmed in 2 fresh processes (ratio"), "{}", text(&output));
 }
 
-/// The confirmation level counts every comparison registered in the binary (three in the perf
-/// fixture), so one test selected by name, in the human or the JSON format, is confirmed at the
+/// The confirmation level counts every comparison registered in the binary (three in the
+/// known-answers fixture), so one test selected by name, in the human or the JSON format, is confirmed at the
 /// same level as the whole suite would be.
 #[test]
 fn the_confirmation_level_does_not_depend_on_the_filter_or_the_format() {
@@ -47,9 +47,9 @@ fn the_confirmation_level_does_not_depend_on_the_filter_or_the_format() {
     let dir = scratch_dir("confirmation-level");
     for (format, args) in [("pretty", &[][..]), ("json", &["--format", "json"][..])] {
         let results = dir.join(format!("{format}.json"));
-        let mut all = vec!["--exact", "perf::four_times_the_work_vs_reference"];
+        let mut all = vec!["--exact", "known_answers::four_times_the_work_vs_reference"];
         all.extend_from_slice(args);
-        let output = run(fixture_command("perf", &all).env("RTCOMPARE_RESULTS", &results));
+        let output = run(fixture_command("known_answers", &all).env("RTCOMPARE_RESULTS", &results));
         assert_eq!(output.status.code(), Some(101), "{format}: {}", text(&output));
         let file: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&results).expect("results file")).expect("JSON");
@@ -109,7 +109,7 @@ fn a_failing_worker_fails_its_pair_and_the_others_still_run() {
 #[test]
 fn several_processes_are_pooled() {
     let _turn = take_turn();
-    let mut command = fixture_command("perf", &["--exact", "perf::quarter_of_the_work_vs_reference"]);
+    let mut command = fixture_command("known_answers", &["--exact", "known_answers::quarter_of_the_work_vs_reference"]);
     let output = run(command.env("RTCOMPARE_TIME", "200ms").env("RTCOMPARE_PROCESSES", "2"));
     assert!(output.status.success(), "{}", text(&output));
     let out = stdout(&output);
