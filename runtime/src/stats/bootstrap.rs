@@ -287,49 +287,14 @@ pub(crate) fn share_at_least(replicates: &[f64], threshold: f64) -> f64 {
 
 /// The paired bootstrap of `d = 1 − median(ratios)` with a percentile interval at `level`.
 ///
-/// Each of `resamples` replicates draws `n = ratios.len()` rounds according to `scheme`
-/// (independently, or as circular blocks of `len` consecutive rounds, the last block cut to
-/// fit), takes the replicate's median and records `d* = 1 − median*`. The interval is the
-/// `(1 − level)/2` and `(1 + level)/2` quantiles of the sorted `d*` (linear interpolation between
-/// order statistics). The same inputs, scheme and seed give a bit-identical result on every
-/// platform: the resampling, the smoothing and the widening use integer arithmetic and
-/// correctly rounded IEEE operations only. The scheme itself comes from [`choose_resampling`],
-/// whose block length goes through `log10` and `cbrt` of the platform's maths library, which
-/// IEEE does not require to be correctly rounded: on another platform a block length that sits
-/// exactly at a rounding boundary could come out one different.
-///
-/// **Smoothing.** The median of a resample can only take a few values near the middle of the
-/// sorted ratios (a lattice spaced about `1.85·IQR/n` apart), so the percentile interval jumps
-/// between lattice points and its coverage swings with `n` (from 94.2 to 95.6 % at nominal 95 %
-/// for odd `n` between 99 and 301, by an exact binomial count). Each replicate therefore gets
-/// independent zero-mean noise of standard deviation `h = 0.2 · IQR / √n` (a triangular
-/// kernel): at least one lattice step from about 90 rounds on, a fifth of the median's standard
-/// error, so it adds about 2 % to the interval's width. This is the smoothed bootstrap, applied
-/// to the replicate medians; with it the measured coverage is 95.0–95.6 % at 100 to 300 rounds.
-/// When at least half of the rounds share one ratio the IQR is zero and nothing is added.
-///
-/// **Block widening.** A block bootstrap of a median under dependence gives intervals that are
-/// too short, for two reasons: it sees the dependence only within a block (a variance bias of
-/// order `1/len`), and it estimates the variance from only about `n/len` blocks. On AR(1) data
-/// with ρ = 0.4 and 200 rounds its plain 95 % intervals covered about 92 %. For block schemes
-/// the replicates are therefore widened around their median by the product of two factors:
-///
-/// - `√ψ` for the first reason, where `ψ` compares two estimates of the long-run variance of the
-///   sign series `sign(rᵢ − median)` (what a median depends on): the flat-top estimate, which has
-///   no first-order bias, over the triangular (Bartlett) one that the block bootstrap implicitly
-///   uses; clamped to `[1, 4]`;
-/// - the fixed-b factor of Kiefer & Vogelsang (2005) for the second: about `1 + 1.5·len/n`.
-///
-/// With the smoothing, they bring the coverage to about 94.5 % at 200 rounds
-/// (`docs/statistics.md` has the figures). The widening is recorded in
-/// [`Bootstrap::widening`]; it is always ≥ 1.
-///
-/// **Ties.** On heavily quantized data, where many ratios are exactly equal, most replicate
-/// medians land on the same few values and the interval can be degenerate (a single point when
-/// more than half the rounds share one ratio: `[0, 0]` when they tie exactly). That is accepted:
-/// the data really do pin the median to that value, and the verdict reads the interval against
-/// the clock quantization and the A/A noise floor ([`crate::validate`]), which is measured the
-/// same way, rather than trusting a zero width on its own.
+/// Each of `resamples` replicates draws `ratios.len()` rounds as `scheme` says (independently,
+/// or as circular blocks), takes their median and records `d* = 1 − median*`; the interval is
+/// the `(1 − level)/2` and `(1 + level)/2` quantiles of the sorted `d*`. Each replicate carries
+/// a little smoothing noise ([`Bootstrap::smoothing`]), block replicates are widened around their
+/// median ([`Bootstrap::widening`]), and the same inputs, scheme and seed give the same bits on
+/// every platform. Why each step, what it does to ties, and the coverage it was measured to
+/// give: `docs/statistics.md`, sections 2 (interval, smoothing, ties), 3 (blocks, widening)
+/// and 9 (determinism).
 ///
 /// With no rounds, or no resamples, the replicates are empty and the interval ends are NaN.
 ///
