@@ -6,30 +6,19 @@ mod support;
 
 use rtcompare::confirmation::Plan;
 use rtcompare::harness::{DEFAULT_MAX_PROCESSES, confirmation_level};
-use support::{cargo, fixture, run, stdout, take_turn, text};
+use support::{fixture, fixture_command, run, scratch_dir, stdout, take_turn, text};
 
 fn faults(args: &[&str], fault: &str) -> std::process::Output {
-    let mut all = vec!["test", "--release", "-p", "rtcompare-fixture-verdicts", "--test", "faults", "--"];
-    all.extend_from_slice(args);
-    run(cargo(&all)
-        .env("RTCOMPARE_TIME", "300ms")
-        .env("RTCOMPARE_TIMEOUT", "3s")
-        .env("NO_COLOR", "1")
-        .env("FIXTURE_FAULT", fault))
+    run(fixture_command("faults", args).env("RTCOMPARE_TIMEOUT", "3s").env("FIXTURE_FAULT", fault))
 }
 
 #[test]
 fn a_worker_round_trip_writes_the_samples() {
     let _turn = take_turn();
-    let dir = std::env::temp_dir().join(format!("rtcompare-worker-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = scratch_dir("worker-test");
     let out = dir.join("samples.json");
-    let mut command = cargo(&["test", "--release", "-p", "rtcompare-fixture-verdicts", "--test", "perf", "--"]);
-    command
-        .args(["perf::same_work_vs_reference", "--exact"])
-        .env("RTCOMPARE_WORKER", &out)
-        .env("RTCOMPARE_TIME", "200ms");
-    let output = run(&mut command);
+    let mut command = fixture_command("known_answers", &["known_answers::same_work_vs_reference", "--exact"]);
+    let output = run(command.env("RTCOMPARE_WORKER", &out).env("RTCOMPARE_TIME", "200ms"));
     assert!(output.status.success(), "{}", text(&output));
     let written = std::fs::read_to_string(&out).expect("the worker wrote its samples");
     let json: serde_json::Value = serde_json::from_str(&written).expect("valid JSON");
@@ -37,31 +26,30 @@ fn a_worker_round_trip_writes_the_samples() {
     assert!(rounds >= 10, "{written}");
     assert_eq!(json["candidate"], "same_work");
     assert!(!stdout(&output).contains("test result"), "a worker prints no test report:\n{}", text(&output));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_four_times_slower_candidate_is_a_confirmed_loss() {
     let _turn = take_turn();
-    let output = fixture("perf", &["--exact", "perf::four_times_the_work_vs_reference"]);
+    let output = fixture("known_answers", &["--exact", "known_answers::four_times_the_work_vs_reference"]);
     assert_eq!(output.status.code(), Some(101), "{}", text(&output));
     let out = stdout(&output);
     assert!(out.contains("    loss (confirmed)"), "{}", text(&output));
     assert!(out.contains("confirmed in 2 fresh processes (ratio"), "{}", text(&output));
 }
 
-/// The confirmation level counts every comparison registered in the binary (three in the perf
-/// fixture), so one test selected by name, in the human or the JSON format, is confirmed at the
+/// The confirmation level counts every comparison registered in the binary (three in the
+/// known-answers fixture), so one test selected by name, in the human or the JSON format, is confirmed at the
 /// same level as the whole suite would be.
 #[test]
 fn the_confirmation_level_does_not_depend_on_the_filter_or_the_format() {
     let _turn = take_turn();
-    let dir = support::scratch_dir("confirmation-level");
+    let dir = scratch_dir("confirmation-level");
     for (format, args) in [("pretty", &[][..]), ("json", &["--format", "json"][..])] {
         let results = dir.join(format!("{format}.json"));
-        let mut all = vec!["--exact", "perf::four_times_the_work_vs_reference"];
+        let mut all = vec!["--exact", "known_answers::four_times_the_work_vs_reference"];
         all.extend_from_slice(args);
-        let output = run(support::fixture_command("perf", &all).env("RTCOMPARE_RESULTS", &results));
+        let output = run(fixture_command("known_answers", &all).env("RTCOMPARE_RESULTS", &results));
         assert_eq!(output.status.code(), Some(101), "{format}: {}", text(&output));
         let file: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&results).expect("results file")).expect("JSON");
@@ -74,7 +62,6 @@ fn the_confirmation_level_does_not_depend_on_the_filter_or_the_format() {
             "{format}: level {level}, not one of {looks:?}: {file:#}"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -92,9 +79,8 @@ fn a_loss_only_the_first_process_sees_passes_with_a_warning() {
 #[test]
 fn with_confirmation_off_a_loss_fails_at_once() {
     let _turn = take_turn();
-    let mut all = vec!["test", "--release", "-p", "rtcompare-fixture-verdicts", "--test", "faults", "--"];
-    all.extend_from_slice(&["--exact", "faults::flaky_vs_reference"]);
-    let output = run(cargo(&all).env("RTCOMPARE_TIME", "300ms").env("RTCOMPARE_CONFIRM", "0").env("NO_COLOR", "1"));
+    let mut command = fixture_command("faults", &["--exact", "faults::flaky_vs_reference"]);
+    let output = run(command.env("RTCOMPARE_CONFIRM", "0"));
     assert_eq!(output.status.code(), Some(101), "{}", text(&output));
     assert!(stdout(&output).contains("    loss (resolved)"), "{}", text(&output));
 }
@@ -123,9 +109,8 @@ fn a_failing_worker_fails_its_pair_and_the_others_still_run() {
 #[test]
 fn several_processes_are_pooled() {
     let _turn = take_turn();
-    let mut all = vec!["test", "--release", "-p", "rtcompare-fixture-verdicts", "--test", "perf", "--"];
-    all.extend_from_slice(&["--exact", "perf::quarter_of_the_work_vs_reference"]);
-    let output = run(cargo(&all).env("RTCOMPARE_TIME", "200ms").env("RTCOMPARE_PROCESSES", "2").env("NO_COLOR", "1"));
+    let mut command = fixture_command("known_answers", &["--exact", "known_answers::quarter_of_the_work_vs_reference"]);
+    let output = run(command.env("RTCOMPARE_TIME", "200ms").env("RTCOMPARE_PROCESSES", "2"));
     assert!(output.status.success(), "{}", text(&output));
     let out = stdout(&output);
     assert!(out.contains("from 2 processes (processes resampled, then rounds)"), "{}", text(&output));

@@ -1,41 +1,41 @@
-//! End to end through a real `cargo test --release --test perf` on the fixture crate
+//! End to end through a real `cargo test --release --test known_answers` on the fixture crate
 //! tests/fixtures/verdicts: 4x the work fails as a loss, the same work passes as parity, a
 //! quarter of the work passes as a win. The differences are far outside any noise.
 
 mod support;
 
-use support::{cargo, fixture, run, stdout, take_turn, text};
+use support::{Profile, fixture, fixture_cargo, run, stdout, take_turn, text};
 
-fn perf(args: &[&str]) -> std::process::Output {
-    fixture("perf", args)
+fn known_answers(args: &[&str]) -> std::process::Output {
+    fixture("known_answers", args)
 }
 
 // One test function, so the three measurements run one after another and never beside a build.
 #[test]
 fn verdicts_and_exit_codes_follow_the_work() {
     let _turn = take_turn();
-    let loss = perf(&["--exact", "perf::four_times_the_work_vs_reference"]);
+    let loss = known_answers(&["--exact", "known_answers::four_times_the_work_vs_reference"]);
     let out = stdout(&loss);
     assert_eq!(loss.status.code(), Some(101), "{}", text(&loss));
-    assert!(out.contains("test perf::four_times_the_work_vs_reference ... FAILED"), "{}", text(&loss));
+    assert!(out.contains("test known_answers::four_times_the_work_vs_reference ... FAILED"), "{}", text(&loss));
     assert!(out.contains("    loss ("), "{}", text(&loss));
     assert!(out.contains("`four_times_the_work` is slower than `reference`: median"), "{}", text(&loss));
     for figure in ["ratio ", "best-run ratio ", "tolerance ±"] {
         assert!(out.contains(figure), "missing {figure:?} in the failure message:\n{}", text(&loss));
     }
 
-    let parity = perf(&["--exact", "perf::same_work_vs_reference"]);
+    let parity = known_answers(&["--exact", "known_answers::same_work_vs_reference"]);
     assert!(parity.status.success(), "{}", text(&parity));
-    assert!(stdout(&parity).contains("test perf::same_work_vs_reference ... ok"), "{}", text(&parity));
+    assert!(stdout(&parity).contains("test known_answers::same_work_vs_reference ... ok"), "{}", text(&parity));
     assert!(stdout(&parity).contains("    parity ("), "{}", text(&parity));
 
-    let win = perf(&["--exact", "perf::quarter_of_the_work_vs_reference"]);
+    let win = known_answers(&["--exact", "known_answers::quarter_of_the_work_vs_reference"]);
     assert!(win.status.success(), "{}", text(&win));
-    assert!(stdout(&win).contains("test perf::quarter_of_the_work_vs_reference ... ok"), "{}", text(&win));
+    assert!(stdout(&win).contains("test known_answers::quarter_of_the_work_vs_reference ... ok"), "{}", text(&win));
     assert!(stdout(&win).contains("    win ("), "{}", text(&win));
 
     // The whole suite: one failure makes the process fail, and the others still run.
-    let all = perf(&[]);
+    let all = known_answers(&[]);
     assert_eq!(all.status.code(), Some(101), "{}", text(&all));
     assert!(stdout(&all).contains("test result: FAILED. 2 passed; 1 failed"), "{}", text(&all));
 }
@@ -43,20 +43,20 @@ fn verdicts_and_exit_codes_follow_the_work() {
 #[test]
 fn list_terse_prints_exactly_the_names() {
     let _turn = take_turn();
-    let listed = perf(&["--list", "--format", "terse"]);
+    let listed = known_answers(&["--list", "--format", "terse"]);
     assert!(listed.status.success(), "{}", text(&listed));
     assert_eq!(
         stdout(&listed),
-        "perf::four_times_the_work_vs_reference: test\n\
-         perf::quarter_of_the_work_vs_reference: test\n\
-         perf::same_work_vs_reference: test\n"
+        "known_answers::four_times_the_work_vs_reference: test\n\
+         known_answers::quarter_of_the_work_vs_reference: test\n\
+         known_answers::same_work_vs_reference: test\n"
     );
 }
 
 #[test]
 fn a_malformed_setting_stops_the_run_before_measuring() {
     let _turn = take_turn();
-    let mut command = cargo(&["test", "--release", "-p", "rtcompare-fixture-verdicts", "--test", "perf"]);
+    let mut command = fixture_cargo(Profile::Release, "known_answers", &[]);
     let output = run(command.env("RTCOMPARE_TIME", "fast"));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));

@@ -10,7 +10,8 @@ use support::{fixture_command, run, stdout, take_turn, text};
 #[test]
 fn identical_work_in_tight_loops_never_fails_and_parity_keeps_its_band() {
     let _turn = take_turn();
-    let results = support::scratch_dir("placement").join("placement.json");
+    let dir = support::scratch_dir("placement");
+    let results = dir.join("placement.json");
     let output = run(fixture_command("placement", &[]).env("RTCOMPARE_RESULTS", &results));
     assert!(output.status.success(), "{}", text(&output));
     let out = stdout(&output);

@@ -259,7 +259,7 @@ struct Series {
     placements: Vec<Vec<f64>>,
 }
 
-const PAIR: &str = "perf::quarter_of_the_work_vs_reference";
+const PAIR: &str = "known_answers::quarter_of_the_work_vs_reference";
 
 // One test function, so the fixture is built and measured once.
 #[test]
@@ -268,7 +268,7 @@ fn a_real_run_writes_the_documented_results_file_pictures_and_markdown() {
     let dir = scratch_dir("results-file");
     let (results, markdown) = (dir.join("perf.json"), dir.join("perf.md"));
     let (bmf, gha) = (dir.join("tracking").join("bmf.json"), dir.join("tracking").join("gha.json"));
-    let output = run(fixture_command("perf", &["--exact", PAIR])
+    let output = run(fixture_command("known_answers", &["--exact", PAIR])
         .env("RTCOMPARE_RESULTS", &results)
         .env("RTCOMPARE_MARKDOWN", &markdown)
         .env("RTCOMPARE_BMF", &bmf)
@@ -290,7 +290,7 @@ fn a_real_run_writes_the_documented_results_file_pictures_and_markdown() {
         .filter(|name| name.starts_with('.'))
         .collect();
     assert!(leftovers.is_empty(), "temporary files left behind: {leftovers:?}");
-    let svg = read(&dir.join("perf").join("perf__quarter_of_the_work_vs_reference.svg"));
+    let svg = read(&dir.join("perf").join("known_answers__quarter_of_the_work_vs_reference.svg"));
     assert!(svg.starts_with("<svg") && svg.contains(&format!("{PAIR}: <tspan")), "{svg}");
     let summary = read(&markdown);
     assert!(summary.contains(&format!("| ✅ | `{PAIR}` | **win (confirmed)** |")), "{summary}");
@@ -343,7 +343,7 @@ fn an_unwritable_output_path_stops_the_run_before_measuring() {
         ("RTCOMPARE_BMF", "Bencher Metric Format file"),
         ("RTCOMPARE_GHA_BENCHMARK", "github-action-benchmark file"),
     ] {
-        let output = run(fixture_command("perf", &["--exact", PAIR])
+        let output = run(fixture_command("known_answers", &["--exact", PAIR])
             .env("RTCOMPARE_RESULTS", dir.join("perf.json"))
             .env(variable, &unwritable));
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -362,7 +362,7 @@ fn read(path: &Path) -> String {
 /// The figures of a 4x win hang together.
 fn check_figures(file: &ResultsFile) {
     assert_eq!(file.schema_version, 1);
-    assert_eq!(file.binary, "perf");
+    assert_eq!(file.binary, "known_answers");
     assert_eq!(file.settings.time_s, 0.3);
     assert!(is_rfc3339_utc(&file.environment.started_at), "{}", file.environment.started_at);
     assert!(file.environment.cores >= 1);

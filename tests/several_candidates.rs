@@ -1,5 +1,5 @@
 //! Several candidates against one baseline get one table, fastest first, in the terminal and in
-//! the Markdown summary. Fixture: tests/fixtures/verdicts/tests/perf.rs, whose three candidates
+//! the Markdown summary. Fixture: tests/fixtures/verdicts/tests/known_answers.rs, whose three candidates
 //! of `reference` do a quarter, the same and four times its work — differences in the amount of
 //! work, 4x apart, so neither the verdicts nor the order can flip on a noisy machine.
 
@@ -18,7 +18,7 @@ fn three_candidates_of_one_baseline_are_ranked_in_the_terminal_and_in_markdown()
     let _turn = take_turn();
     let dir = scratch_dir("several-candidates");
     let markdown = dir.join("perf.md");
-    let output = run(fixture_command("perf", &[])
+    let output = run(fixture_command("known_answers", &[])
         .env("RTCOMPARE_RESULTS", dir.join("perf.json"))
         .env("RTCOMPARE_MARKDOWN", &markdown));
     // Four times the work is a confirmed loss, which fails its test; the files are still written.
@@ -48,5 +48,4 @@ fn three_candidates_of_one_baseline_are_ranked_in_the_terminal_and_in_markdown()
     for (row, (start, direction, verdict)) in table[2..].iter().zip(rows) {
         assert!(row.starts_with(start) && row.contains(direction) && row.contains(verdict), "{row:?}\n{summary}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

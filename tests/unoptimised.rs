@@ -2,21 +2,19 @@
 //! binary measures nothing and says which command to run instead; with `RTCOMPARE_DEBUG=1` it
 //! measures debug code on purpose, and even a clear loss passes, marked as debug code (in an
 //! optimised build the variable changes nothing). Fixture:
-//! tests/fixtures/verdicts/tests/perf.rs, built in the test profile (and in release for the last test).
+//! tests/fixtures/verdicts/tests/known_answers.rs, built in the test profile (and in release for the last test).
 
 mod support;
 
 use serde_json::Value;
-use support::{cargo, fixture_command, run, scratch_dir, stdout, take_turn, text};
+use support::{Profile, fixture_cargo, fixture_command, run, scratch_dir, stdout, take_turn, text};
 
 /// Four times the reference's work: a loss in any build.
-const LOSS: &str = "perf::four_times_the_work_vs_reference";
+const LOSS: &str = "known_answers::four_times_the_work_vs_reference";
 
-/// `cargo test` (no `--release`) of the fixture's perf target with a short budget and no colour.
+/// `cargo test` (no `--release`) of the fixture's known-answers target with a short budget and no colour.
 fn debug_build(args: &[&str]) -> std::process::Command {
-    let mut all = vec!["test", "-p", "rtcompare-fixture-verdicts", "--test", "perf", "--"];
-    all.extend_from_slice(args);
-    let mut command = cargo(&all);
+    let mut command = fixture_cargo(Profile::Unoptimised, "known_answers", args);
     command.env("RTCOMPARE_TIME", "300ms").env("NO_COLOR", "1");
     command
 }
@@ -31,7 +29,7 @@ fn an_unoptimised_build_measures_nothing_and_names_the_command_to_run() {
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
     for part in [
         "error: this perf binary is an unoptimised build (debug assertions are on), so nothing was measured",
-        &format!("\n    cargo test --release --test perf -- --exact {LOSS}\n"),
+        &format!("\n    cargo test --release --test known_answers -- --exact {LOSS}\n"),
         "set RTCOMPARE_DEBUG=1",
     ] {
         assert!(stderr.contains(part), "missing {part:?}:\n{}", text(&output));
@@ -49,7 +47,6 @@ fn an_unoptimised_build_measures_nothing_and_names_the_command_to_run() {
     assert_eq!(malformed.status.code(), Some(2), "{}", text(&malformed));
     let stderr = String::from_utf8_lossy(&malformed.stderr);
     assert!(stderr.contains("invalid RTCOMPARE_DEBUG=\"yes\"") && stderr.contains("RTCOMPARE_DEBUG=1"), "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -76,13 +73,12 @@ fn with_rtcompare_debug_a_loss_in_debug_code_is_reported_and_passes() {
     assert_eq!(file["environment"]["profile"]["debug_assertions"], true, "{json}");
     let comparison = &file["comparisons"][0];
     assert_eq!((&comparison["verdict"]["outcome"], &comparison["passed"]), (&Value::from("loss"), &Value::from(true)));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn in_an_optimised_build_rtcompare_debug_changes_nothing() {
     let _turn = take_turn();
-    let output = run(fixture_command("perf", &["--exact", LOSS]).env("RTCOMPARE_DEBUG", "1"));
+    let output = run(fixture_command("known_answers", &["--exact", LOSS]).env("RTCOMPARE_DEBUG", "1"));
     assert_eq!(output.status.code(), Some(101), "a loss in release code must still fail:\n{}", text(&output));
     let out = stdout(&output);
     assert!(

@@ -197,7 +197,7 @@ fn parity(meta: &ParseNestedMeta<'_>) -> syn::Result<f64> {
 
 fn time(meta: &ParseNestedMeta<'_>) -> syn::Result<u64> {
     let literal: LitStr = value(meta, "a duration string, e.g. `time = \"2s\"`")?;
-    crate::duration::nanos(&literal.value()).map_err(|why| syn::Error::new(literal.span(), format!("`time`: {why}")))
+    rtcompare_duration::nanos(&literal.value()).map_err(|why| syn::Error::new(literal.span(), format!("`time`: {why}")))
 }
 
 fn expect(meta: &ParseNestedMeta<'_>) -> syn::Result<Expect> {

@@ -12,7 +12,6 @@
 use proc_macro::TokenStream;
 
 mod attr;
-mod duration;
 mod expand;
 mod fallback;
 mod manifest;

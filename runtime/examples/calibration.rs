@@ -20,34 +20,9 @@ use rtcompare_runtime::stats::{
 };
 use rtcompare_runtime::validate::{ValidationOptions, validate_harness};
 
-/// A standard normal deviate (Box–Muller; `1 − u` keeps the logarithm finite).
-fn normal(rng: &mut Dprng) -> f64 {
-    let u = 1.0 - rng.f64();
-    let v = rng.f64();
-    (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
-}
-
-/// A stationary Gaussian AR(1) series with lag-1 correlation `rho` and marginal sd `sigma`.
-fn ar1(n: usize, rho: f64, sigma: f64, rng: &mut Dprng) -> Vec<f64> {
-    let innovation = sigma * (1.0 - rho * rho).sqrt();
-    let mut x = sigma * normal(rng);
-    (0..n)
-        .map(|_| {
-            let current = x;
-            x = rho * x + innovation * normal(rng);
-            current
-        })
-        .collect()
-}
-
-/// Paired rounds with a true difference `delta`: a shared per-round factor (cancels in the
-/// ratio) and AR(1) log-noise on the ratio, symmetric, so the median ratio is exactly 1 − delta.
-fn paired_rounds(n: usize, delta: f64, rho: f64, sigma: f64, rng: &mut Dprng) -> (Vec<f64>, Vec<f64>) {
-    let noise = ar1(n, rho, sigma, rng);
-    let baseline: Vec<f64> = (0..n).map(|_| 100.0 * (0.1 * normal(rng)).exp()).collect();
-    let candidate = baseline.iter().zip(&noise).map(|(b, e)| b * (1.0 - delta) * e.exp()).collect();
-    (candidate, baseline)
-}
+#[path = "../tests/support/mod.rs"]
+mod support;
+use support::{ar1, normal, paired_rounds};
 
 /// Runs `trial(index)` for `count` indices on all cores and returns how many returned true.
 fn count_parallel(count: usize, trial: impl Fn(usize) -> bool + Sync) -> usize {

@@ -329,7 +329,7 @@ mod tests {
 
     #[test]
     fn power_state_reads_supplies_and_says_unknown_without_any() {
-        let dir = std::env::temp_dir().join(format!("rtcompare-power-{}", std::process::id()));
+        let dir = crate::scratch::ScratchDir::new("power");
         let battery = dir.join("BAT0");
         std::fs::create_dir_all(&battery).unwrap();
         assert_eq!(power_state(&dir), UNKNOWN);
@@ -338,7 +338,7 @@ mod tests {
         assert_eq!(power_state(&dir), "battery");
         std::fs::write(battery.join("status"), "Charging\n").unwrap();
         assert_eq!(power_state(&dir), "ac");
-        std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::remove_dir_all(&*dir).unwrap();
         assert_eq!(power_state(&dir), UNKNOWN);
     }
 }

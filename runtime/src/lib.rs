@@ -26,7 +26,10 @@ mod judge;
 pub mod measure;
 pub mod report;
 pub mod rng;
+#[cfg(test)]
+mod scratch;
 pub mod stats;
+mod units;
 pub mod validate;
 mod verdict;
 mod warnings;

@@ -143,6 +143,30 @@ pub enum WarningKind {
     Unconfirmed,
 }
 
+impl WarningKind {
+    /// The kind's name in the results file and the Markdown summary: snake case, stable across
+    /// versions of one schema.
+    ///
+    /// ```
+    /// use rtcompare_runtime::WarningKind;
+    /// assert_eq!(WarningKind::TimingModes.as_str(), "timing_modes");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WarningKind::Drift => "drift",
+            WarningKind::Inconclusive => "inconclusive",
+            WarningKind::TimingModes => "timing_modes",
+            WarningKind::BelowFloor => "below_floor",
+            WarningKind::NoisyHarness => "noisy_harness",
+            WarningKind::Placement => "placement",
+            WarningKind::Autocorrelated => "autocorrelated",
+            WarningKind::FewRounds => "few_rounds",
+            WarningKind::ProcessesDisagree => "processes_disagree",
+            WarningKind::Unconfirmed => "unconfirmed",
+        }
+    }
+}
+
 /// A caveat in plain words: what was seen, what it means, what to do.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Warning {

@@ -1,6 +1,7 @@
 //! Warnings: every caveat on a verdict as a sentence a non-statistician can act on.
 
 use crate::stats::{Drift, Outcome, ParityVerdict, Resampling};
+use crate::units::{format_ns, pct, signed_pct};
 use crate::verdict::{Report, Warning, WarningKind};
 
 /// Fewer rounds than this make the interval rough.
@@ -127,9 +128,7 @@ pub(crate) fn explain(report: &Report, parity: &ParityVerdict) -> Vec<Warning> {
                  rough; give the comparison more time.",
                 report.samples.rounds(),
                 report.calibration.candidate_iters.max(report.calibration.baseline_iters),
-                crate::report::format_ns(
-                    report.calibration.baseline_batch_ns.max(report.calibration.candidate_batch_ns)
-                )
+                format_ns(report.calibration.baseline_batch_ns.max(report.calibration.candidate_batch_ns))
             ),
         );
     }
@@ -199,16 +198,6 @@ fn drift_sentence(what: &str, drift: &Drift) -> String {
         drift.rho,
         drift.p_value
     )
-}
-
-/// `0.0412` as `4.12 %`.
-pub(crate) fn pct(value: f64) -> String {
-    format!("{:.2} %", value * 100.0)
-}
-
-/// `-0.0412` as `-4.12 %`, always with a sign.
-pub(crate) fn signed_pct(value: f64) -> String {
-    format!("{:+.2} %", value * 100.0)
 }
 
 /// The warning for a first round that fresh processes did not confirm: both figures, and what to

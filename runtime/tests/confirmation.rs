@@ -12,12 +12,8 @@ use rtcompare_runtime::measure::{Calibration, Metric, Samples, Series};
 use rtcompare_runtime::stats::{median, pool_processes};
 use rtcompare_runtime::{Dprng, JudgeOptions, Measured, Outcome, judge};
 
-/// Standard normal deviate (Box–Muller).
-fn normal(rng: &mut Dprng) -> f64 {
-    let u1 = rng.f64().max(f64::MIN_POSITIVE);
-    let u2 = rng.f64();
-    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
-}
+mod support;
+use support::normal;
 
 /// One kind of comparison: what the processes of it look like.
 #[derive(Clone, Copy, Debug)]
@@ -219,7 +215,8 @@ fn slowdowns_beyond_the_tolerance_are_confirmed() {
 }
 
 /// A difference far beyond the tolerance is nearly always decided at the first look, on two fresh
-/// processes (the look spends the smallest share of the level, so a few take a second).
+/// processes (the look spends the smallest share of the level, so about one in ten takes a
+/// second; the bounds leave four Monte-Carlo errors for that).
 #[test]
 fn a_large_difference_is_decided_at_the_first_look() {
     let tally = decide(workload(0.20, 1.0), 0.04, 50, 100, 21);
@@ -230,7 +227,7 @@ fn a_large_difference_is_decided_at_the_first_look() {
         tally.processes_per_confirmation()
     );
     assert_eq!(tally.confirmed_losses, tally.runs, "{tally:?}");
-    assert!(tally.first_look >= 90 && tally.processes_per_confirmation() <= 2.2, "{tally:?}");
+    assert!(tally.first_look >= 80 && tally.processes_per_confirmation() <= 2.4, "{tally:?}");
 }
 
 /// The pooled interval's coverage for the process counts confirmation uses, below 100 rounds a
@@ -270,7 +267,9 @@ fn the_pooled_interval_covers_with_few_rounds_and_odd_noise() {
             println!("{shape} noise, {processes} processes of {rounds} rounds: covers {:.1} %", coverage * 100.0);
             coverages.push(coverage);
             if shape != "bimodal" {
-                assert!((0.935..=0.975).contains(&coverage), "{shape}, {processes} × {rounds}: {coverage}");
+                // Four Monte-Carlo errors each side: a z interval at two processes (about 80 %)
+                // or an interval that ignored the processes' spread would fall far outside.
+                assert!((0.93..=0.97).contains(&coverage), "{shape}, {processes} × {rounds}: {coverage}");
             }
         }
         if shape == "bimodal" {

@@ -6,12 +6,8 @@ use rtcompare_runtime::measure::{Calibration, Metric, Samples, Series};
 use rtcompare_runtime::stats::{ParityInputs, Spread, parity_verdict};
 use rtcompare_runtime::{Dprng, JudgeOptions, Outcome, Report, judge};
 
-/// Standard normal deviate (Box–Muller).
-fn normal(rng: &mut Dprng) -> f64 {
-    let u1 = rng.f64().max(f64::MIN_POSITIVE);
-    let u2 = rng.f64();
-    (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
-}
+mod support;
+use support::normal;
 
 fn series(values: Vec<f64>) -> Series {
     let position = (0..values.len() as u32).map(|i| i * 4).collect();

@@ -48,19 +48,43 @@ pub fn text(output: &Output) -> String {
 }
 
 /// The tests of one file take turns: a cargo invocation beside a measurement would be noise.
+/// This holds within one test process, which is all `cargo test` needs (it runs test binaries
+/// one after another). Under nextest every test is a process of its own, and the one-at-a-time
+/// group in `.config/nextest.toml` keeps them apart instead.
 #[allow(dead_code)]
 pub fn take_turn() -> std::sync::MutexGuard<'static, ()> {
     static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
     ONE_AT_A_TIME.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// How a fixture binary is built.
+#[allow(dead_code)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profile {
+    /// `--release`: what a user runs, and the only build that measures.
+    Release,
+    /// The unoptimised test profile (no `--release`), which refuses to measure.
+    Unoptimised,
+}
+
+/// `cargo test [--release] -p rtcompare-fixture-verdicts --test <target> -- <args>`: the one
+/// command line these tests start a fixture binary with, settings of the outer run removed.
+#[allow(dead_code)]
+pub fn fixture_cargo(profile: Profile, target: &str, args: &[&str]) -> Command {
+    let mut all = vec!["test"];
+    if profile == Profile::Release {
+        all.push("--release");
+    }
+    all.extend_from_slice(&["-p", "rtcompare-fixture-verdicts", "--test", target, "--"]);
+    all.extend_from_slice(args);
+    cargo(&all)
+}
+
 /// Runs a perf-style test target of the fixture crate in release with a short budget and no
 /// colour, passing `args` to the harness.
 #[allow(dead_code)]
 pub fn fixture(target: &str, args: &[&str]) -> Output {
-    let mut all = vec!["test", "--release", "-p", "rtcompare-fixture-verdicts", "--test", target, "--"];
-    all.extend_from_slice(args);
-    run(cargo(&all).env("RTCOMPARE_TIME", "300ms").env("NO_COLOR", "1"))
+    run(&mut fixture_command(target, args))
 }
 
 /// Standard output as text.
@@ -70,22 +94,24 @@ pub fn stdout(output: &Output) -> String {
 }
 
 /// The command [`fixture`] runs, for a test that adds variables of its own: a perf-style test
-/// target of the fixture crate in release with a short budget, no colour, and no GitHub step
-/// summary to append to.
+/// target of the fixture crate in release with a short budget and no colour. A later `env` of
+/// the same variable overrides these.
 #[allow(dead_code)]
 pub fn fixture_command(target: &str, args: &[&str]) -> Command {
-    let mut all = vec!["test", "--release", "-p", "rtcompare-fixture-verdicts", "--test", target, "--"];
-    all.extend_from_slice(args);
-    let mut command = cargo(&all);
-    command.env("RTCOMPARE_TIME", "300ms").env("NO_COLOR", "1").env_remove("GITHUB_STEP_SUMMARY");
+    let mut command = fixture_cargo(Profile::Release, target, args);
+    command.env("RTCOMPARE_TIME", "300ms").env("NO_COLOR", "1");
     command
 }
 
-/// A fresh, empty directory for one test's files under the system's temporary directory.
+// The same guard as the runtime's unit tests use; these tests run only inside the workspace.
+#[path = "../../runtime/src/scratch.rs"]
+mod scratch;
+
+pub use scratch::ScratchDir;
+
+/// A fresh, empty directory for one test's files under the system's temporary directory,
+/// removed when the returned guard is dropped (also when the test panics).
 #[allow(dead_code)]
-pub fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rtcompare-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
-    dir
+pub fn scratch_dir(name: &str) -> ScratchDir {
+    ScratchDir::new(name)
 }

@@ -8,7 +8,7 @@ pub(crate) use progress::progress_hook;
 
 use super::TrialRecord;
 use super::trial::unoptimised_note;
-use crate::report::{Written, outcome_line, rankings, render_text};
+use crate::report::{Line, Test, Written, rankings, text_lines};
 use crate::{Outcome, Report};
 use anstream::{print, println};
 use anstyle::{AnsiColor, Style};
@@ -65,16 +65,13 @@ fn print_block(report: &Report) {
         Outcome::Loss => RED,
         Outcome::Parity => Style::new(),
     };
-    let outcome = outcome_line(report);
-    for line in render_text(report).lines() {
-        let trimmed = line.trim_start();
-        if trimmed.starts_with("warning:") {
-            println!("{YELLOW}{line}{YELLOW:#}");
-        } else if trimmed == outcome {
-            println!("{verdict_style}{line}{verdict_style:#}");
-        } else {
-            println!("{line}");
-        }
+    for (kind, line) in text_lines(report) {
+        let style = match kind {
+            Line::Figure => Style::new(),
+            Line::Outcome => verdict_style,
+            Line::Warning => YELLOW,
+        };
+        println!("{style}{line}{style:#}");
     }
 }
 
@@ -127,11 +124,11 @@ pub(crate) fn print_result_line(counts: Counts, elapsed: Duration) {
 /// rtcompare's own summary after libtest's: verdict counts, measuring time, the candidates of
 /// each baseline that has several side by side, and where the files went. `unoptimised` says
 /// the run measured an unoptimised build on purpose (`RTCOMPARE_DEBUG=1`).
-pub(crate) fn print_summary(records: &[TrialRecord], written: &Written, unoptimised: bool) {
-    if records.is_empty() {
+pub(crate) fn print_summary(tests: &[Test<'_>], written: &Written, unoptimised: bool) {
+    if tests.is_empty() {
         return;
     }
-    let reports: Vec<&Report> = records.iter().filter_map(|r| r.report.as_ref()).collect();
+    let reports: Vec<&Report> = tests.iter().filter_map(|t| t.report).collect();
     let count = |outcome: Outcome, resolved: Option<bool>| {
         reports
             .iter()
@@ -145,7 +142,7 @@ pub(crate) fn print_summary(records: &[TrialRecord], written: &Written, unoptimi
     };
     let established = count(Outcome::Parity, Some(true));
     let inconclusive = count(Outcome::Parity, Some(false));
-    let unmeasured = records.len() - reports.len();
+    let unmeasured = tests.len() - reports.len();
     let measuring: Duration = reports.iter().map(|r| r.duration).sum();
     println!(
         "rtcompare: {wins} win{} ({} confirmed), {} parity ({established} established, {inconclusive} inconclusive), \
@@ -164,7 +161,7 @@ pub(crate) fn print_summary(records: &[TrialRecord], written: &Written, unoptimi
              failed a test; `--release` measures the code you ship{YELLOW:#}"
         );
     }
-    let tables = rankings(records);
+    let tables = rankings(tests);
     for table in &tables {
         println!();
         print!("{}", table.render_text());

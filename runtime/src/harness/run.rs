@@ -7,9 +7,9 @@ use super::console::{
 use super::trial::measure_for_worker;
 use super::unoptimised::refusal;
 use super::worker::{EXIT_NO_SUCH_COMPARISON, write_result};
-use super::{Comparison, Settings, TrialRecord, comparisons, run_trial};
+use super::{Comparison, Expectation, Settings, TrialRecord, comparisons, run_trial};
 use crate::environment::Environment;
-use crate::report::{Destinations, Run, Written};
+use crate::report::{Destinations, Requested, Run, Test, Written};
 use libtest_mimic::{Arguments, Failed, FormatSetting, Trial};
 use std::ffi::OsString;
 use std::path::Path;
@@ -64,7 +64,7 @@ pub fn main(build: BuildInfo) -> ExitCode {
         return serve_worker(&args, &comparisons, &settings, output);
     }
     apply_color(&args);
-    let destinations = Destinations::resolve(&settings);
+    let destinations = Destinations::resolve(&requested(&settings));
     // A path that cannot be written fails now, not after minutes of measuring.
     if let Err(error) = destinations.probe() {
         eprintln!("error: {error}");
@@ -90,22 +90,60 @@ impl Session {
     /// of the tests that ran (nothing when none did, so a filter that matches nothing leaves the
     /// last run's files alone). Prints each failure; returns what was written and whether
     /// everything was.
-    fn write_files(&mut self, records: &[TrialRecord]) -> (Written, bool) {
+    fn write_files(&mut self, tests: &[Test<'_>]) -> (Written, bool) {
         self.environment.finish();
-        if records.is_empty() {
+        if tests.is_empty() {
             return (Written::default(), true);
         }
         let run = Run {
             binary: &self.destinations.binary,
-            settings: &self.settings,
+            budget: self.settings.time,
+            seed: self.settings.seed,
+            unoptimised: self.settings.debug,
             environment: &self.environment,
-            records,
+            tests,
         };
         let (written, errors) = self.destinations.write(&run);
         for error in &errors {
             eprintln!("error: {error}");
         }
         (written, errors.is_empty())
+    }
+}
+
+/// The paths the settings ask the outputs to be written to.
+fn requested(settings: &Settings) -> Requested {
+    Requested {
+        results: settings.results.clone(),
+        markdown: settings.markdown.clone(),
+        bmf: settings.bmf.clone(),
+        gha_benchmark: settings.gha_benchmark.clone(),
+    }
+}
+
+/// The tests of a run as the outputs read them: what each attribute declared, and what came of
+/// it.
+fn tests(records: &[TrialRecord]) -> Vec<Test<'_>> {
+    records.iter().map(test).collect()
+}
+
+fn test(record: &TrialRecord) -> Test<'_> {
+    let registration = record.comparison.registration;
+    Test {
+        name: &record.name,
+        module_path: registration.module_path,
+        candidate: registration.candidate,
+        baseline: registration.baseline,
+        metric: registration.settings.metric,
+        expect: match registration.settings.expect {
+            Expectation::NoLoss => "no_loss",
+            Expectation::Win => "win",
+        },
+        size: record.comparison.size,
+        file: registration.file,
+        line: registration.line,
+        report: record.report.as_ref(),
+        failure: record.failure.as_deref(),
     }
 }
 
@@ -128,7 +166,7 @@ fn run_json(args: &Arguments, comparisons: &[(String, Comparison)], session: &mu
     let conclusion = libtest_mimic::run(args, trials(comparisons, &session.settings, &records));
     let mut records = std::mem::take(&mut *records.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
     records.sort_by(|a, b| a.name.cmp(&b.name));
-    let (written, complete) = session.write_files(&records);
+    let (written, complete) = session.write_files(&tests(&records));
     for line in file_lines(&written) {
         eprintln!("{line}");
     }
@@ -233,7 +271,8 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
     }
     print_failures(&records);
     print_result_line(counts, started.elapsed());
-    let (written, complete) = session.write_files(&records);
-    print_summary(&records, &written, session.settings.debug);
+    let tests = tests(&records);
+    let (written, complete) = session.write_files(&tests);
+    print_summary(&tests, &written, session.settings.debug);
     exit_code(counts.failed > 0, complete)
 }

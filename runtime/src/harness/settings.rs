@@ -240,24 +240,7 @@ fn file_path(value: &str) -> Result<PathBuf, &'static str> {
 /// assert!(parse_duration("10").is_err());
 /// ```
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let text = text.trim();
-    let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(text.len());
-    let (number, unit) = text.split_at(split);
-    let scale = match unit.trim() {
-        "ns" => 1e-9,
-        "us" | "µs" => 1e-6,
-        "ms" => 1e-3,
-        "s" => 1.0,
-        "m" | "min" => 60.0,
-        "" => return Err("the unit is missing (ns, us, ms, s or m)".to_owned()),
-        other => return Err(format!("unknown unit {other:?} (use ns, us, ms, s or m)")),
-    };
-    let value: f64 = number.parse().map_err(|_| format!("{number:?} is not a number"))?;
-    let seconds = value * scale;
-    if !(seconds > 0.0 && seconds < 1e7) {
-        return Err("the duration must be positive and below 100 days".to_owned());
-    }
-    Ok(Duration::from_secs_f64(seconds))
+    rtcompare_duration::nanos(text).map(Duration::from_nanos)
 }
 
 #[cfg(test)]

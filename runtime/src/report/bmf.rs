@@ -9,7 +9,7 @@
 //! the arm's median per-operation value over the rounds, `lower_value` and `upper_value` its
 //! first and third quartiles.
 
-use super::files::Run;
+use super::run::Run;
 use super::tracking::arm_entries;
 use crate::Metric;
 use serde_json::{Map, Value, json};
@@ -26,7 +26,7 @@ pub(crate) fn measure(metric: Metric) -> &'static str {
 /// The run's arms in the Bencher Metric Format, as JSON text (`{}` when nothing was measured).
 pub(crate) fn render(run: &Run<'_>) -> String {
     let mut benchmarks = Map::new();
-    for arm in arm_entries(run.records) {
+    for arm in arm_entries(run.tests) {
         let metric = json!({ "value": arm.median, "lower_value": arm.q1, "upper_value": arm.q3 });
         let mut measures = Map::new();
         measures.insert(measure(arm.metric).to_owned(), metric);
@@ -55,11 +55,9 @@ mod tests {
         }
     }"#;
 
-    fn rendered(records: &[crate::harness::TrialRecord]) -> Value {
+    fn rendered(tests: &[crate::report::Test<'_>]) -> Value {
         let environment = fixtures::environment();
-        let settings = crate::harness::Settings::default();
-        let run = Run { binary: "perf", settings: &settings, environment: &environment, records };
-        serde_json::from_str(&render(&run)).unwrap()
+        serde_json::from_str(&render(&fixtures::run(&environment, tests, false))).unwrap()
     }
 
     #[test]
@@ -87,7 +85,7 @@ mod tests {
     fn the_values_are_the_arms_medians_and_quartiles_in_nanoseconds() {
         let records = [fixtures::record("perf::fast_vs_slow", 25.0, 100.0)];
         let ours = rendered(&records);
-        let report = records[0].report.as_ref().unwrap();
+        let report = records[0].report.unwrap();
         let candidate = &ours["perf::fast_vs_slow/candidate"]["latency"];
         assert_eq!(candidate["value"].as_f64(), Some(report.candidate_summary.median));
         assert_eq!(candidate["lower_value"].as_f64(), Some(report.candidate_summary.q1));
@@ -103,9 +101,9 @@ mod tests {
         assert_eq!(measure(Metric::Time), "latency");
         assert_eq!(measure(Metric::AllocBytes), "alloc_bytes");
         assert_eq!(measure(Metric::Allocs), "allocs");
-        let mut record = fixtures::record("perf::fast_vs_slow", 25.0, 100.0);
-        record.report.as_mut().unwrap().metric = Metric::Allocs;
-        assert!(rendered(&[record])["perf::fast_vs_slow/candidate"]["allocs"]["value"].is_number());
+        let mut report = fixtures::report(25.0, 100.0);
+        report.metric = Metric::Allocs;
+        assert!(rendered(&[fixtures::measured("perf::fast_vs_slow", report)])["perf::fast_vs_slow/candidate"]["allocs"]["value"].is_number());
         assert_eq!(rendered(&[fixtures::panicked("perf::boom_vs_slow")]), json!({}));
     }
 }

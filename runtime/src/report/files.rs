@@ -2,24 +2,25 @@
 //! the Bencher Metric Format and github-action-benchmark files — checking before measuring that
 //! they can be written, and writing them atomically after.
 
+use super::run::Run;
 use super::{bmf, gha, json, markdown, svg};
-use crate::environment::Environment;
-use crate::harness::{Settings, TrialRecord};
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-/// A finished run: everything the files are made from.
-pub(crate) struct Run<'a> {
-    /// The test binary's name without Cargo's hash (`perf`).
-    pub binary: &'a str,
-    /// The run-wide settings.
-    pub settings: &'a Settings,
-    /// The machine and build.
-    pub environment: &'a Environment,
-    /// Every test that ran, in order.
-    pub records: &'a [TrialRecord],
+/// The paths a run was asked to write to; `None` takes the default (the results file) or
+/// writes nothing (the others).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Requested {
+    /// `RTCOMPARE_RESULTS`.
+    pub results: Option<PathBuf>,
+    /// `RTCOMPARE_MARKDOWN`.
+    pub markdown: Option<PathBuf>,
+    /// `RTCOMPARE_BMF`.
+    pub bmf: Option<PathBuf>,
+    /// `RTCOMPARE_GHA_BENCHMARK`.
+    pub gha_benchmark: Option<PathBuf>,
 }
 
 /// How a Markdown destination is written.
@@ -131,16 +132,16 @@ impl fmt::Display for OutputError {
 impl std::error::Error for OutputError {}
 
 impl Destinations {
-    /// The destinations of this process: from the settings, `$GITHUB_STEP_SUMMARY` and the test
-    /// binary's own path.
-    pub(crate) fn resolve(settings: &Settings) -> Destinations {
+    /// The destinations of this process: from the requested paths, `$GITHUB_STEP_SUMMARY` and
+    /// the test binary's own path.
+    pub(crate) fn resolve(settings: &Requested) -> Destinations {
         let exe = std::env::current_exe().ok();
         let step_summary = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()).map(PathBuf::from);
         Destinations::from_parts(settings, step_summary, exe.as_deref())
     }
 
     /// [`Destinations::resolve`] with its inputs given, for tests.
-    fn from_parts(settings: &Settings, step_summary: Option<PathBuf>, exe: Option<&Path>) -> Destinations {
+    fn from_parts(settings: &Requested, step_summary: Option<PathBuf>, exe: Option<&Path>) -> Destinations {
         let binary = exe.and_then(binary_name).unwrap_or_else(|| "rtcompare".to_owned());
         let results = match &settings.results {
             Some(path) => path.clone(),
@@ -221,10 +222,10 @@ impl Destinations {
             Err(source) => errors.push(error("results file", &self.results, source)),
         }
         let mut pictures = 0;
-        for record in run.records {
-            let Some(report) = &record.report else { continue };
-            let path = self.pictures.join(format!("{}.svg", svg::file_stem(&record.name)));
-            match write_atomically(&path, |file| file.write_all(svg::render_svg(report, &record.name).as_bytes())) {
+        for test in run.tests {
+            let Some(report) = test.report else { continue };
+            let path = self.pictures.join(format!("{}.svg", svg::file_stem(test.name)));
+            match write_atomically(&path, |file| file.write_all(svg::render_svg(report, test.name).as_bytes())) {
                 Ok(()) => pictures += 1,
                 Err(source) => errors.push(error("picture", &path, source)),
             }
@@ -352,13 +353,11 @@ fn markdown_fix(target: &MarkdownTarget) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scratch::ScratchDir;
 
-    /// A fresh directory under the system's temporary directory.
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("rtcompare-files-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    /// A fresh directory under the system's temporary directory, removed when the test ends.
+    fn scratch(name: &str) -> ScratchDir {
+        ScratchDir::new(&format!("files-{name}"))
     }
 
     fn entries(dir: &Path) -> Vec<String> {
@@ -376,7 +375,6 @@ mod tests {
         write_atomically(&path, |f| f.write_all(b"new")).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
         assert_eq!(entries(&dir), ["r.json"]);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -391,12 +389,11 @@ mod tests {
         assert_eq!(failed.unwrap_err().to_string(), "disk full");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
         assert_eq!(entries(&dir), ["r.json"]);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn the_default_path_is_under_the_target_directory_named_after_the_binary() {
-        let settings = Settings::default();
+        let settings = Requested::default();
         let exe = Path::new("/repo/target/release/deps/perf-1a2b3c4d5e6f7a8b");
         let d = Destinations::from_parts(&settings, None, Some(exe));
         assert_eq!(d.binary, "perf");
@@ -414,20 +411,20 @@ mod tests {
 
     #[test]
     fn settings_and_the_step_summary_override_the_defaults() {
-        let settings = Settings {
+        let settings = Requested {
             results: Some(PathBuf::from("out/r.json")),
             markdown: Some(PathBuf::from("out/r.md")),
-            ..Settings::default()
+            ..Requested::default()
         };
         let d = Destinations::from_parts(&settings, Some(PathBuf::from("/gh/summary")), None);
         assert_eq!((d.results.as_path(), d.pictures.as_path()), (Path::new("out/r.json"), Path::new("out/r")));
         let modes: Vec<(&str, Mode)> = d.markdown.iter().map(|t| (t.variable, t.mode)).collect();
         assert_eq!(modes, [("GITHUB_STEP_SUMMARY", Mode::Append), ("RTCOMPARE_MARKDOWN", Mode::Replace)]);
         assert!(d.tracking.is_empty());
-        let settings = Settings {
+        let settings = Requested {
             bmf: Some(PathBuf::from("out/bmf.json")),
             gha_benchmark: Some(PathBuf::from("out/gha.json")),
-            ..Settings::default()
+            ..Requested::default()
         };
         let tracking = Destinations::from_parts(&settings, None, None).tracking;
         let formats: Vec<(&Path, TrackingFormat)> = tracking.iter().map(|t| (t.path.as_path(), t.format)).collect();
@@ -449,35 +446,33 @@ mod tests {
             (None, Some(dir.join("blocker/gha.json")), "RTCOMPARE_GHA_BENCHMARK="),
         ] {
             let settings =
-                Settings { results: Some(dir.join("r.json")), bmf, gha_benchmark: gha, ..Settings::default() };
+                Requested { results: Some(dir.join("r.json")), bmf, gha_benchmark: gha, ..Requested::default() };
             let message = Destinations::from_parts(&settings, None, None).probe().unwrap_err().to_string();
             assert!(message.contains("blocker/") && message.contains(variable), "{message}");
         }
         // Writable paths are probed without leaving anything behind.
-        let settings = Settings {
+        let settings = Requested {
             results: Some(dir.join("r.json")),
             bmf: Some(dir.join("t/bmf.json")),
             gha_benchmark: Some(dir.join("t/gha.json")),
-            ..Settings::default()
+            ..Requested::default()
         };
         Destinations::from_parts(&settings, None, None).probe().unwrap();
         assert!(entries(&dir.join("t")).is_empty());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn probing_creates_the_directories_and_names_an_unwritable_path() {
         let dir = scratch("probe");
-        let settings = Settings { results: Some(dir.join("deep/er/r.json")), ..Settings::default() };
+        let settings = Requested { results: Some(dir.join("deep/er/r.json")), ..Requested::default() };
         let d = Destinations::from_parts(&settings, None, None);
         d.probe().unwrap();
         assert!(dir.join("deep/er/r").is_dir());
         assert_eq!(entries(&dir.join("deep/er")), ["r"]);
         // A file where a directory should be: creating the directory fails.
         std::fs::write(dir.join("blocker"), "").unwrap();
-        let settings = Settings { results: Some(dir.join("blocker/r.json")), ..Settings::default() };
+        let settings = Requested { results: Some(dir.join("blocker/r.json")), ..Requested::default() };
         let message = Destinations::from_parts(&settings, None, None).probe().unwrap_err().to_string();
         assert!(message.contains("blocker/r.json") && message.contains("RTCOMPARE_RESULTS="), "{message}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -10,7 +10,7 @@
 //! interquartile range (the form the action's own extractors write and its comments parse), and
 //! `extra` (shown in the chart's tooltip) says what the arm was compared with and the verdict.
 
-use super::files::Run;
+use super::run::Run;
 use super::tracking::{ArmEntry, arm_entries};
 use serde::Serialize;
 
@@ -27,7 +27,7 @@ struct Entry {
 /// The run's arms as github-action-benchmark `customSmallerIsBetter` JSON (`[]` when nothing
 /// was measured).
 pub(crate) fn render(run: &Run<'_>) -> String {
-    let entries: Vec<Entry> = arm_entries(run.records).iter().map(|arm| entry(arm, run.settings.debug)).collect();
+    let entries: Vec<Entry> = arm_entries(run.tests).iter().map(|arm| entry(arm, run.unoptimised)).collect();
     // Serializing plain structs cannot fail; an empty string would show it did.
     let mut text = serde_json::to_string_pretty(&entries).unwrap_or_default();
     text.push('\n');
@@ -95,11 +95,9 @@ mod tests {
         }
     ]"#;
 
-    fn rendered(records: &[crate::harness::TrialRecord], debug: bool) -> Value {
+    fn rendered(tests: &[crate::report::Test<'_>], debug: bool) -> Value {
         let environment = fixtures::environment();
-        let settings = crate::harness::Settings { debug, ..crate::harness::Settings::default() };
-        let run = Run { binary: "perf", settings: &settings, environment: &environment, records };
-        serde_json::from_str(&render(&run)).unwrap()
+        serde_json::from_str(&render(&fixtures::run(&environment, tests, debug))).unwrap()
     }
 
     #[test]
@@ -121,7 +119,7 @@ mod tests {
     fn values_are_medians_in_nanoseconds_and_ranges_parse_as_the_action_reads_them() {
         let records = [fixtures::record("perf::fast_vs_slow", 25.0, 100.0)];
         let ours = rendered(&records, false);
-        let report = records[0].report.as_ref().unwrap();
+        let report = records[0].report.unwrap();
         let candidate = &ours[0];
         assert_eq!(candidate["name"], "perf::fast_vs_slow/candidate");
         assert_eq!(candidate["unit"], "ns");

@@ -4,9 +4,8 @@
 //! The structs here are the schema; they borrow from the reports so that writing copies nothing.
 //! A change to a field's name or meaning is a new [`SCHEMA_VERSION`].
 
-use super::files::Run;
+use super::run::{Run, Test};
 use crate::environment::Environment;
-use crate::harness::{Expectation, TrialRecord};
 use crate::measure::{Calibration, Series};
 use crate::stats::{Drift, Resampling, Summary};
 use crate::validate::{PlacementSpread, Validation};
@@ -178,7 +177,7 @@ struct ResamplingRecord<'a> {
 
 #[derive(Serialize)]
 struct WarningRecord<'a> {
-    kind: String,
+    kind: &'static str,
     message: &'a str,
 }
 
@@ -205,9 +204,9 @@ pub(crate) fn render(run: &Run<'_>) -> String {
         schema_version: SCHEMA_VERSION,
         rtcompare_version: env!("CARGO_PKG_VERSION"),
         binary: run.binary,
-        settings: RunSettings { time_s: run.settings.time.as_secs_f64(), seed: run.settings.seed },
+        settings: RunSettings { time_s: run.budget.as_secs_f64(), seed: run.seed },
         environment: run.environment,
-        comparisons: run.records.iter().map(comparison).collect(),
+        comparisons: run.tests.iter().map(comparison).collect(),
     };
     let mut out = Vec::new();
     let mut serializer = serde_json::Serializer::with_formatter(&mut out, Layout::default());
@@ -217,25 +216,21 @@ pub(crate) fn render(run: &Run<'_>) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-fn comparison(record: &TrialRecord) -> Comparison<'_> {
-    let registration = record.comparison.registration;
-    let report = record.report.as_ref();
-    let metric = report.map_or(registration.settings.metric, |r| r.metric);
+fn comparison<'a>(test: &Test<'a>) -> Comparison<'a> {
+    let report = test.report;
+    let metric = report.map_or(test.metric, |r| r.metric);
     Comparison {
-        name: &record.name,
-        candidate: report.map_or(registration.candidate, |r| &r.candidate),
-        baseline: report.map_or(registration.baseline, |r| &r.baseline),
+        name: test.name,
+        candidate: report.map_or(test.candidate, |r| &r.candidate),
+        baseline: report.map_or(test.baseline, |r| &r.baseline),
         metric: metric.as_str(),
         unit: metric.unit(),
-        size: record.comparison.size,
-        file: registration.file,
-        line: registration.line,
-        expect: match registration.settings.expect {
-            Expectation::NoLoss => "no_loss",
-            Expectation::Win => "win",
-        },
-        passed: record.passed(),
-        failure: record.failure.as_deref(),
+        size: test.size,
+        file: test.file,
+        line: test.line,
+        expect: test.expect,
+        passed: test.passed(),
+        failure: test.failure,
         round: round(report),
         confirmation: report.and_then(|r| r.confirmation.as_deref()).map(|second| round(Some(second))),
     }
@@ -355,20 +350,7 @@ fn scheme(scheme: Resampling) -> (&'static str, Option<usize>) {
 }
 
 fn warning(w: &Warning) -> WarningRecord<'_> {
-    WarningRecord { kind: snake_case(&format!("{:?}", w.kind)), message: &w.message }
-}
-
-/// `TimingModes` → `timing_modes`: warning kinds by their variant names, so a new kind needs
-/// no change here.
-fn snake_case(name: &str) -> String {
-    let mut out = String::with_capacity(name.len() + 4);
-    for (i, c) in name.char_indices() {
-        if c.is_ascii_uppercase() && i > 0 {
-            out.push('_');
-        }
-        out.push(c.to_ascii_lowercase());
-    }
-    out
+    WarningRecord { kind: w.kind.as_str(), message: &w.message }
 }
 
 fn samples(report: &Report) -> SamplesRecord<'_> {
@@ -441,9 +423,7 @@ mod tests {
     fn rendered() -> Value {
         let records = [fixtures::record("perf::fast_vs_slow", 50.0, 100.0), fixtures::panicked("perf::boom_vs_slow")];
         let environment = fixtures::environment();
-        let settings = crate::harness::Settings::default();
-        let run = Run { binary: "perf", settings: &settings, environment: &environment, records: &records };
-        serde_json::from_str(&render(&run)).unwrap()
+        serde_json::from_str(&render(&fixtures::run(&environment, &records, false))).unwrap()
     }
 
     #[test]
@@ -476,14 +456,11 @@ mod tests {
 
     #[test]
     fn a_confirmation_round_is_kept_beside_the_first() {
-        let mut record = fixtures::record("perf::fast_vs_slow", 50.0, 100.0);
-        let first = record.report.as_mut().unwrap();
+        let mut first = fixtures::report(50.0, 100.0);
         first.confirmation = Some(Box::new(fixtures::report(52.0, 100.0)));
         let environment = fixtures::environment();
-        let settings = crate::harness::Settings::default();
-        let records = [record];
-        let run = Run { binary: "perf", settings: &settings, environment: &environment, records: &records };
-        let file: Value = serde_json::from_str(&render(&run)).unwrap();
+        let records = [fixtures::measured("perf::fast_vs_slow", first)];
+        let file: Value = serde_json::from_str(&render(&fixtures::run(&environment, &records, false))).unwrap();
         let c = &file["comparisons"][0];
         assert_eq!(c["confirmation"]["verdict"]["outcome"], "win");
         assert_eq!(c["confirmation"]["samples"]["candidate"]["per_op"].as_array().unwrap().len(), fixtures::ROUNDS);
@@ -495,17 +472,19 @@ mod tests {
     fn arrays_stay_on_one_line() {
         let records = [fixtures::record("perf::fast_vs_slow", 50.0, 100.0)];
         let environment = fixtures::environment();
-        let settings = crate::harness::Settings::default();
-        let run = Run { binary: "perf", settings: &settings, environment: &environment, records: &records };
-        let text = render(&run);
+        let text = render(&fixtures::run(&environment, &records, false));
         let line = text.lines().find(|l| l.trim_start().starts_with("\"per_op\"")).unwrap();
         assert!(line.ends_with("],"), "{line}");
         assert!(text.contains("\n  \"comparisons\": [{\n"), "{text}");
     }
 
     #[test]
-    fn warning_kinds_are_snake_case() {
-        assert_eq!(snake_case("TimingModes"), "timing_modes");
-        assert_eq!(snake_case("Drift"), "drift");
+    fn warning_kinds_are_written_by_their_names() {
+        let mut report = fixtures::report(50.0, 100.0);
+        report.warnings = vec![Warning { kind: crate::WarningKind::ProcessesDisagree, message: "apart".to_owned() }];
+        let environment = fixtures::environment();
+        let records = [fixtures::measured("perf::fast_vs_slow", report)];
+        let file: Value = serde_json::from_str(&render(&fixtures::run(&environment, &records, false))).unwrap();
+        assert_eq!(file["comparisons"][0]["warnings"][0]["kind"], "processes_disagree");
     }
 }

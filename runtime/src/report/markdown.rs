@@ -2,11 +2,10 @@
 //! comparison, a table per baseline with several candidates, then the warnings and failures in
 //! full below a fold.
 
-use super::files::Run;
+use super::run::{Run, Test};
 use super::{factor_words, outcome_line, rankings};
 use crate::Outcome;
-use crate::harness::TrialRecord;
-use crate::warnings::{pct, signed_pct};
+use crate::units::{pct, signed_pct};
 use std::fmt::Write;
 
 /// The summary of a run as Markdown.
@@ -14,8 +13,8 @@ pub(crate) fn render(run: &Run<'_>) -> String {
     let mut out = String::new();
     // Writing to a String cannot fail; the results are ignored for that reason.
     let _ = writeln!(out, "### rtcompare: `{}`\n", run.binary);
-    let _ = writeln!(out, "{}\n", counts(run.records));
-    if run.settings.debug {
+    let _ = writeln!(out, "{}\n", counts(run.tests));
+    if run.unoptimised {
         let _ = writeln!(
             out,
             "⚠️ **Unoptimised build**, measured on purpose (`RTCOMPARE_DEBUG=1`): these figures describe debug \
@@ -24,38 +23,38 @@ pub(crate) fn render(run: &Run<'_>) -> String {
     }
     let _ = writeln!(out, "| | pair | outcome | difference (interval) | ratio (best) | tolerance | warnings |");
     let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- |");
-    for record in run.records {
-        let _ = writeln!(out, "{}", row(record));
+    for test in run.tests {
+        let _ = writeln!(out, "{}", row(test));
     }
-    for ranking in rankings(run.records) {
+    for ranking in rankings(run.tests) {
         let _ = write!(out, "\n{}", ranking.render_markdown());
     }
-    details(&mut out, "Warnings", run.records.iter().flat_map(warning_items));
-    details(&mut out, "Failures", run.records.iter().filter_map(failure_item));
+    details(&mut out, "Warnings", run.tests.iter().flat_map(warning_items));
+    details(&mut out, "Failures", run.tests.iter().filter_map(failure_item));
     out
 }
 
 /// `2 wins, 1 parity (1 established, 0 inconclusive), 0 losses; 1 failed`.
-fn counts(records: &[TrialRecord]) -> String {
-    let outcome = |o: Outcome| records.iter().filter_map(|r| r.report.as_ref()).filter(move |r| r.verdict.outcome == o);
+fn counts(tests: &[Test<'_>]) -> String {
+    let outcome = |o: Outcome| tests.iter().filter_map(|t| t.report).filter(move |r| r.verdict.outcome == o);
     let established = outcome(Outcome::Parity).filter(|r| r.verdict.resolved).count();
     let parity = outcome(Outcome::Parity).count();
-    let failed = records.iter().filter(|r| !r.passed()).count();
+    let failed = tests.iter().filter(|t| !t.passed()).count();
     format!(
         "{} win(s), {parity} parity ({established} established, {} inconclusive), {} loss(es); {} of {} test(s) \
          passed",
         outcome(Outcome::Win).count(),
         parity - established,
         outcome(Outcome::Loss).count(),
-        records.len() - failed,
-        records.len()
+        tests.len() - failed,
+        tests.len()
     )
 }
 
-fn row(record: &TrialRecord) -> String {
-    let mark = if record.passed() { "✅" } else { "❌" };
-    let name = code(&record.name);
-    let Some(report) = &record.report else {
+fn row(test: &Test<'_>) -> String {
+    let mark = if test.passed() { "✅" } else { "❌" };
+    let name = code(test.name);
+    let Some(report) = test.report else {
         return format!("| {mark} | {name} | not measured (see failures) | | | | |");
     };
     let v = &report.verdict;
@@ -85,26 +84,18 @@ fn row(record: &TrialRecord) -> String {
     )
 }
 
-/// A warning kind in words (`TimingModes` → `timing modes`).
+/// A warning kind in words: its name with spaces (`timing modes`).
 fn kind(warning: &crate::Warning) -> String {
-    let name = format!("{:?}", warning.kind);
-    let mut words = String::new();
-    for (i, c) in name.char_indices() {
-        if c.is_ascii_uppercase() && i > 0 {
-            words.push(' ');
-        }
-        words.push(c.to_ascii_lowercase());
-    }
-    words
+    warning.kind.as_str().replace('_', " ")
 }
 
-fn warning_items(record: &TrialRecord) -> Vec<String> {
-    let Some(report) = &record.report else { return Vec::new() };
-    report.warnings.iter().map(|w| format!("{}: {}", code(&record.name), w.message)).collect()
+fn warning_items(test: &Test<'_>) -> Vec<String> {
+    let Some(report) = test.report else { return Vec::new() };
+    report.warnings.iter().map(|w| format!("{}: {}", code(test.name), w.message)).collect()
 }
 
-fn failure_item(record: &TrialRecord) -> Option<String> {
-    Some(format!("{}: {}", code(&record.name), record.failure.as_deref()?))
+fn failure_item(test: &Test<'_>) -> Option<String> {
+    Some(format!("{}: {}", code(test.name), test.failure?))
 }
 
 /// A folded list under a heading, or nothing when the list is empty.
@@ -136,10 +127,9 @@ mod tests {
     use super::*;
     use crate::report::fixtures;
 
-    fn summary(records: &[TrialRecord]) -> String {
+    fn summary(tests: &[Test<'_>]) -> String {
         let environment = fixtures::environment();
-        let settings = crate::harness::Settings::default();
-        render(&Run { binary: "perf", settings: &settings, environment: &environment, records })
+        render(&fixtures::run(&environment, tests, false))
     }
 
     #[test]
@@ -149,7 +139,7 @@ mod tests {
         let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("| ")).collect();
         assert_eq!(rows.len(), 4, "{text}");
         let win = rows[2];
-        let v = &records[0].report.as_ref().unwrap().verdict;
+        let v = &records[0].report.unwrap().verdict;
         let (ratios, tolerance) = (format!("{:.3} ({:.3})", v.ratio, v.best_ratio), format!("±{}", pct(v.tolerance)));
         for part in ["✅", "`perf::fast_vs_slow`", "**win (resolved)**", "candidate is 4.", &ratios, &tolerance] {
             assert!(win.contains(part), "missing {part:?} in {win}");
@@ -175,8 +165,7 @@ mod tests {
     fn an_unoptimised_run_says_so_at_the_top() {
         let records = [fixtures::record("perf::fast_vs_slow", 25.0, 100.0)];
         let environment = fixtures::environment();
-        let settings = crate::harness::Settings { debug: true, ..crate::harness::Settings::default() };
-        let text = render(&Run { binary: "perf", settings: &settings, environment: &environment, records: &records });
+        let text = render(&fixtures::run(&environment, &records, true));
         assert!(text.contains("**Unoptimised build**, measured on purpose (`RTCOMPARE_DEBUG=1`)"), "{text}");
         assert!(!summary(&records).contains("Unoptimised"));
     }

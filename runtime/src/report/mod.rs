@@ -9,25 +9,27 @@ mod gha;
 mod json;
 mod markdown;
 mod ranking;
+mod run;
 mod svg;
 mod text;
 mod tracking;
-mod units;
 
-pub(crate) use files::{Destinations, Mode, Run, Written, binary_name};
+pub use crate::units::{format_ns, format_value};
+pub(crate) use files::{Destinations, Mode, Requested, Written, binary_name};
 pub(crate) use ranking::rankings;
+pub(crate) use run::{Run, Test};
 pub use svg::render_svg;
 pub use text::render_text;
-pub(crate) use text::{factor_words, outcome_line};
-pub use units::{format_ns, format_value};
+pub(crate) use text::{Line, factor_words, outcome_line, text_lines};
 
 /// Reports and records with known figures, for the tests of every output.
 #[cfg(test)]
 pub(crate) mod fixtures {
+    use super::run::{Run, Test};
     use crate::environment::Environment;
-    use crate::harness::{AttributeSettings, Comparison, Registration, TrialRecord};
-    use crate::measure::{Calibration, Meter, Samples, Series};
+    use crate::measure::{Calibration, Samples, Series};
     use crate::{JudgeOptions, Metric, Report, judge};
+    use std::time::Duration;
 
     /// Rounds in every fixture report.
     pub(crate) const ROUNDS: usize = 60;
@@ -64,41 +66,43 @@ pub(crate) mod fixtures {
         judge("fast", "slow", Metric::Time, calibration, samples, &options)
     }
 
-    fn batch(_: u64, _: u64, _: u64, _: Meter) -> u64 {
-        0
-    }
-
-    fn comparison(candidate: &'static str) -> Comparison {
-        let registration = Box::leak(Box::new(Registration {
+    /// A test of `fast` against `slow` declared in `tests/perf.rs`, with what came of it.
+    fn test(name: &str, candidate: &'static str, report: Option<Report>, failure: Option<&str>) -> Test<'static> {
+        // Leaked so that fixtures can be built in one call; each test leaks a few.
+        let leak = |text: &str| -> &'static str { Box::leak(text.to_owned().into_boxed_str()) };
+        Test {
+            name: leak(name),
             module_path: "perf",
             candidate,
             baseline: "slow",
-            batches: crate::harness::Batches::uniform(batch),
-            settings: AttributeSettings::default(),
+            metric: Metric::Time,
+            expect: "no_loss",
+            size: None,
             file: "tests/perf.rs",
             line: 12,
-        }));
-        Comparison { registration, size: None }
+            report: report.map(|report| &*Box::leak(Box::new(report))),
+            failure: failure.map(leak),
+        }
     }
 
     /// A measured, passing test.
-    pub(crate) fn record(name: &str, candidate: f64, baseline: f64) -> TrialRecord {
-        TrialRecord {
-            name: name.to_owned(),
-            comparison: comparison("fast"),
-            report: Some(report(candidate, baseline)),
-            failure: None,
-        }
+    pub(crate) fn record(name: &str, candidate: f64, baseline: f64) -> Test<'static> {
+        measured(name, report(candidate, baseline))
+    }
+
+    /// A passing test that measured `report`.
+    pub(crate) fn measured(name: &str, report: Report) -> Test<'static> {
+        test(name, "fast", Some(report), None)
     }
 
     /// A test whose measured function panicked.
-    pub(crate) fn panicked(name: &str) -> TrialRecord {
-        TrialRecord {
-            name: name.to_owned(),
-            comparison: comparison("boom"),
-            report: None,
-            failure: Some("a measured function panicked: boom".to_owned()),
-        }
+    pub(crate) fn panicked(name: &str) -> Test<'static> {
+        test(name, "boom", None, Some("a measured function panicked: boom"))
+    }
+
+    /// A run of `tests` with the default budget and seed.
+    pub(crate) fn run<'a>(environment: &'a Environment, tests: &'a [Test<'a>], unoptimised: bool) -> Run<'a> {
+        Run { binary: "perf", budget: Duration::from_secs(1), seed: 0x005E_ED0F_C0A7, unoptimised, environment, tests }
     }
 
     /// The environment of this machine, read as a run would.

@@ -3,9 +3,9 @@
 //! candidate's ratio to the baseline, fastest first, with its direction in words. Only baselines
 //! with two or more measured candidates in the run get a table.
 
+use super::run::Test;
 use super::text::outcome_line;
-use crate::harness::TrialRecord;
-use crate::warnings::pct;
+use crate::units::pct;
 use crate::{Metric, Outcome};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -41,16 +41,15 @@ struct Row<'a> {
 /// The rankings of a run: one per baseline that has two or more measured candidates, at the
 /// same size and metric, in the order of their baselines' names. Tests that measured nothing
 /// are left out.
-pub(crate) fn rankings(records: &[TrialRecord]) -> Vec<Ranking<'_>> {
-    let mut groups: BTreeMap<(&str, &str, Option<u64>, &str), Ranking<'_>> = BTreeMap::new();
-    for record in records {
-        let Some(report) = &record.report else { continue };
-        let registration = record.comparison.registration;
+pub(crate) fn rankings<'a>(tests: &[Test<'a>]) -> Vec<Ranking<'a>> {
+    let mut groups: BTreeMap<(&str, &str, Option<u64>, &str), Ranking<'a>> = BTreeMap::new();
+    for test in tests {
+        let Some(report) = test.report else { continue };
         // The same baseline text in another module may name another function.
-        let key = (registration.baseline, registration.module_path, record.comparison.size, report.metric.as_str());
+        let key = (test.baseline, test.module_path, test.size, report.metric.as_str());
         let ranking = groups.entry(key).or_insert_with(|| Ranking {
-            baseline: registration.baseline,
-            size: record.comparison.size,
+            baseline: test.baseline,
+            size: test.size,
             metric: report.metric,
             rows: Vec::new(),
         });
@@ -62,7 +61,7 @@ pub(crate) fn rankings(records: &[TrialRecord]) -> Vec<Ranking<'_>> {
             decided: report.verdict.outcome != Outcome::Parity,
         });
     }
-    let mut rankings: Vec<Ranking<'_>> = groups.into_values().filter(|r| r.rows.len() >= 2).collect();
+    let mut rankings: Vec<Ranking<'a>> = groups.into_values().filter(|r| r.rows.len() >= 2).collect();
     for ranking in &mut rankings {
         ranking.rows.sort_by(|a, b| a.ratio.total_cmp(&b.ratio).then_with(|| a.candidate.cmp(b.candidate)));
     }
@@ -173,33 +172,18 @@ fn ratio_text(ratio: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::{AttributeSettings, Comparison, Registration};
-    use crate::measure::Meter;
     use crate::report::fixtures;
 
-    fn batch(_: u64, _: u64, _: u64, _: Meter) -> u64 {
-        0
-    }
-
     /// A measured test of `candidate` against `baseline` with the given per-op medians.
-    fn test(candidate: &'static str, baseline: &'static str, size: Option<u64>, c: f64, b: f64) -> TrialRecord {
-        let registration = Box::leak(Box::new(Registration {
-            module_path: "perf",
-            candidate,
-            baseline,
-            batches: crate::harness::Batches::uniform(batch),
-            settings: AttributeSettings::default(),
-            file: "tests/perf.rs",
-            line: 1,
-        }));
+    fn test(candidate: &'static str, baseline: &'static str, size: Option<u64>, c: f64, b: f64) -> Test<'static> {
         let mut report = fixtures::report(c, b);
         report.candidate = candidate.to_owned();
         report.baseline = baseline.to_owned();
-        let comparison = Comparison { registration, size };
-        TrialRecord { name: comparison.name(), comparison, report: Some(report), failure: None }
+        let name = format!("perf::{candidate}_vs_{baseline}");
+        Test { candidate, baseline, size, ..fixtures::measured(&name, report) }
     }
 
-    fn three_against_reference() -> Vec<TrialRecord> {
+    fn three_against_reference() -> Vec<Test<'static>> {
         vec![
             test("four_times", "reference", None, 400.0, 100.0),
             test("quarter", "reference", None, 25.0, 100.0),

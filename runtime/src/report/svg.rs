@@ -6,7 +6,7 @@
 use super::factor_words;
 use super::outcome_line;
 use crate::stats::{Outcome, quantile_sorted, sorted_copy};
-use crate::warnings::signed_pct;
+use crate::units::{Unit, display_unit, format_value, signed_pct};
 use crate::{Metric, Report};
 use std::fmt::Write;
 
@@ -198,7 +198,7 @@ fn median_mark(svg: &mut String, role: &str, values: &[f64], row: f64, dark: &st
         svg,
         r#"<text x="{x:.1}" y="{:.1}" text-anchor="{anchor}" font-weight="bold" fill="{dark}">median {}</text>"#,
         row - ROW - 6.0,
-        escape(&super::format_value(median, scale.metric))
+        escape(&format_value(median, scale.metric))
     );
 }
 
@@ -426,7 +426,7 @@ struct ValueScale {
     high: f64,
     log: bool,
     step: f64,
-    unit: (&'static str, f64),
+    unit: Unit,
 }
 
 impl ValueScale {
@@ -503,17 +503,13 @@ impl ValueScale {
     }
 }
 
-/// The display unit for values up to `high`: its name and its size in the metric's base unit.
-fn unit(metric: Metric, high: f64) -> (&'static str, f64) {
-    match metric {
-        Metric::Time if high >= 1e9 => ("s", 1e9),
-        Metric::Time if high >= 1e6 => ("ms", 1e6),
-        Metric::Time if high >= 1e3 => ("µs", 1e3),
-        Metric::Time => ("ns", 1.0),
-        Metric::AllocBytes if high >= 1024.0 * 1024.0 => ("MiB", 1024.0 * 1024.0),
-        Metric::AllocBytes if high >= 1024.0 => ("KiB", 1024.0),
-        Metric::AllocBytes => ("bytes", 1.0),
-        Metric::Allocs => ("", 1.0),
+/// The axis unit for values up to `high`: the shared display unit, except that the axis names
+/// base bytes in full and leaves counts unnamed (the title says what is counted).
+fn unit(metric: Metric, high: f64) -> Unit {
+    match display_unit(metric, high) {
+        (_, 1.0) if metric == Metric::AllocBytes => ("bytes", 1.0),
+        _ if metric == Metric::Allocs => ("", 1.0),
+        unit => unit,
     }
 }
 

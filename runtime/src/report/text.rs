@@ -1,70 +1,90 @@
 //! The compact text block printed under a comparison's libtest line.
 
-use super::format_value;
 use crate::Metric;
 use crate::stats::{Outcome, Resampling, fast_end};
+use crate::units::{format_value, pct, signed_pct};
 use crate::verdict::Report;
-use crate::warnings::{pct, signed_pct};
-use std::fmt::Write;
+
+/// What a line of the text block says, so that a terminal can colour it without reading it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Line {
+    /// A figure: the arms, the difference, the ratio, sampling and confidence.
+    Figure,
+    /// The verdict, `win (confirmed)` and so on.
+    Outcome,
+    /// A caveat on the verdict.
+    Warning,
+}
 
 /// Renders a report as an indented block of plain text (no colour), one fact per line.
 pub fn render_text(report: &Report) -> String {
-    let mut out = String::new();
+    text_lines(report).into_iter().map(|(_, text)| text + "\n").collect()
+}
+
+/// The text block's lines, each with what it says.
+pub(crate) fn text_lines(report: &Report) -> Vec<(Line, String)> {
+    let mut lines = Vec::new();
+    let mut add = |kind, text: String| lines.push((kind, format!("    {text}")));
     let v = &report.verdict;
     let e = &report.estimate;
     let name_width = report.candidate.len().max(report.baseline.len());
     let unit_suffix = "/op";
-    // Writing to a String cannot fail; the results are ignored for that reason.
-    let _ = writeln!(
-        out,
-        "    candidate {:<name_width$}  {}{unit_suffix}  (best {})",
-        report.candidate,
-        format_value(report.candidate_summary.median, report.metric),
-        format_value(fast_end(&report.samples.candidate.per_op), report.metric)
+    add(
+        Line::Figure,
+        format!(
+            "candidate {:<name_width$}  {}{unit_suffix}  (best {})",
+            report.candidate,
+            format_value(report.candidate_summary.median, report.metric),
+            format_value(fast_end(&report.samples.candidate.per_op), report.metric)
+        ),
     );
-    let _ = writeln!(
-        out,
-        "    baseline  {:<name_width$}  {}{unit_suffix}  (best {})",
-        report.baseline,
-        format_value(report.baseline_summary.median, report.metric),
-        format_value(fast_end(&report.samples.baseline.per_op), report.metric)
+    add(
+        Line::Figure,
+        format!(
+            "baseline  {:<name_width$}  {}{unit_suffix}  (best {})",
+            report.baseline,
+            format_value(report.baseline_summary.median, report.metric),
+            format_value(fast_end(&report.samples.baseline.per_op), report.metric)
+        ),
     );
-    let _ = writeln!(
-        out,
-        "    difference {} [{}, {}] at {:.0} %: the candidate {}",
-        signed_pct(e.difference),
-        signed_pct(e.low),
-        signed_pct(e.high),
-        e.level * 100.0,
-        factor_words(e.difference, report.metric)
+    add(
+        Line::Figure,
+        format!(
+            "difference {} [{}, {}] at {:.0} %: the candidate {}",
+            signed_pct(e.difference),
+            signed_pct(e.low),
+            signed_pct(e.high),
+            e.level * 100.0,
+            factor_words(e.difference, report.metric)
+        ),
     );
-    let _ = writeln!(
-        out,
-        "    ratio {:.4} (candidate / baseline)  best ratio {:.4}  tolerance ±{} (best ±{})  noise {}  A/A floor {}",
-        v.ratio,
-        v.best_ratio,
-        pct(v.tolerance),
-        pct(v.best_tolerance),
-        pct(v.noise),
-        pct(v.floor)
+    add(
+        Line::Figure,
+        format!(
+            "ratio {:.4} (candidate / baseline)  best ratio {:.4}  tolerance ±{} (best ±{})  noise {}  A/A floor {}",
+            v.ratio,
+            v.best_ratio,
+            pct(v.tolerance),
+            pct(v.best_tolerance),
+            pct(v.noise),
+            pct(v.floor)
+        ),
     );
     if let Some(line) = placement_line(report) {
-        let _ = writeln!(out, "    {line}");
+        add(Line::Figure, line);
     }
-    let _ = writeln!(out, "    {}", sampling_words(report));
+    add(Line::Figure, sampling_words(report));
     for c in &report.confidence {
-        let _ = writeln!(
-            out,
-            "    confidence the candidate is ahead by {}: {:.1} %",
-            signed_pct(c.threshold),
-            c.confidence * 100.0
+        add(
+            Line::Figure,
+            format!("confidence the candidate is ahead by {}: {:.1} %", signed_pct(c.threshold), c.confidence * 100.0),
         );
     }
-    let _ = writeln!(out, "    {}", outcome_line(report));
+    add(Line::Outcome, outcome_line(report));
     for warning in &report.warnings {
-        let _ = writeln!(out, "    warning: {}", warning.message);
+        add(Line::Warning, format!("warning: {}", warning.message));
     }
-    out
+    lines
 }
 
 /// `placement: each arm at 4 code offsets, candidate's within 0.31 %, baseline's within 88.00 %`;

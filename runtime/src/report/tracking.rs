@@ -2,9 +2,9 @@
 //! per arm of every measured comparison, `<test name>/candidate` and `<test name>/baseline`, with
 //! the arm's median per-operation value and its interquartile range over rounds.
 
+use super::run::Test;
 use super::text::outcome_line;
 use crate::Metric;
-use crate::harness::TrialRecord;
 use crate::stats::Summary;
 
 /// One arm of one measured comparison, as the tracking formats report it.
@@ -36,10 +36,10 @@ pub(crate) struct ArmEntry {
 
 /// Two entries (candidate, then baseline) per test that measured something, in the order of
 /// the records; tests that measured nothing, and arms whose figures are not finite, have none.
-pub(crate) fn arm_entries(records: &[TrialRecord]) -> Vec<ArmEntry> {
+pub(crate) fn arm_entries(tests: &[Test<'_>]) -> Vec<ArmEntry> {
     let mut entries = Vec::new();
-    for record in records {
-        let Some(report) = &record.report else { continue };
+    for test in tests {
+        let Some(report) = test.report else { continue };
         let arms = [
             ("candidate", &report.candidate, &report.candidate_summary, &report.baseline),
             ("baseline", &report.baseline, &report.baseline_summary, &report.candidate),
@@ -48,14 +48,14 @@ pub(crate) fn arm_entries(records: &[TrialRecord]) -> Vec<ArmEntry> {
             if ![summary.median, summary.q1, summary.q3].iter().all(|v| v.is_finite()) {
                 continue;
             }
-            entries.push(entry(record, report, arm, function, summary, against));
+            entries.push(entry(test.name, report, arm, function, summary, against));
         }
     }
     entries
 }
 
 fn entry(
-    record: &TrialRecord,
+    test: &str,
     report: &crate::Report,
     arm: &'static str,
     function: &str,
@@ -63,7 +63,7 @@ fn entry(
     against: &str,
 ) -> ArmEntry {
     ArmEntry {
-        name: format!("{}/{arm}", record.name),
+        name: format!("{test}/{arm}"),
         arm,
         function: function.to_owned(),
         metric: report.metric,
@@ -88,7 +88,7 @@ mod tests {
         let entries = arm_entries(&records);
         let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["perf::fast_vs_slow/candidate", "perf::fast_vs_slow/baseline"]);
-        let report = records[0].report.as_ref().unwrap();
+        let report = records[0].report.unwrap();
         let (c, b) = (&entries[0], &entries[1]);
         assert_eq!(
             (c.median, c.q1, c.q3),

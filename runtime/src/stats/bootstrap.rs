@@ -8,7 +8,7 @@
 use super::autocorrelation::lag1_autocorrelation;
 use super::block_length::{block_length, block_variance_inflation};
 use super::quantile::{median, quantile_sorted, sorted_copy};
-use crate::Dprng;
+use crate::rng::ResampleStream;
 
 /// The number of bootstrap resamples rtcompare draws unless told otherwise.
 ///
@@ -198,7 +198,7 @@ pub struct Bootstrap {
     pub scheme: Resampling,
     /// How many replicates were drawn.
     pub resamples: usize,
-    /// The seed of the [`Dprng`] that drew them.
+    /// The seed of the [`Dprng`](crate::Dprng) that drew them.
     pub seed: u64,
     /// The replicate differences `d* = 1 − median*`, smoothed, widened and sorted ascending.
     replicates: Vec<f64>,
@@ -287,49 +287,14 @@ pub(crate) fn share_at_least(replicates: &[f64], threshold: f64) -> f64 {
 
 /// The paired bootstrap of `d = 1 − median(ratios)` with a percentile interval at `level`.
 ///
-/// Each of `resamples` replicates draws `n = ratios.len()` rounds according to `scheme`
-/// (independently, or as circular blocks of `len` consecutive rounds, the last block cut to
-/// fit), takes the replicate's median and records `d* = 1 − median*`. The interval is the
-/// `(1 − level)/2` and `(1 + level)/2` quantiles of the sorted `d*` (linear interpolation between
-/// order statistics). The same inputs, scheme and seed give a bit-identical result on every
-/// platform: the resampling, the smoothing and the widening use integer arithmetic and
-/// correctly rounded IEEE operations only. The scheme itself comes from [`choose_resampling`],
-/// whose block length goes through `log10` and `cbrt` of the platform's maths library, which
-/// IEEE does not require to be correctly rounded: on another platform a block length that sits
-/// exactly at a rounding boundary could come out one different.
-///
-/// **Smoothing.** The median of a resample can only take a few values near the middle of the
-/// sorted ratios (a lattice spaced about `1.85·IQR/n` apart), so the percentile interval jumps
-/// between lattice points and its coverage swings with `n` (from 94.2 to 95.6 % at nominal 95 %
-/// for odd `n` between 99 and 301, by an exact binomial count). Each replicate therefore gets
-/// independent zero-mean noise of standard deviation `h = 0.2 · IQR / √n` (a triangular
-/// kernel): at least one lattice step from about 90 rounds on, a fifth of the median's standard
-/// error, so it adds about 2 % to the interval's width. This is the smoothed bootstrap, applied
-/// to the replicate medians; with it the measured coverage is 95.0–95.6 % at 100 to 300 rounds.
-/// When at least half of the rounds share one ratio the IQR is zero and nothing is added.
-///
-/// **Block widening.** A block bootstrap of a median under dependence gives intervals that are
-/// too short, for two reasons: it sees the dependence only within a block (a variance bias of
-/// order `1/len`), and it estimates the variance from only about `n/len` blocks. On AR(1) data
-/// with ρ = 0.4 and 200 rounds its plain 95 % intervals covered about 92 %. For block schemes
-/// the replicates are therefore widened around their median by the product of two factors:
-///
-/// - `√ψ` for the first reason, where `ψ` compares two estimates of the long-run variance of the
-///   sign series `sign(rᵢ − median)` (what a median depends on): the flat-top estimate, which has
-///   no first-order bias, over the triangular (Bartlett) one that the block bootstrap implicitly
-///   uses; clamped to `[1, 4]`;
-/// - the fixed-b factor of Kiefer & Vogelsang (2005) for the second: about `1 + 1.5·len/n`.
-///
-/// With the smoothing, they bring the coverage to about 94.5 % at 200 rounds
-/// (`docs/statistics.md` has the figures). The widening is recorded in
-/// [`Bootstrap::widening`]; it is always ≥ 1.
-///
-/// **Ties.** On heavily quantized data, where many ratios are exactly equal, most replicate
-/// medians land on the same few values and the interval can be degenerate (a single point when
-/// more than half the rounds share one ratio: `[0, 0]` when they tie exactly). That is accepted:
-/// the data really do pin the median to that value, and the verdict reads the interval against
-/// the clock quantization and the A/A noise floor ([`crate::validate`]), which is measured the
-/// same way, rather than trusting a zero width on its own.
+/// Each of `resamples` replicates draws `ratios.len()` rounds as `scheme` says (independently,
+/// or as circular blocks), takes their median and records `d* = 1 − median*`; the interval is
+/// the `(1 − level)/2` and `(1 + level)/2` quantiles of the sorted `d*`. Each replicate carries
+/// a little smoothing noise ([`Bootstrap::smoothing`]), block replicates are widened around their
+/// median ([`Bootstrap::widening`]), and the same inputs, scheme and seed give the same bits on
+/// every platform. Why each step, what it does to ties, and the coverage it was measured to
+/// give: `docs/statistics.md`, sections 2 (interval, smoothing, ties), 3 (blocks, widening)
+/// and 9 (determinism).
 ///
 /// With no rounds, or no resamples, the replicates are empty and the interval ends are NaN.
 ///
@@ -411,7 +376,7 @@ fn replicate_differences(ratios: &[f64], scheme: Resampling, resamples: usize, s
     }
     // Selection on integer keys is cheaper than on floats compared with `total_cmp`.
     let keys: Vec<i64> = ratios.iter().map(|&r| order_key(r)).collect();
-    let mut rng = Stream::new(seed);
+    let mut rng = ResampleStream::new(seed);
     // One buffer for all replicates: this loop runs thousands of times per comparison.
     let mut buffer = Vec::with_capacity(keys.len());
     let mut replicates: Vec<f64> = (0..resamples)
@@ -444,13 +409,13 @@ fn from_order_key(key: i64) -> f64 {
 }
 
 /// Appends `items.len()` items drawn independently with replacement.
-fn draw_rounds(items: &[i64], rng: &mut Stream, out: &mut Vec<i64>) {
+fn draw_rounds(items: &[i64], rng: &mut ResampleStream, out: &mut Vec<i64>) {
     let n = items.len();
     out.extend((0..n).map(|_| items[rng.below(n)]));
 }
 
 /// Appends `items.len()` items as circular blocks of `len` consecutive items.
-fn draw_blocks(items: &[i64], len: usize, rng: &mut Stream, out: &mut Vec<i64>) {
+fn draw_blocks(items: &[i64], len: usize, rng: &mut ResampleStream, out: &mut Vec<i64>) {
     let n = items.len();
     while out.len() < n {
         let start = rng.below(n);
@@ -459,58 +424,6 @@ fn draw_blocks(items: &[i64], len: usize, rng: &mut Stream, out: &mut Vec<i64>) 
         let head = take.min(n - start);
         out.extend_from_slice(&items[start..start + head]);
         out.extend_from_slice(&items[..take - head]);
-    }
-}
-
-/// The generator behind the resampling: xoshiro256++ (Blackman & Vigna), its state drawn from
-/// [`Dprng`] so that the seed still fixes everything.
-///
-/// Resampling indices need uniformity, not unpredictability, and this loop draws millions of
-/// them per comparison: xoshiro256++ passes the standard statistical test batteries and costs a
-/// few instructions per draw, where ChaCha8 costs several times more. Living in this crate, it is
-/// also optimised in test builds, where dependencies are not.
-struct Stream([u64; 4]);
-
-impl Stream {
-    /// A stream whose state is the first four outputs of `Dprng::new(seed)`.
-    fn new(seed: u64) -> Stream {
-        let mut seeder = Dprng::new(seed);
-        let state = [seeder.u64(), seeder.u64(), seeder.u64(), seeder.u64()];
-        // The all-zero state is the generator's one fixed point (probability 2⁻²⁵⁶).
-        Stream(if state == [0; 4] { [1, 0, 0, 0] } else { state })
-    }
-
-    /// The next 64 uniformly distributed bits.
-    fn next(&mut self) -> u64 {
-        let s = &mut self.0;
-        let result = s[0].wrapping_add(s[3]).rotate_left(23).wrapping_add(s[0]);
-        let shifted = s[1] << 17;
-        s[2] ^= s[0];
-        s[3] ^= s[1];
-        s[1] ^= s[2];
-        s[0] ^= s[3];
-        s[2] ^= shifted;
-        s[3] = s[3].rotate_left(45);
-        result
-    }
-
-    /// A uniform value in `[0, 1)` with 53 random bits (exact: no rounding involved).
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-
-    /// A triangular deviate with mean 0 and variance 1: `√6·(u + v − 1)` for two uniforms. Only
-    /// exact arithmetic (no logarithms or cosines, whose last bits differ between platforms'
-    /// maths libraries), so the bootstrap stays bit-identical everywhere.
-    fn triangular(&mut self) -> f64 {
-        const SQRT_6: f64 = 2.449_489_742_783_178;
-        SQRT_6 * (self.unit() + self.unit() - 1.0)
-    }
-
-    /// A uniform index in `0..n` by multiply-shift (Lemire's method without the rejection
-    /// step): one multiplication instead of a loop, with a bias of at most `n / 2⁶⁴`.
-    fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next()) * n as u128) >> 64) as usize
     }
 }
 
@@ -533,6 +446,7 @@ fn median_of_keys(keys: &mut [i64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Dprng;
 
     #[test]
     fn median_of_keys_agrees_with_median() {
@@ -557,7 +471,7 @@ mod tests {
     #[test]
     fn blocks_are_contiguous_and_wrap() {
         let ratios: Vec<i64> = (0..10).collect();
-        let mut rng = Stream::new(1);
+        let mut rng = ResampleStream::new(1);
         let mut out = Vec::new();
         draw_blocks(&ratios, 4, &mut rng, &mut out);
         assert_eq!(out.len(), 10);
@@ -570,7 +484,7 @@ mod tests {
 
     #[test]
     fn iid_draws_stay_in_range_and_cover_it() {
-        let mut rng = Stream::new(2);
+        let mut rng = ResampleStream::new(2);
         let items: Vec<i64> = (0..7).collect();
         let mut seen = [0usize; 7];
         let mut out = Vec::new();
@@ -596,7 +510,7 @@ mod tests {
 
     #[test]
     fn triangular_noise_has_unit_variance() {
-        let mut rng = Stream::new(8);
+        let mut rng = ResampleStream::new(8);
         let draws: Vec<f64> = (0..100_000).map(|_| rng.triangular()).collect();
         let mean = draws.iter().sum::<f64>() / draws.len() as f64;
         let variance = draws.iter().map(|d| (d - mean) * (d - mean)).sum::<f64>() / draws.len() as f64;
@@ -610,14 +524,6 @@ mod tests {
         let typical = fixed_b_factor(7, 200);
         assert!((1.04..1.07).contains(&typical), "{typical}");
         assert!(fixed_b_factor(20, 100) > fixed_b_factor(10, 100));
-    }
-
-    #[test]
-    fn stream_matches_the_xoshiro256plusplus_reference() {
-        // State 1, 2, 3, 4 gives these first outputs in the authors' reference implementation.
-        let mut stream = Stream([1, 2, 3, 4]);
-        let first: Vec<u64> = (0..3).map(|_| stream.next()).collect();
-        assert_eq!(first, vec![41_943_041, 58_720_359, 3_588_806_011_781_223]);
     }
 
     #[test]

@@ -1,0 +1,90 @@
+//! Human units: per-op values scaled for reading (`1.234 µs`, `1.50 KiB`) and shares as
+//! percentages. One table of display units serves the text block, the warnings and the
+//! pictures' axes, so they never disagree on where `ns` becomes `µs`.
+
+use crate::Metric;
+
+/// A display unit: its name and its size in the metric's base unit (ns, bytes, allocations).
+pub(crate) type Unit = (&'static str, f64);
+
+/// The largest unit of `metric` that keeps `magnitude` at 1 or more; the base unit (`ns`, `B`,
+/// `allocs`) below that.
+pub(crate) fn display_unit(metric: Metric, magnitude: f64) -> Unit {
+    const KIB: f64 = 1024.0;
+    match metric {
+        Metric::Time if magnitude >= 1e9 => ("s", 1e9),
+        Metric::Time if magnitude >= 1e6 => ("ms", 1e6),
+        Metric::Time if magnitude >= 1e3 => ("µs", 1e3),
+        Metric::Time => ("ns", 1.0),
+        Metric::AllocBytes if magnitude >= KIB * KIB => ("MiB", KIB * KIB),
+        Metric::AllocBytes if magnitude >= KIB => ("KiB", KIB),
+        Metric::AllocBytes => ("B", 1.0),
+        Metric::Allocs => ("allocs", 1.0),
+    }
+}
+
+/// Formats nanoseconds with a unit that keeps three or four significant digits.
+///
+/// ```
+/// use rtcompare_runtime::report::format_ns;
+/// assert_eq!(format_ns(12.345), "12.35 ns");
+/// assert_eq!(format_ns(1_234.5), "1.234 µs");
+/// assert_eq!(format_ns(2_500_000.0), "2.500 ms");
+/// assert_eq!(format_ns(3.2e9), "3.200 s");
+/// ```
+pub fn format_ns(ns: f64) -> String {
+    let (unit, size) = display_unit(Metric::Time, ns.abs());
+    let value = ns / size;
+    if size == 1.0 { format!("{value:.2} {unit}") } else { format!("{value:.3} {unit}") }
+}
+
+/// Formats a per-op value of any metric: a duration, bytes (B, KiB, MiB) or an allocation
+/// count.
+///
+/// ```
+/// use rtcompare_runtime::{report::format_value, Metric};
+/// assert_eq!(format_value(1_500.0, Metric::Time), "1.500 µs");
+/// assert_eq!(format_value(1_536.0, Metric::AllocBytes), "1.50 KiB");
+/// assert_eq!(format_value(96.0, Metric::AllocBytes), "96 B");
+/// assert_eq!(format_value(2.0, Metric::Allocs), "2 allocs");
+/// ```
+pub fn format_value(value: f64, metric: Metric) -> String {
+    match (metric, display_unit(metric, value.abs())) {
+        (Metric::Time, _) => format_ns(value),
+        // Whole bytes and counts read best without decimals.
+        (_, (unit, 1.0)) => format!("{} {unit}", trim_count(value)),
+        (_, (unit, size)) => format!("{:.2} {unit}", value / size),
+    }
+}
+
+/// Whole counts without decimals, fractional ones with two.
+fn trim_count(value: f64) -> String {
+    if value.fract() == 0.0 { format!("{value:.0}") } else { format!("{value:.2}") }
+}
+
+/// `0.0412` as `4.12 %`.
+pub(crate) fn pct(value: f64) -> String {
+    format!("{:.2} %", value * 100.0)
+}
+
+/// `-0.0412` as `-4.12 %`, always with a sign.
+pub(crate) fn signed_pct(value: f64) -> String {
+    format!("{:+.2} %", value * 100.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_metric_switches_units_where_the_next_one_reaches_one() {
+        assert_eq!(display_unit(Metric::Time, 999.0), ("ns", 1.0));
+        assert_eq!(display_unit(Metric::Time, 1e3), ("µs", 1e3));
+        assert_eq!(display_unit(Metric::AllocBytes, 1023.0), ("B", 1.0));
+        assert_eq!(display_unit(Metric::AllocBytes, 1024.0 * 1024.0), ("MiB", 1024.0 * 1024.0));
+        assert_eq!(display_unit(Metric::Allocs, 1e9), ("allocs", 1.0));
+        assert_eq!(format_value(-2048.0, Metric::AllocBytes), "-2.00 KiB");
+        assert_eq!(format_value(0.5, Metric::Allocs), "0.50 allocs");
+        assert_eq!((pct(0.0412), signed_pct(-0.0412)), ("4.12 %".to_owned(), "-4.12 %".to_owned()));
+    }
+}

@@ -1,0 +1,42 @@
+//! Synthetic data with a known truth, shared by the statistical tests (`statistics.rs`,
+//! `verdicts.rs`, `confirmation.rs`) and the calibration example, which includes this file by path: the figures the
+//! tests assert and the ones the example prints come from the same generators.
+
+// Each includer uses a different subset.
+#![allow(dead_code)]
+
+use rtcompare_runtime::Dprng;
+
+/// A standard normal deviate (Box–Muller; `1 − u` keeps the logarithm finite).
+pub fn normal(rng: &mut Dprng) -> f64 {
+    let u = 1.0 - rng.f64();
+    let v = rng.f64();
+    (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+}
+
+/// `n` steps of a stationary Gaussian AR(1) process with lag-1 correlation `rho` and marginal
+/// standard deviation `sigma` (started from the stationary distribution, so no burn-in).
+pub fn ar1(n: usize, rho: f64, sigma: f64, rng: &mut Dprng) -> Vec<f64> {
+    let innovation = sigma * (1.0 - rho * rho).sqrt();
+    let mut x = sigma * normal(rng);
+    (0..n)
+        .map(|_| {
+            let current = x;
+            x = rho * x + innovation * normal(rng);
+            current
+        })
+        .collect()
+}
+
+/// One simulated comparison of `n` paired rounds in which the candidate is `delta` faster.
+///
+/// Each round shares a common factor (the machine's state at that moment, 10 % log-normal)
+/// that cancels in the ratio; the ratio's own log-noise is AR(1) with correlation `rho` and
+/// standard deviation `sigma`. Because that noise is symmetric around 0, the population median
+/// of `cᵢ / bᵢ` is exactly `1 − delta`: the true difference is `delta`.
+pub fn paired_rounds(n: usize, delta: f64, rho: f64, sigma: f64, rng: &mut Dprng) -> (Vec<f64>, Vec<f64>) {
+    let noise = ar1(n, rho, sigma, rng);
+    let baseline: Vec<f64> = (0..n).map(|_| 100.0 * (0.1 * normal(rng)).exp()).collect();
+    let candidate = baseline.iter().zip(&noise).map(|(b, e)| b * (1.0 - delta) * e.exp()).collect();
+    (candidate, baseline)
+}
