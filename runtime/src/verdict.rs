@@ -217,3 +217,21 @@ pub struct Report {
     /// ([`crate::confirmation`]).
     pub confirmation: Option<Box<Report>>,
 }
+
+/// How many tolerances the whole interval of a win or a loss must clear to be beyond doubt: a
+/// collection stops early on it ([`crate::measure::collect_until`]), and few rounds are then no
+/// cause for a warning.
+pub const CLEAR_BEYOND_TOLERANCE: f64 = 2.0;
+
+impl Report {
+    /// Whether the verdict is a win or a loss whose whole interval lies beyond `factor` times the
+    /// tolerance (see [`CLEAR_BEYOND_TOLERANCE`]).
+    pub fn clears(&self, factor: f64) -> bool {
+        let (verdict, estimate) = (&self.verdict, &self.estimate);
+        match verdict.outcome {
+            Outcome::Loss => estimate.high < -factor * verdict.tolerance,
+            Outcome::Win => estimate.low > factor * verdict.tolerance,
+            Outcome::Parity => false,
+        }
+    }
+}

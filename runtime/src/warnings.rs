@@ -2,7 +2,7 @@
 
 use crate::stats::{Drift, Outcome, ParityVerdict, Resampling};
 use crate::units::{format_ns, pct, signed_pct};
-use crate::verdict::{Report, Warning, WarningKind};
+use crate::verdict::{CLEAR_BEYOND_TOLERANCE, Report, Warning, WarningKind};
 
 /// Fewer rounds than this make the interval rough.
 const FEW_ROUNDS: usize = 30;
@@ -120,7 +120,9 @@ pub(crate) fn explain(report: &Report, parity: &ParityVerdict) -> Vec<Warning> {
             );
         }
     }
-    if report.samples.rounds() < FEW_ROUNDS && !report.resampling.exact {
+    // A difference far beyond its tolerance needs no more rounds (and may have stopped early).
+    let clear = report.clears(CLEAR_BEYOND_TOLERANCE);
+    if report.samples.rounds() < FEW_ROUNDS && !report.resampling.exact && !clear {
         add(
             WarningKind::FewRounds,
             format!(

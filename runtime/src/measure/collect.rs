@@ -106,7 +106,39 @@ const ROUTINES: usize = 4;
 /// assert!(samples.rounds() >= 10);
 /// ```
 pub fn collect(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &CollectOptions) -> Samples {
+    collect_until(candidate, baseline, options, |_| false)
+}
+
+/// Shares of the budget at which [`collect_until`] asks whether the rounds so far decide.
+pub const EARLY_LOOKS: [f64; 3] = [0.1, 0.2, 0.4];
+
+/// [`collect`], stopping early when `decided` says the rounds so far already settle the
+/// comparison. It is asked once the collection has spent each share of the budget in
+/// [`EARLY_LOOKS`] (and has at least `min_rounds` rounds), so a difference far beyond any doubt
+/// costs a tenth of the budget and a close one all of it.
+///
+/// ```
+/// use rtcompare_runtime::measure::{collect_until, Arm, CollectOptions, Layout, Meter, Metric};
+/// use std::time::Duration;
+/// let mut a = Arm::from_fn("a", || std::hint::black_box(2u64) * 3);
+/// let mut b = Arm::from_fn("b", || std::hint::black_box(2u64) + 3);
+/// let options = CollectOptions {
+///     candidate_iters: 100, baseline_iters: 100, budget: Duration::from_millis(200), warmup: Duration::ZERO,
+///     min_rounds: 10, max_rounds: 100_000, seed: 1, meter: Meter::new(Metric::Time), layout: Layout::Fixed,
+///     progress: None,
+/// };
+/// let started = std::time::Instant::now();
+/// let samples = collect_until(&mut a, &mut b, &options, |samples| samples.rounds() >= 10);
+/// assert!(samples.rounds() >= 10 && started.elapsed() < Duration::from_millis(150));
+/// ```
+pub fn collect_until(
+    candidate: &mut Arm<'_>,
+    baseline: &mut Arm<'_>,
+    options: &CollectOptions,
+    mut decided: impl FnMut(&Samples) -> bool,
+) -> Samples {
     let mut rng = Dprng::new(options.seed);
+    let mut looks = EARLY_LOOKS.iter().map(|share| options.budget.mul_f64(*share)).peekable();
     warm_up(candidate, baseline, options);
     let iters = [options.candidate_iters.max(1), options.baseline_iters.max(1)];
     let mut samples = Samples { candidate_iters: iters[0], baseline_iters: iters[1], ..Samples::default() };
@@ -137,6 +169,12 @@ pub fn collect(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &Collec
             series.push(&batches[routine], copies[routine / 2], position + slot);
         }
         position += ROUTINES as u32;
+        if looks.next_if(|at| started.elapsed() >= *at).is_some()
+            && samples.rounds() >= options.min_rounds
+            && decided(&samples)
+        {
+            break;
+        }
         if let Some(progress) = options.progress {
             let by_time = started.elapsed().as_secs_f64() / options.budget.as_secs_f64().max(1e-9);
             let by_rounds = samples.rounds() as f64 / options.max_rounds.max(1) as f64;
