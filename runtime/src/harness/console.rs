@@ -48,6 +48,12 @@ pub(crate) fn print_trial(record: &TrialRecord, terse: bool, unoptimised: bool) 
         return;
     }
     println!("test {} ... {style}{word}{style:#}", record.name);
+    if record.report.is_none() && record.passed() {
+        println!(
+            "    new: `{}` has no comparison at the baseline revision; nothing to compare against yet",
+            record.comparison.registration.candidate
+        );
+    }
     if let Some(report) = &record.report {
         print_block(report);
         if unoptimised {
@@ -145,7 +151,8 @@ pub(crate) fn print_summary(records: &[TrialRecord], written: &Written, unoptimi
     };
     let established = count(Outcome::Parity, Some(true));
     let inconclusive = count(Outcome::Parity, Some(false));
-    let unmeasured = records.len() - reports.len();
+    let new = records.iter().filter(|r| r.report.is_none() && r.passed()).count();
+    let unmeasured = records.len() - reports.len() - new;
     let measuring: Duration = reports.iter().map(|r| r.duration).sum();
     println!(
         "rtcompare: {wins} win{} ({} confirmed), {} parity ({established} established, {inconclusive} inconclusive), \
@@ -155,7 +162,8 @@ pub(crate) fn print_summary(records: &[TrialRecord], written: &Written, unoptimi
         established + inconclusive,
         if losses == 1 { "" } else { "es" },
         confirmed(Outcome::Loss, true),
-        if unmeasured > 0 { format!(", {unmeasured} not measured (see failures)") } else { String::new() },
+        if unmeasured > 0 { format!(", {unmeasured} not measured (see failures)") } else { String::new() }
+            + &if new > 0 { format!(", {new} new since the baseline revision") } else { String::new() },
         measuring.as_secs_f64()
     );
     if unoptimised {

@@ -7,14 +7,18 @@
 //! no way to print a block under a test's result line.
 
 mod console;
+mod lockstep;
 mod registry;
+mod revision;
 mod run;
 mod settings;
 mod trial;
 mod unoptimised;
 mod worker;
 
+pub use lockstep::LOCKSTEP_VARIABLE;
 pub use registry::{AttributeSettings, Batches, Comparison, Expectation, Registration, comparisons};
+pub use revision::{BASELINE_VARIABLE, revision_label, sanitise_revision};
 pub use run::{BuildInfo, main};
 pub use settings::{DEFAULT_SEED, Settings, SettingsError, parse_duration};
 pub use trial::{TrialRecord, confirmation_level, run_trial};

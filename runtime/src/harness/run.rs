@@ -22,6 +22,13 @@ use std::time::Instant;
 pub struct BuildInfo {
     /// `cfg!(debug_assertions)` in the test crate: on in unoptimised builds.
     pub debug_assertions: bool,
+    /// The package the test target belongs to (`CARGO_PKG_NAME`).
+    pub package: &'static str,
+    /// The package's folder when it was built (`CARGO_MANIFEST_DIR`).
+    pub manifest_dir: &'static str,
+    /// The package's declared features, each with whether it is on in this build: a
+    /// comparison against another revision builds that revision with the same ones.
+    pub features: &'static [(&'static str, bool)],
 }
 
 /// Runs every registered comparison selected by the command line, writes the results file,
@@ -40,7 +47,9 @@ pub fn main(build: BuildInfo) -> ExitCode {
         return ExitCode::from(2);
     }
     if args.list {
-        return libtest_mimic::run(&args, trials(&comparisons, &Settings::default(), &Records::default())).exit_code();
+        // Comparisons against a revision are listed as ignored unless RTCOMPARE_BASELINE is set.
+        let listed = Settings { baseline: std::env::var(super::BASELINE_VARIABLE).ok(), ..Settings::default() };
+        return libtest_mimic::run(&args, trials(&comparisons, &listed, &Records::default())).exit_code();
     }
     let mut settings = match Settings::from_env() {
         Ok(settings) => settings,
@@ -60,6 +69,9 @@ pub fn main(build: BuildInfo) -> ExitCode {
     }
     // In an optimised build `RTCOMPARE_DEBUG=1` changes nothing: its verdicts fail as always.
     settings.debug &= build.debug_assertions;
+    if settings.lockstep {
+        return super::lockstep::serve(&args, &comparisons);
+    }
     if let Some(output) = &settings.worker {
         return serve_worker(&args, &comparisons, &settings, output);
     }
@@ -70,12 +82,27 @@ pub fn main(build: BuildInfo) -> ExitCode {
         eprintln!("error: {error}");
         return ExitCode::from(2);
     }
+    // The baseline build of comparisons against a revision, before anything is measured.
+    if let Some(revision) = settings.baseline.as_deref().filter(|_| wants_revision(&args, &comparisons, &settings)) {
+        if let Err(error) = super::revision::prepare(revision, &build) {
+            eprintln!("error: {error}");
+            return ExitCode::from(2);
+        }
+    }
     let mut session = Session { environment: Environment::read(build.debug_assertions), settings, destinations };
     if args.format == Some(FormatSetting::Json) {
         args.test_threads = args.test_threads.or(Some(1));
         return run_json(&args, &comparisons, &mut session);
     }
     run_human(&args, &comparisons, &mut session)
+}
+
+/// Whether the command line selects a comparison against a revision that will run.
+fn wants_revision(args: &Arguments, comparisons: &[(String, Comparison)], settings: &Settings) -> bool {
+    let all = trials(comparisons, settings, &Records::default());
+    comparisons.iter().zip(&all).any(|((_, c), trial)| {
+        c.registration.settings.revision && !args.is_filtered_out(trial) && !args.is_ignored(trial)
+    })
 }
 
 /// What a run needs besides the command line.
@@ -169,6 +196,7 @@ fn trials(comparisons: &[(String, Comparison)], settings: &Settings, records: &R
         .iter()
         .map(|(name, comparison)| {
             let (name, comparison) = (name.clone(), *comparison);
+            let ignored = comparison.registration.settings.ignore || without_revision(comparison, settings);
             let (settings, records) = (settings.clone(), Arc::clone(records));
             // Every registered comparison counts towards the confirmation level, whatever the
             // filter: the same level in every format and under every runner.
@@ -182,9 +210,15 @@ fn trials(comparisons: &[(String, Comparison)], settings: &Settings, records: &R
                 records.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(record);
                 outcome
             })
-            .with_ignored_flag(comparison.registration.settings.ignore)
+            .with_ignored_flag(ignored)
         })
         .collect()
+}
+
+/// A comparison against a revision in a run that names none: ignored, with a line on how to
+/// run it.
+fn without_revision(comparison: Comparison, settings: &Settings) -> bool {
+    comparison.registration.settings.revision && settings.baseline.is_none()
 }
 
 fn apply_color(args: &Arguments) {
@@ -200,7 +234,7 @@ fn apply_color(args: &Arguments) {
 /// The pretty and terse formats: libtest's lines with a verdict block under each test.
 fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &mut Session) -> ExitCode {
     let started = Instant::now();
-    let all = trials(comparisons, &Settings::default(), &Records::default());
+    let all = trials(comparisons, &session.settings, &Records::default());
     let selected: Vec<usize> = (0..all.len()).filter(|&i| !args.is_filtered_out(&all[i])).collect();
     let mut counts = Counts { filtered_out: all.len() - selected.len(), ..Counts::default() };
     let terse = args.quiet || args.format == Some(FormatSetting::Terse);
@@ -214,6 +248,9 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
         if args.is_ignored(&all[index]) {
             counts.ignored += 1;
             print_ignored(name, terse);
+            if !terse && without_revision(*comparison, &session.settings) {
+                anstream::println!("    {}", super::revision::how_to_run());
+            }
             continue;
         }
         let record: TrialRecord = {

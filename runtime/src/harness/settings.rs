@@ -38,6 +38,12 @@ pub struct Settings {
     /// `RTCOMPARE_WORKER`: set by rtcompare itself when it starts a worker process: the file the
     /// worker writes its samples to.
     pub worker: Option<PathBuf>,
+    /// `RTCOMPARE_BASELINE`: the git revision that comparisons without `baseline = path` are
+    /// measured against (none by default: such comparisons are ignored).
+    pub baseline: Option<String>,
+    /// `RTCOMPARE_LOCKSTEP`: set by rtcompare itself when it starts one side of a comparison
+    /// against a revision: the process runs batches on command.
+    pub lockstep: bool,
 }
 
 /// The seed used when `RTCOMPARE_SEED` is not set.
@@ -57,6 +63,8 @@ impl Default for Settings {
             processes: 1,
             timeout: None,
             worker: None,
+            baseline: None,
+            lockstep: false,
         }
     }
 }
@@ -89,6 +97,8 @@ const KNOWN: &[(&str, &str)] = &[
     ("RTCOMPARE_PROCESSES", "RTCOMPARE_PROCESSES=4"),
     ("RTCOMPARE_TIMEOUT", "RTCOMPARE_TIMEOUT=5m"),
     ("RTCOMPARE_WORKER", "(set by rtcompare for its worker processes; do not set it)"),
+    ("RTCOMPARE_BASELINE", "RTCOMPARE_BASELINE=origin/main"),
+    ("RTCOMPARE_LOCKSTEP", "(set by rtcompare for its lock-step processes; do not set it)"),
 ];
 
 /// A malformed setting: names the variable, the value and a valid example.
@@ -169,6 +179,14 @@ impl Settings {
                 }
                 "RTCOMPARE_TIMEOUT" => settings.timeout = Some(parse_duration(&value).map_err(|why| invalid(&why))?),
                 "RTCOMPARE_WORKER" => settings.worker = Some(PathBuf::from(value)),
+                "RTCOMPARE_BASELINE" => {
+                    let revision = value.trim();
+                    if revision.is_empty() || revision.starts_with('-') {
+                        return Err(invalid("expected a git revision: a branch, tag, commit or `HEAD~1`"));
+                    }
+                    settings.baseline = Some(revision.to_owned());
+                }
+                "RTCOMPARE_LOCKSTEP" => settings.lockstep = value == "1",
                 _ => {
                     let known: Vec<&str> = KNOWN.iter().map(|(n, _)| *n).collect();
                     return Err(SettingsError(format!(
@@ -242,9 +260,11 @@ mod tests {
             ("RTCOMPARE_BMF", "out/bmf.json"),
             ("RTCOMPARE_GHA_BENCHMARK", "out/gha.json"),
             ("RTCOMPARE_DEBUG", "1"),
+            ("RTCOMPARE_BASELINE", " origin/main "),
             ("PATH", "/bin"),
         ]))
         .unwrap();
+        assert_eq!(s.baseline.as_deref(), Some("origin/main"));
         assert_eq!(s.time, Duration::from_secs(2));
         assert_eq!(s.seed, 42);
         assert_eq!(s.results, Some(PathBuf::from("out/r.json")));
@@ -271,6 +291,8 @@ mod tests {
             ("RTCOMPARE_GHA_BENCHMARK", " "),
             ("RTCOMPARE_DEBUG", "yes"),
             ("RTCOMPARE_DEBUG", "true"),
+            ("RTCOMPARE_BASELINE", " "),
+            ("RTCOMPARE_BASELINE", "--all"),
         ] {
             let message = Settings::from_vars(vars(&[(name, value)])).unwrap_err().to_string();
             assert!(message.contains(name), "{message}");

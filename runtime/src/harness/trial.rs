@@ -24,7 +24,8 @@ pub struct TrialRecord {
     /// What was compared.
     pub comparison: Comparison,
     /// The report, or `None` when measuring failed before one existed (a panic, a missing
-    /// counting allocator).
+    /// counting allocator) or, in a test that passed, when there was nothing to compare against:
+    /// a comparison against a git revision at which the function is new.
     pub report: Option<Report>,
     /// Why the test failed, or `None` when it passed.
     pub failure: Option<String>,
@@ -64,7 +65,14 @@ pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, regist
         return record(None, Some(problem));
     }
     let started = Instant::now();
-    let mut report = if settings.processes > 1 {
+    let mut report = if comparison.registration.settings.revision {
+        // Against a git revision: measured in lock-step processes of both builds.
+        match super::lockstep::measure_against_revision(comparison, name, settings, settings.seed, settings.processes) {
+            Ok(Some(measured)) => judged(measured, comparison, name, settings.seed, 0.95),
+            Ok(None) => return record(None, None),
+            Err(why) => return record(None, Some(why)),
+        }
+    } else if settings.processes > 1 {
         match measure_in_workers(comparison, name, settings, settings.seed, settings.processes) {
             Ok(measured) => judged(measured, comparison, name, settings.seed, 0.95),
             Err(why) => return record(None, Some(why)),
@@ -132,7 +140,7 @@ fn arms(comparison: Comparison) -> (Arm<'static>, Arm<'static>) {
     )
 }
 
-fn options(comparison: Comparison, name: &str, settings: &Settings) -> Options {
+pub(crate) fn options(comparison: Comparison, name: &str, settings: &Settings) -> Options {
     let attribute = &comparison.registration.settings;
     Options {
         budget: attribute.time.unwrap_or(settings.time),
@@ -170,6 +178,10 @@ fn measure_in_workers(
     seed: u64,
     count: usize,
 ) -> Result<Vec<Measured>, String> {
+    if comparison.registration.settings.revision {
+        return super::lockstep::measure_against_revision(comparison, name, settings, seed, count)?
+            .ok_or_else(|| format!("the baseline build no longer has the comparison `{name}`"));
+    }
     let budget = comparison.registration.settings.time.unwrap_or(settings.time);
     (0..count as u64)
         .map(|process| {
