@@ -76,7 +76,8 @@ pub struct Registration {
     pub module_path: &'static str,
     /// The candidate function's name.
     pub candidate: &'static str,
-    /// The baseline path as written in the attribute.
+    /// The baseline path as written in the attribute (the candidate's name for a comparison
+    /// against a git revision).
     pub baseline: &'static str,
     /// The batch loops.
     pub batches: Batches,
