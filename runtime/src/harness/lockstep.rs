@@ -15,7 +15,7 @@
 //! `@rtcompare-lockstep <version> ready` (or `unknown` when it has no such comparison), then
 //! answers each `run <primary|twin> <copy> <iters> <seed> <metric>` with
 //! `@rtcompare-lockstep <total>`, until `quit` or the end of its input. Lines without the
-//! prefix (a measured function's own printing) are skipped.
+//! prefix (a measured function's own printing) are skipped, and so is whatever precedes it.
 
 use super::revision::{Baseline, prepared};
 use super::{Comparison, Settings};
@@ -267,8 +267,9 @@ impl Side {
             match self.output.read_line(&mut line) {
                 Ok(0) | Err(_) => return Err(self.died()),
                 Ok(_) => {
-                    if let Some(rest) = line.trim_end().strip_prefix(PREFIX) {
-                        return Ok(rest.trim().to_owned());
+                    // After whatever a measured function printed without a line break.
+                    if let Some(at) = line.find(PREFIX) {
+                        return Ok(line[at + PREFIX.len()..].trim().to_owned());
                     }
                 }
             }
