@@ -11,6 +11,11 @@
 //! its own A/A twin, so what placement does to either build shows in the A/A figures. What
 //! comes back is an ordinary [`Measured`], judged like any other.
 //!
+//! Both processes of a pair are pinned to one CPU, the one the test process was on when it
+//! started them (Linux; elsewhere the scheduler places them): two processes that take turns
+//! would otherwise each keep to a core of its own, and one core shared with other work reads as
+//! one build being slower (`docs/evidence.md`, "Against a git revision").
+//!
 //! The protocol is lines of text: the process announces itself with
 //! `@rtcompare-lockstep <version> ready` (or `unknown` when it has no such comparison), then
 //! answers each `run <primary|twin> <copy> <iters> <seed> <metric>` with
@@ -45,6 +50,11 @@ const PREFIX: &str = "@rtcompare-lockstep";
 /// Lock-step mode: announce the comparison the command line names, then run batches of it on
 /// command until told to quit.
 pub(crate) fn serve(args: &Arguments, comparisons: &[(String, Comparison)]) -> ExitCode {
+    if let Some(cpu) = std::env::var(LOCKSTEP_VARIABLE).ok().and_then(|value| value.strip_prefix("cpu=")?.parse().ok())
+    {
+        // Best effort: a CPU that cannot be had leaves the process where the scheduler puts it.
+        pin_to(cpu);
+    }
     let wanted = args.filter.as_deref().filter(|_| args.exact);
     let found = comparisons.iter().find(|(name, _)| Some(name.as_str()) == wanted).map(|(_, c)| *c);
     let mut stdout = std::io::stdout().lock();
@@ -132,8 +142,10 @@ fn measure_pair(
     timeout: Duration,
 ) -> Result<Option<Measured>, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this test binary: {e}"))?;
-    let current = Side::start(&exe, name, settings, "this build")?;
-    let before = Side::start(&baseline.binary, name, settings, &format!("the baseline build ({})", baseline.revision))?;
+    let cpu = current_cpu();
+    let current = Side::start(&exe, name, settings, "this build", cpu)?;
+    let before =
+        Side::start(&baseline.binary, name, settings, &format!("the baseline build ({})", baseline.revision), cpu)?;
     let watchdog = Watchdog::start(timeout, [current.child.clone(), before.child.clone()]);
     let (current, before) = (Rc::new(RefCell::new(current)), Rc::new(RefCell::new(before)));
     let announced = current.borrow_mut().announce().and_then(|here| Ok((here, before.borrow_mut().announce()?)));
@@ -197,11 +209,12 @@ struct Side {
 }
 
 impl Side {
-    fn start(exe: &Path, name: &str, settings: &Settings, what: &str) -> Result<Side, String> {
+    fn start(exe: &Path, name: &str, settings: &Settings, what: &str, cpu: Option<usize>) -> Result<Side, String> {
         let mut command = Command::new(exe);
+        let mode = cpu.map_or_else(|| "1".to_owned(), |cpu| format!("cpu={cpu}"));
         command
             .args([name, "--exact", "--color", "never"])
-            .env(LOCKSTEP_VARIABLE, "1")
+            .env(LOCKSTEP_VARIABLE, mode)
             .env_remove(super::WORKER_VARIABLE);
         if settings.debug {
             command.env("RTCOMPARE_DEBUG", "1");
@@ -342,5 +355,64 @@ impl Watchdog {
         self.done.store(true, Ordering::Relaxed);
         let _ = self.thread.join();
         self.fired.load(Ordering::Relaxed)
+    }
+}
+
+/// The CPU this thread is running on (field 39 of `/proc/thread-self/stat`), where Linux tells.
+fn current_cpu() -> Option<usize> {
+    if !cfg!(target_os = "linux") {
+        return None;
+    }
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // The fields after the command name, which is in parentheses and may contain spaces; the
+    // processor is the 39th field overall, the 37th after the name.
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    after_name.split_whitespace().nth(36)?.parse().ok()
+}
+
+/// Pins the calling thread to `cpu`; false when that is not possible.
+#[cfg(target_os = "linux")]
+fn pin_to(cpu: usize) -> bool {
+    /// `cpu_set_t`: 1,024 bits.
+    const WORDS: usize = 16;
+    unsafe extern "C" {
+        fn sched_setaffinity(pid: i32, size: usize, mask: *const u64) -> i32;
+    }
+    if cpu >= WORDS * 64 {
+        return false;
+    }
+    let mut mask = [0u64; WORDS];
+    mask[cpu / 64] = 1 << (cpu % 64);
+    // SAFETY: `mask` is a live, initialised `cpu_set_t`-sized buffer (1,024 bits) for the whole
+    // call, and `size` is its size in bytes; pid 0 names the calling thread. The call only
+    // reads the mask and changes this thread's scheduling, nothing Rust relies on.
+    unsafe { sched_setaffinity(0, std::mem::size_of_val(&mask), mask.as_ptr()) == 0 }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn pin_to(_cpu: usize) -> bool {
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_thread_can_be_pinned_to_the_cpu_it_is_on() {
+        // In a thread of its own, so the test's other threads keep their CPUs.
+        let pinned = std::thread::spawn(|| match current_cpu() {
+            Some(cpu) => pin_to(cpu) && current_cpu() == Some(cpu),
+            None => !cfg!(target_os = "linux"),
+        });
+        assert_eq!(pinned.join().ok(), Some(true));
+    }
+
+    #[test]
+    fn metrics_are_read_by_name() {
+        for metric in [Metric::Time, Metric::AllocBytes, Metric::Allocs] {
+            assert_eq!(parse_metric(metric.as_str()), Some(metric));
+        }
+        assert_eq!(parse_metric("seconds"), None);
     }
 }

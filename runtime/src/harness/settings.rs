@@ -186,7 +186,7 @@ impl Settings {
                     }
                     settings.baseline = Some(revision.to_owned());
                 }
-                "RTCOMPARE_LOCKSTEP" => settings.lockstep = value == "1",
+                "RTCOMPARE_LOCKSTEP" => settings.lockstep = value == "1" || value.starts_with("cpu="),
                 _ => {
                     let known: Vec<&str> = KNOWN.iter().map(|(n, _)| *n).collect();
                     return Err(SettingsError(format!(
