@@ -210,6 +210,33 @@ fn an_unchanged_repository_gives_parity_for_both() {
     }
 }
 
+/// A baseline process that dies fails its own pair with its last words; the other pairs run.
+#[test]
+fn a_baseline_process_that_dies_fails_its_pair_and_the_others_still_run() {
+    let _turn = take_turn();
+    let dir = repository("rtcompare-revision-faults");
+    let dies = |body: &str| format!("\n#[compare]\nfn dies() -> u64 {{\n    {body}\n}}\n");
+    commit(&dir, &perf_rs(1_000, &dies("panic!(\"only at the baseline\")")), "Panic");
+    commit(&dir, &perf_rs(1_000, &dies("work(10)")), "Stop panicking");
+    let output = perf(&dir, Some("HEAD~1"), &[]);
+    let out = stdout(&output);
+    assert_eq!(output.status.code(), Some(101), "{}", text(&output));
+    assert!(
+        block(&out, "perf::dies_vs_HEAD_1").starts_with("test perf::dies_vs_HEAD_1 ... FAILED"),
+        "{}",
+        text(&output)
+    );
+    assert!(
+        out.contains("the baseline build (HEAD~1)'s process exited with code 101; its last words:"),
+        "{}",
+        text(&output)
+    );
+    assert!(out.contains("only at the baseline"), "{}", text(&output));
+    for name in ["perf::changed_vs_HEAD_1", "perf::unchanged_vs_HEAD_1"] {
+        assert!(block(&out, name).starts_with(&format!("test {name} ... ok")), "{}", text(&output));
+    }
+}
+
 /// A revision git cannot resolve, a baseline that does not build, and a package outside any git
 /// repository each stop the run with one error before anything is measured.
 #[test]

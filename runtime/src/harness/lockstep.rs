@@ -298,8 +298,16 @@ impl Side {
             Some(code) => format!("exited with code {code}"),
             None => "was killed".to_owned(),
         };
-        let tail: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
-        let tail = tail[tail.len().saturating_sub(6)..].join("\n    ");
+        let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+        // A panic's message, without the backtrace RUST_BACKTRACE may add after it; else the
+        // last lines.
+        let shown = match lines.iter().position(|l| l.contains(" panicked at ")) {
+            Some(at) => {
+                lines[at..].iter().take(6).take_while(|l| !l.starts_with("stack backtrace:")).copied().collect()
+            }
+            None => lines[lines.len().saturating_sub(6)..].to_vec(),
+        };
+        let tail = shown.join("\n    ");
         if tail.is_empty() {
             format!("{}'s process {how}", self.what)
         } else {
