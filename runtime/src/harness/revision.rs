@@ -60,10 +60,16 @@ pub fn revision_label() -> String {
         .unwrap_or_else(|| "baseline".to_owned())
 }
 
-/// The line under an ignored comparison against a revision when `RTCOMPARE_BASELINE` is unset.
-pub(crate) fn how_to_run() -> &'static str {
-    "compares this function against itself at a git revision: run with RTCOMPARE_BASELINE=<revision>, e.g. \
-     `RTCOMPARE_BASELINE=origin/main cargo test --release --test perf`"
+/// The line under an ignored comparison against a revision when `RTCOMPARE_BASELINE` is unset,
+/// naming this test target.
+pub(crate) fn how_to_run() -> String {
+    let exe = std::env::current_exe().ok();
+    let stem = exe.as_deref().and_then(Path::file_stem).and_then(|s| s.to_str()).unwrap_or("perf");
+    let target = stem.rsplit_once('-').map_or(stem, |(name, _hash)| name);
+    format!(
+        "compares this function against itself at a git revision: run with RTCOMPARE_BASELINE=<revision>, e.g. \
+         `RTCOMPARE_BASELINE=origin/main cargo test --release --test {target}`"
+    )
 }
 
 /// Resolves `revision`, checks it out and builds this test target there, once per process.
