@@ -12,9 +12,9 @@
 //! comes back is an ordinary [`Measured`], judged like any other.
 //!
 //! Both processes of a pair are pinned to one CPU, the one the test process was on when it
-//! started them (Linux; elsewhere the scheduler places them): two processes that take turns
-//! would otherwise each keep to a core of its own, and one core shared with other work reads as
-//! one build being slower (`docs/evidence.md`, "Against a git revision").
+//! started them (Linux; elsewhere the scheduler places them), so that both builds run where the
+//! other ran: unpinned, a loaded machine once in forty first rounds read identical code as one
+//! build being much slower (`docs/evidence.md`, "Against a git revision").
 //!
 //! The protocol is lines of text: the process announces itself with
 //! `@rtcompare-lockstep <version> ready` (or `unknown` when it has no such comparison), then
