@@ -30,7 +30,7 @@
 //!
 //! | key | meaning | default |
 //! | --- | --- | --- |
-//! | `baseline = path` | function to compare against: the candidate's input, any return type | required |
+//! | `baseline = path` | function to compare against: the candidate's input, any return type | the function itself at the git revision `RTCOMPARE_BASELINE` names |
 //! | `setup = path` | builds the input outside the timer: `fn() -> I`, `fn(&mut Dprng) -> I` (with `args`, also a `usize`) | none |
 //! | `args = [10, 1_000]` | one test per size, passed to setup | none |
 //! | `metric = "allocs"` | `"time"`, `"alloc_bytes"` or `"allocs"` | `"time"` |

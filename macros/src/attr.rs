@@ -15,7 +15,8 @@ const KEYS: &str = "baseline, setup, args, metric, name, parity, time, threshold
 pub(crate) struct Attrs {
     /// `crate = path`: where the generated code finds rtcompare (default `::rtcompare`).
     pub krate: Option<Path>,
-    /// `baseline = path`: required, checked by `valid.rs`.
+    /// `baseline = path`; without it, the function is compared against itself at the revision
+    /// `RTCOMPARE_BASELINE` names.
     pub baseline: Option<Path>,
     /// `setup = path`.
     pub setup: Option<Path>,

@@ -31,13 +31,18 @@ pub(crate) fn compare(args: TokenStream, item: TokenStream) -> syn::Result<Token
         None => quote!(::rtcompare::__private),
     };
     let candidate: Path = function.sig.ident.clone().into();
-    let baseline = baseline_callee(&rt, &candidate, &valid);
+    // Without `baseline`, the baseline is the function itself at another revision, measured in
+    // that revision's build; this build's baseline loops call the candidate.
+    let (baseline, baseline_at) = match valid.baseline {
+        Some(path) => (baseline_callee(&rt, &candidate, path, valid.input), path.span()),
+        None => (quote!(#candidate), function.sig.ident.span()),
+    };
     let candidate = quote!(#candidate);
     let loops = [
         ("__rtcompare_candidate", &candidate, function.sig.ident.span()),
         ("__rtcompare_candidate_twin", &candidate, function.sig.ident.span()),
-        ("__rtcompare_baseline", &baseline, valid.baseline.span()),
-        ("__rtcompare_baseline_twin", &baseline, valid.baseline.span()),
+        ("__rtcompare_baseline", &baseline, baseline_at),
+        ("__rtcompare_baseline_twin", &baseline, baseline_at),
     ];
     let batches = loops.iter().enumerate().map(|(marker, (name, callee, at))| {
         batch_loop(&rt, &format_ident!("{name}"), (callee, *at), marker as u8, valid.input, &attrs)
@@ -59,9 +64,8 @@ pub(crate) fn compare(args: TokenStream, item: TokenStream) -> syn::Result<Token
 /// then of no type). Their return types may differ: each loop keeps its own outputs. The check
 /// is an `#[inline(always)]` identity on the function item, so the loop still calls the
 /// baseline directly, as it does the candidate.
-fn baseline_callee(rt: &TokenStream, candidate: &Path, valid: &Valid<'_>) -> TokenStream {
-    let baseline = valid.baseline;
-    let check = if valid.input == Input::None { quote!(baseline_without_input) } else { quote!(baseline) };
+fn baseline_callee(rt: &TokenStream, candidate: &Path, baseline: &Path, input: Input) -> TokenStream {
+    let check = if input == Input::None { quote!(baseline_without_input) } else { quote!(baseline) };
     // The whole call at the baseline path: the compiler reports a failed check twice (the bound,
     // and the type it would have given), and both then point at the baseline.
     respan(quote!(#rt::#check(#baseline, #candidate, #baseline)), baseline.span())
@@ -184,8 +188,12 @@ fn batch_loop(
 
 fn registration(rt: &TokenStream, function: &ItemFn, valid: &Valid<'_>, attrs: &Attrs) -> TokenStream {
     let candidate_name = function.sig.ident.unraw().to_string();
-    let baseline = valid.baseline;
-    let baseline_name = quote!(#baseline).to_string().replace(' ', "");
+    // Against a revision, the baseline is the candidate itself there.
+    let baseline_name = match valid.baseline {
+        Some(baseline) => quote!(#baseline).to_string().replace(' ', ""),
+        None => candidate_name.clone(),
+    };
+    let revision = valid.baseline.is_none();
     let name = option(attrs.name.as_ref().map(|name| quote!(#name)));
     let parity = option(attrs.parity.map(|p| quote!(#p)));
     let time = option(attrs.time.map(|n| quote!(::core::time::Duration::from_nanos(#n))));
@@ -227,6 +235,7 @@ fn registration(rt: &TokenStream, function: &ItemFn, valid: &Valid<'_>, attrs: &
                     ignore: #ignore,
                     metric: #rt::Metric::#metric,
                     args: &[#(#sizes),*],
+                    revision: #revision,
                 },
                 file: ::core::file!(),
                 line: ::core::line!(),

@@ -16,6 +16,19 @@ pub(crate) fn library_crate(manifest_dir: &Path, package_name: &str) -> Option<S
     Some(name.unwrap_or_else(|| package_name.replace('-', "_")))
 }
 
+/// The names declared in the package's `[features]` table (empty when it has none or the
+/// manifest cannot be read).
+pub(crate) fn features(manifest_dir: &Path) -> Vec<String> {
+    let Ok(manifest) = std::fs::read_to_string(manifest_dir.join("Cargo.toml")) else {
+        return Vec::new();
+    };
+    table(&manifest, "features")
+        .into_iter()
+        .map(|(key, _)| key.trim_matches('"').to_owned())
+        .filter(|key| !key.is_empty() && !key.contains(['.', ' ']))
+        .collect()
+}
+
 /// `key = value` pairs of a top-level table (`[name]` or dotted `name.key = value`), with
 /// quotes stripped. Not a TOML parser: it reads the simple forms Cargo manifests use for these
 /// keys.
@@ -56,5 +69,8 @@ mod tests {
         assert!(table(manifest, "package").contains(&("autolib".into(), "false".into())));
         assert_eq!(table("lib.name = \"d\"\n", "lib"), vec![("name".into(), "d".into())]);
         assert!(table("[[test]]\nname = \"perf\"\n", "lib").is_empty());
+        let features = "[features]\ndefault = [\"a\"]\nperf = [\"dep:x\"]\n\n[dependencies]\nx = \"1\"\n";
+        let keys: Vec<String> = table(features, "features").into_iter().map(|(k, _)| k).collect();
+        assert_eq!(keys, ["default", "perf"]);
     }
 }

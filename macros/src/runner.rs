@@ -22,6 +22,11 @@ pub(crate) fn main(input: TokenStream) -> syn::Result<TokenStream> {
         None => quote!(#rt::CountingAllocator<#rt::System> = #rt::CountingAllocator::system()),
     };
     let link = library_link()?;
+    // The package's declared features and whether each is on in this build, so a comparison
+    // against another revision builds it with the same ones.
+    let features = std::env::var("CARGO_MANIFEST_DIR")
+        .map(|dir| crate::manifest::features(&PathBuf::from(dir)))
+        .unwrap_or_default();
     Ok(quote! {
         #link
 
@@ -33,6 +38,9 @@ pub(crate) fn main(input: TokenStream) -> syn::Result<TokenStream> {
         fn main() -> ::std::process::ExitCode {
             #rt::main(#rt::BuildInfo {
                 debug_assertions: ::core::cfg!(debug_assertions),
+                package: ::core::env!("CARGO_PKG_NAME"),
+                manifest_dir: ::core::env!("CARGO_MANIFEST_DIR"),
+                features: &[#((#features, ::core::cfg!(feature = #features))),*],
             })
         }
     })

@@ -23,8 +23,9 @@ pub(crate) enum Input {
 
 /// What validation establishes for the expansion.
 pub(crate) struct Valid<'a> {
-    /// The required `baseline = path`.
-    pub baseline: &'a Path,
+    /// `baseline = path`, or `None` for a comparison against the function itself at the
+    /// revision `RTCOMPARE_BASELINE` names.
+    pub baseline: Option<&'a Path>,
     /// How the candidate takes its input.
     pub input: Input,
 }
@@ -60,12 +61,7 @@ fn item_span(item: &Item) -> Span {
 
 /// Checks the attribute against the function.
 pub(crate) fn validate<'a>(attrs: &'a Attrs, function: &ItemFn) -> syn::Result<Valid<'a>> {
-    let baseline = attrs.baseline.as_ref().ok_or_else(|| {
-        syn::Error::new(
-            Span::call_site(),
-            "#[compare] needs a baseline to compare against: write `#[compare(baseline = old_fn)]`",
-        )
-    })?;
+    let baseline = attrs.baseline.as_ref();
     measurable(function)?;
     let input = input(function, attrs)?;
     Ok(Valid { baseline, input })

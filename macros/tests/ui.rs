@@ -70,7 +70,6 @@ const CASES: &[Case] = &[
     Case("ignore_with_value", 5, 27, Ours("`ignore` takes no value; write just `ignore`"), true),
     // Validation (valid.rs): the item, the baseline, the candidate's inputs.
     Case("not_a_function", 6, 8, Ours("#[compare] goes on a free function (the candidate)"), true),
-    Case("missing_baseline", 5, 1, Ours("#[compare] needs a baseline to compare against"), true),
     Case("async_candidate", 6, 1, Ours("#[compare] cannot measure an async fn"), true),
     Case("generic_candidate", 12, 8, Ours("#[compare] needs a concrete function"), true),
     Case("method_candidate", 11, 13, Ours("#[compare] goes on a free function, not a method"), true),

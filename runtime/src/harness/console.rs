@@ -48,6 +48,12 @@ pub(crate) fn print_trial(record: &TrialRecord, terse: bool, unoptimised: bool) 
         return;
     }
     println!("test {} ... {style}{word}{style:#}", record.name);
+    if record.report.is_none() && record.passed() {
+        println!(
+            "    new: `{}` has no comparison at the baseline revision; nothing to compare against yet",
+            record.comparison.registration.candidate
+        );
+    }
     if let Some(report) = &record.report {
         print_block(report);
         if unoptimised {
@@ -142,7 +148,9 @@ pub(crate) fn print_summary(tests: &[Test<'_>], written: &Written, unoptimised: 
     };
     let established = count(Outcome::Parity, Some(true));
     let inconclusive = count(Outcome::Parity, Some(false));
-    let unmeasured = tests.len() - reports.len();
+    // A function new since the baseline revision passes without a report.
+    let new = tests.iter().filter(|t| t.report.is_none() && t.passed()).count();
+    let unmeasured = tests.len() - reports.len() - new;
     let measuring: Duration = reports.iter().map(|r| r.duration).sum();
     println!(
         "rtcompare: {wins} win{} ({} confirmed), {} parity ({established} established, {inconclusive} inconclusive), \
@@ -152,7 +160,8 @@ pub(crate) fn print_summary(tests: &[Test<'_>], written: &Written, unoptimised: 
         established + inconclusive,
         if losses == 1 { "" } else { "es" },
         confirmed(Outcome::Loss, true),
-        if unmeasured > 0 { format!(", {unmeasured} not measured (see failures)") } else { String::new() },
+        if unmeasured > 0 { format!(", {unmeasured} not measured (see failures)") } else { String::new() }
+            + &if new > 0 { format!(", {new} new since the baseline revision") } else { String::new() },
         measuring.as_secs_f64()
     );
     if unoptimised {

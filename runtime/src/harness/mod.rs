@@ -6,16 +6,23 @@
 //! libtest-mimic's own runner; the human formats are printed here, because libtest-mimic offers
 //! no way to print a block under a test's result line.
 
+mod build;
 mod console;
+mod lockstep;
+mod options;
 mod registry;
+mod revision;
 mod run;
 mod settings;
 mod trial;
 mod unoptimised;
 mod worker;
 
+pub use build::BuildInfo;
+pub use lockstep::LOCKSTEP_VARIABLE;
 pub use registry::{AttributeSettings, Batches, Comparison, Expectation, Registration, comparisons};
-pub use run::{BuildInfo, main};
+pub use revision::{BASELINE_VARIABLE, revision_label, sanitise_revision};
+pub use run::main;
 pub use settings::{DEFAULT_MAX_PROCESSES, DEFAULT_SEED, Settings, SettingsError, parse_duration};
 pub use trial::{TrialRecord, confirmation_level, run_trial};
 pub use worker::WORKER_VARIABLE;

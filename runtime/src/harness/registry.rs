@@ -32,6 +32,9 @@ pub struct AttributeSettings {
     pub metric: Metric,
     /// `args = [10, 1000]`: sizes passed to setup, one test each.
     pub args: &'static [u64],
+    /// No `baseline = path`: the candidate is compared against itself at the git revision
+    /// `RTCOMPARE_BASELINE` names, built and measured in a process of its own.
+    pub revision: bool,
 }
 
 /// The generated batch routines of one pair: each arm and its A/A twin, every one in all its
@@ -73,7 +76,8 @@ pub struct Registration {
     pub module_path: &'static str,
     /// The candidate function's name.
     pub candidate: &'static str,
-    /// The baseline path as written in the attribute.
+    /// The baseline path as written in the attribute (the candidate's name for a comparison
+    /// against a git revision).
     pub baseline: &'static str,
     /// The batch loops.
     pub batches: Batches,
@@ -89,7 +93,10 @@ inventory::collect!(Registration);
 
 impl Registration {
     /// The libtest name: the `name` setting, or `module_path::candidate_vs_baseline` (the
-    /// baseline's last path segment).
+    /// baseline's last path segment). A comparison against a revision is named after the
+    /// revision, sanitised: `module_path::candidate_vs_main` for `RTCOMPARE_BASELINE=main`,
+    /// `..._vs_baseline` while the variable is unset
+    /// ([`revision_label`](super::revision_label)).
     ///
     /// ```
     /// use rtcompare_runtime::harness::{AttributeSettings, Batches, Registration};
@@ -106,6 +113,9 @@ impl Registration {
     pub fn test_name(&self) -> String {
         match self.settings.name {
             Some(name) => name.to_owned(),
+            None if self.settings.revision => {
+                format!("{}::{}_vs_{}", self.module_path, self.candidate, super::revision_label())
+            }
             None => {
                 // `sort::<u32>` names the test after `sort`.
                 let path = self.baseline.split("::<").next().unwrap_or(self.baseline);

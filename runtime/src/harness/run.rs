@@ -1,5 +1,6 @@
 //! Running the registered comparisons under a libtest-style command line.
 
+use super::build::BuildInfo;
 use super::console::{
     Counts, file_lines, measuring, print_failures, print_header, print_ignored, print_result_line, print_summary,
     print_trial, print_warning,
@@ -17,13 +18,6 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-/// What `main!()` knows about the build of the crate it expands in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BuildInfo {
-    /// `cfg!(debug_assertions)` in the test crate: on in unoptimised builds.
-    pub debug_assertions: bool,
-}
-
 /// Runs every registered comparison selected by the command line, writes the results file,
 /// pictures and summaries, and returns the exit code (101 when a test failed, 2 on a
 /// configuration error, a file that cannot be written, or an unoptimised build that was not
@@ -40,7 +34,9 @@ pub fn main(build: BuildInfo) -> ExitCode {
         return ExitCode::from(2);
     }
     if args.list {
-        return libtest_mimic::run(&args, trials(&comparisons, &Settings::default(), &Records::default())).exit_code();
+        // Comparisons against a revision are listed as ignored unless RTCOMPARE_BASELINE is set.
+        let listed = Settings { baseline: std::env::var(super::BASELINE_VARIABLE).ok(), ..Settings::default() };
+        return libtest_mimic::run(&args, trials(&comparisons, &listed, &Records::default())).exit_code();
     }
     let mut settings = match Settings::from_env() {
         Ok(settings) => settings,
@@ -60,6 +56,9 @@ pub fn main(build: BuildInfo) -> ExitCode {
     }
     // In an optimised build `RTCOMPARE_DEBUG=1` changes nothing: its verdicts fail as always.
     settings.debug &= build.debug_assertions;
+    if settings.lockstep {
+        return super::lockstep::serve(&args, &comparisons);
+    }
     if let Some(output) = &settings.worker {
         return serve_worker(&args, &comparisons, &settings, output);
     }
@@ -70,12 +69,27 @@ pub fn main(build: BuildInfo) -> ExitCode {
         eprintln!("error: {error}");
         return ExitCode::from(2);
     }
+    // The baseline build of comparisons against a revision, before anything is measured.
+    if let Some(revision) = settings.baseline.as_deref().filter(|_| wants_revision(&args, &comparisons, &settings)) {
+        if let Err(error) = super::revision::prepare(revision, &build) {
+            eprintln!("error: {error}");
+            return ExitCode::from(2);
+        }
+    }
     let mut session = Session { environment: Environment::read(build.debug_assertions), settings, destinations };
     if args.format == Some(FormatSetting::Json) {
         args.test_threads = args.test_threads.or(Some(1));
         return run_json(&args, &comparisons, &mut session);
     }
     run_human(&args, &comparisons, &mut session)
+}
+
+/// Whether the command line selects a comparison against a revision that will run.
+fn wants_revision(args: &Arguments, comparisons: &[(String, Comparison)], settings: &Settings) -> bool {
+    let all = trials(comparisons, settings, &Records::default());
+    comparisons.iter().zip(&all).any(|((_, c), trial)| {
+        c.registration.settings.revision && !args.is_filtered_out(trial) && !args.is_ignored(trial)
+    })
 }
 
 /// What a run needs besides the command line.
@@ -207,6 +221,7 @@ fn trials(comparisons: &[(String, Comparison)], settings: &Settings, records: &R
         .iter()
         .map(|(name, comparison)| {
             let (name, comparison) = (name.clone(), *comparison);
+            let ignored = comparison.registration.settings.ignore || without_revision(comparison, settings);
             let (settings, records) = (settings.clone(), Arc::clone(records));
             // Every registered comparison counts towards the confirmation level, whatever the
             // filter: the same level in every format and under every runner.
@@ -220,9 +235,15 @@ fn trials(comparisons: &[(String, Comparison)], settings: &Settings, records: &R
                 records.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(record);
                 outcome
             })
-            .with_ignored_flag(comparison.registration.settings.ignore)
+            .with_ignored_flag(ignored)
         })
         .collect()
+}
+
+/// A comparison against a revision in a run that names none: ignored, with a line on how to
+/// run it.
+fn without_revision(comparison: Comparison, settings: &Settings) -> bool {
+    comparison.registration.settings.revision && settings.baseline.is_none()
 }
 
 fn apply_color(args: &Arguments) {
@@ -238,7 +259,7 @@ fn apply_color(args: &Arguments) {
 /// The pretty and terse formats: libtest's lines with a verdict block under each test.
 fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &mut Session) -> ExitCode {
     let started = Instant::now();
-    let all = trials(comparisons, &Settings::default(), &Records::default());
+    let all = trials(comparisons, &session.settings, &Records::default());
     let selected: Vec<usize> = (0..all.len()).filter(|&i| !args.is_filtered_out(&all[i])).collect();
     let mut counts = Counts { filtered_out: all.len() - selected.len(), ..Counts::default() };
     let terse = args.quiet || args.format == Some(FormatSetting::Terse);
@@ -252,6 +273,9 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
         if args.is_ignored(&all[index]) {
             counts.ignored += 1;
             print_ignored(name, terse);
+            if !terse && without_revision(*comparison, &session.settings) {
+                anstream::println!("    {}", super::revision::how_to_run());
+            }
             continue;
         }
         let record: TrialRecord = {

@@ -49,6 +49,12 @@ pub struct Settings {
     /// `RTCOMPARE_WORKER_TIME`: set by rtcompare itself for a confirmation worker: the budget of
     /// that one process, in place of the comparison's own.
     pub worker_time: Option<Duration>,
+    /// `RTCOMPARE_BASELINE`: the git revision that comparisons without `baseline = path` are
+    /// measured against (none by default: such comparisons are ignored).
+    pub baseline: Option<String>,
+    /// `RTCOMPARE_LOCKSTEP`: set by rtcompare itself when it starts one side of a comparison
+    /// against a revision: the process runs batches on command.
+    pub lockstep: bool,
 }
 
 /// The most fresh processes a confirmation measures when `RTCOMPARE_MAX_PROCESSES` is not set.
@@ -74,6 +80,8 @@ impl Default for Settings {
             layout: Layout::default(),
             worker: None,
             worker_time: None,
+            baseline: None,
+            lockstep: false,
         }
     }
 }
@@ -109,6 +117,8 @@ const KNOWN: &[(&str, &str)] = &[
     ("RTCOMPARE_LAYOUT", "RTCOMPARE_LAYOUT=random"),
     ("RTCOMPARE_WORKER", "(set by rtcompare for its worker processes; do not set it)"),
     ("RTCOMPARE_WORKER_TIME", "(set by rtcompare for its worker processes; do not set it)"),
+    ("RTCOMPARE_BASELINE", "RTCOMPARE_BASELINE=origin/main"),
+    ("RTCOMPARE_LOCKSTEP", "(set by rtcompare for its lock-step processes; do not set it)"),
 ];
 
 /// A malformed setting: names the variable, the value and a valid example.
@@ -205,6 +215,14 @@ impl Settings {
                 "RTCOMPARE_WORKER_TIME" => {
                     settings.worker_time = Some(parse_duration(&value).map_err(|why| invalid(&why))?)
                 }
+                "RTCOMPARE_BASELINE" => {
+                    let revision = value.trim();
+                    if revision.is_empty() || revision.starts_with('-') {
+                        return Err(invalid("expected a git revision: a branch, tag, commit or `HEAD~1`"));
+                    }
+                    settings.baseline = Some(revision.to_owned());
+                }
+                "RTCOMPARE_LOCKSTEP" => settings.lockstep = value == "1" || value.starts_with("cpu="),
                 _ => {
                     let known: Vec<&str> = KNOWN.iter().map(|(n, _)| *n).collect();
                     return Err(SettingsError(format!(
@@ -263,9 +281,11 @@ mod tests {
             ("RTCOMPARE_DEBUG", "1"),
             ("RTCOMPARE_MAX_PROCESSES", "10"),
             ("RTCOMPARE_LAYOUT", "random"),
+            ("RTCOMPARE_BASELINE", " origin/main "),
             ("PATH", "/bin"),
         ]))
         .unwrap();
+        assert_eq!(s.baseline.as_deref(), Some("origin/main"));
         assert_eq!(s.time, Duration::from_secs(2));
         assert_eq!(s.seed, 42);
         assert_eq!(s.results, Some(PathBuf::from("out/r.json")));
@@ -300,6 +320,8 @@ mod tests {
             ("RTCOMPARE_DEBUG", "true"),
             ("RTCOMPARE_LAYOUT", "0"),
             ("RTCOMPARE_LAYOUT", "Random"),
+            ("RTCOMPARE_BASELINE", " "),
+            ("RTCOMPARE_BASELINE", "--all"),
         ] {
             let message = Settings::from_vars(vars(&[(name, value)])).unwrap_err().to_string();
             assert!(message.contains(name), "{message}");

@@ -1,12 +1,13 @@
 //! Measuring one test: a comparison at one size, its confirmation in fresh processes, and the
 //! pass/fail decision.
 
+use super::options::{judge_options, options, process_seed};
 use super::worker::{WorkerRun, measure_in_worker};
 use super::{Comparison, Expectation, Settings};
 use crate::confirmation::{Confirmation, Plan, conclude};
 use crate::measure::{Arm, counting_allocator_installed};
 use crate::report::format_value;
-use crate::{JudgeOptions, Measured, Options, Outcome, Report, judge_processes, measure};
+use crate::{Measured, Outcome, Report, judge_processes, measure};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -25,7 +26,8 @@ pub struct TrialRecord {
     /// What was compared.
     pub comparison: Comparison,
     /// The report, or `None` when measuring failed before one existed (a panic, a missing
-    /// counting allocator).
+    /// counting allocator) or, in a test that passed, when there was nothing to compare against:
+    /// a comparison against a git revision at which the function is new.
     pub report: Option<Report>,
     /// Why the test failed, or `None` when it passed.
     pub failure: Option<String>,
@@ -79,7 +81,14 @@ pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, regist
         return record(None, Some(problem));
     }
     let started = Instant::now();
-    let first = if settings.processes > 1 {
+    let first = if comparison.registration.settings.revision {
+        // Against a git revision: measured in lock-step processes of both builds.
+        match super::lockstep::measure_against_revision(comparison, name, settings, settings.seed, settings.processes) {
+            Ok(Some(measured)) => judged(measured, comparison, name, settings.seed, 0.95),
+            Ok(None) => return record(None, None),
+            Err(why) => return record(None, Some(why)),
+        }
+    } else if settings.processes > 1 {
         match measure_in_workers(comparison, name, settings, settings.seed, settings.processes) {
             Ok(measured) => judged(measured, comparison, name, settings.seed, 0.95),
             Err(why) => return record(None, Some(why)),
@@ -149,31 +158,6 @@ fn arms(comparison: Comparison) -> (Arm<'static>, Arm<'static>) {
     )
 }
 
-fn options(comparison: Comparison, name: &str, settings: &Settings) -> Options {
-    let attribute = &comparison.registration.settings;
-    Options {
-        // A confirmation worker measures for its share of the budget.
-        budget: settings.worker_time.or(attribute.time).unwrap_or(settings.time),
-        metric: attribute.metric,
-        judge: judge_options(comparison, name, settings.seed, 0.95),
-        progress: super::console::progress_hook(),
-        layout: settings.layout,
-        ..Options::default()
-    }
-}
-
-fn judge_options(comparison: Comparison, name: &str, seed: u64, level: f64) -> JudgeOptions {
-    let attribute = &comparison.registration.settings;
-    JudgeOptions {
-        parity: attribute.parity.unwrap_or(JudgeOptions::default().parity),
-        thresholds: attribute.thresholds.to_vec(),
-        seed: pair_seed(seed, name),
-        level,
-        resamples: crate::stats::resamples_for_level(level),
-        ..JudgeOptions::default()
-    }
-}
-
 /// Judges the rounds of one process, or pools those of several.
 fn judged(measured: Vec<Measured>, comparison: Comparison, name: &str, seed: u64, level: f64) -> Report {
     let options = judge_options(comparison, name, seed, level);
@@ -189,6 +173,10 @@ fn measure_in_workers(
     seed: u64,
     count: usize,
 ) -> Result<Vec<Measured>, String> {
+    if comparison.registration.settings.revision {
+        return super::lockstep::measure_against_revision(comparison, name, settings, seed, count)?
+            .ok_or_else(|| format!("the baseline build no longer has the comparison `{name}`"));
+    }
     let budget = comparison.registration.settings.time.unwrap_or(settings.time);
     (0..count)
         .map(|process| {
@@ -222,12 +210,14 @@ fn confirm(
     let share = budget.mul_f64(CONFIRMATION_BUDGET_SHARE);
     let plan = Plan::new(settings.processes, settings.max_processes, confirmation_level(registered));
     let fresh = |process: usize| {
-        let run = WorkerRun {
-            seed: process_seed(seed, process),
-            budget: Some(share),
-            timeout: settings.worker_timeout(budget),
+        let seed = process_seed(seed, process);
+        let measured = if comparison.registration.settings.revision {
+            fresh_lockstep_pair(comparison, name, settings, seed, share)
+        } else {
+            let run = WorkerRun { seed, budget: Some(share), timeout: settings.worker_timeout(budget) };
+            measure_in_worker(name, settings, run)
         };
-        measure_in_worker(name, settings, run).map_err(|why| {
+        measured.map_err(|why| {
             format!(
                 "the first round said {outcome}, but it could not be confirmed: worker process {}: {why}",
                 process + 1
@@ -238,16 +228,18 @@ fn confirm(
     crate::confirmation::confirm(first, &plan, &options, comparison.registration.settings.metric, fresh)
 }
 
-/// The seed of worker process `process` of a series seeded with `seed`.
-fn process_seed(seed: u64, process: usize) -> u64 {
-    seed.wrapping_add((process as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
-}
-
-/// A seed per test, so tests do not share one random stream, yet every run repeats.
-fn pair_seed(seed: u64, name: &str) -> u64 {
-    // FNV-1a over the name, then mixed with the run seed.
-    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
-    hash ^ seed.rotate_left(17)
+/// One fresh lock-step pair of a comparison against a git revision, for `share` of the budget.
+fn fresh_lockstep_pair(
+    comparison: Comparison,
+    name: &str,
+    settings: &Settings,
+    seed: u64,
+    share: std::time::Duration,
+) -> Result<Measured, String> {
+    let settings = Settings { worker_time: Some(share), ..settings.clone() };
+    super::lockstep::measure_against_revision(comparison, name, &settings, seed, 1)?
+        .and_then(|pairs| pairs.into_iter().next())
+        .ok_or_else(|| format!("the baseline build no longer has the comparison `{name}`"))
 }
 
 fn panic_text(payload: &(dyn std::any::Any + Send)) -> &str {

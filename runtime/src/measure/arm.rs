@@ -80,6 +80,28 @@ impl<'a> Arm<'a> {
         Arm { name: name.into(), primary: routines(primary), twin: Some(routines(twin)) }
     }
 
+    /// An arm from batch routines given as closures, one per placement copy, for the primary
+    /// routine and its twin (`twin` must have as many copies as `primary`). Each closure runs
+    /// `iters` operations of its copy and returns the metered total; a comparison against a git
+    /// revision builds its arms so, each closure running its batch in another process.
+    ///
+    /// ```
+    /// use rtcompare_runtime::measure::{Arm, Meter, Metric};
+    /// let copy = |iters: u64, _seed: u64, _meter: Meter| iters * 10;
+    /// let mut arm = Arm::from_copies("remote", vec![copy; 4], vec![copy; 4]);
+    /// assert_eq!(arm.placements(), 4);
+    /// assert_eq!(arm.run(8, 1, 0, Meter::new(Metric::Time)).total, 80);
+    /// ```
+    pub fn from_copies<F>(name: impl Into<String>, primary: Vec<F>, twin: Vec<F>) -> Self
+    where
+        F: FnMut(u64, u64, Meter) -> u64 + 'a,
+    {
+        let boxed = |copies: Vec<F>| -> Vec<Routine<'a>> {
+            copies.into_iter().map(|copy| -> Routine<'a> { Box::new(copy) }).collect()
+        };
+        Arm { name: name.into(), primary: boxed(primary), twin: Some(boxed(twin)) }
+    }
+
     /// Sets the twin routine measured against the primary one in the A/A validation.
     pub fn with_twin(mut self, twin: impl FnMut(u64, u64, Meter) -> u64 + 'a) -> Self {
         self.twin = Some(vec![Box::new(twin)]);

@@ -1,0 +1,47 @@
+//! The settings one comparison is measured and judged with, and the seeds of its processes: what
+//! the first round, the worker processes and the lock-step processes of a comparison against a
+//! git revision all derive from the same registration and run settings.
+
+use super::{Comparison, Settings};
+use crate::{JudgeOptions, Options};
+
+/// How a comparison is measured in this process: its budget (a worker's share when it is one), its
+/// metric, its layout and its first-round judging options.
+pub(crate) fn options(comparison: Comparison, name: &str, settings: &Settings) -> Options {
+    let attribute = &comparison.registration.settings;
+    Options {
+        // A confirmation worker measures for its share of the budget.
+        budget: settings.worker_time.or(attribute.time).unwrap_or(settings.time),
+        metric: attribute.metric,
+        judge: judge_options(comparison, name, settings.seed, 0.95),
+        progress: super::console::progress_hook(),
+        layout: settings.layout,
+        ..Options::default()
+    }
+}
+
+/// How a comparison's samples are judged at interval level `level`: the attribute's parity and
+/// thresholds, a seed of the pair's own, and resamples enough for the level.
+pub(crate) fn judge_options(comparison: Comparison, name: &str, seed: u64, level: f64) -> JudgeOptions {
+    let attribute = &comparison.registration.settings;
+    JudgeOptions {
+        parity: attribute.parity.unwrap_or(JudgeOptions::default().parity),
+        thresholds: attribute.thresholds.to_vec(),
+        seed: pair_seed(seed, name),
+        level,
+        resamples: crate::stats::resamples_for_level(level),
+        ..JudgeOptions::default()
+    }
+}
+
+/// The seed of worker process `process` of a series seeded with `seed`.
+pub(crate) fn process_seed(seed: u64, process: usize) -> u64 {
+    seed.wrapping_add((process as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// A seed per test, so tests do not share one random stream, yet every run repeats.
+fn pair_seed(seed: u64, name: &str) -> u64 {
+    // FNV-1a over the name, then mixed with the run seed.
+    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    hash ^ seed.rotate_left(17)
+}

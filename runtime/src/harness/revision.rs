@@ -1,0 +1,336 @@
+//! The baseline build of a comparison against a git revision (`#[compare]` without `baseline`,
+//! `RTCOMPARE_BASELINE=<revision>`): the revision resolved to a commit, checked out as a git
+//! worktree under the target folder, and the same test target built there with the same
+//! profile and features in a target folder of its own. The worktree is keyed on the commit, so
+//! a second run against the same commit reuses it and Cargo's incremental state.
+//!
+//! Everything here happens once per run, before anything is measured: a revision git cannot
+//! resolve, a folder that is not in a git repository or a baseline that does not build stops
+//! the run with one error.
+
+use super::build::BuildInfo;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+/// The variable naming the baseline revision.
+pub const BASELINE_VARIABLE: &str = "RTCOMPARE_BASELINE";
+
+/// The baseline build of this run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Baseline {
+    /// The revision as the user wrote it.
+    pub revision: String,
+    /// The commit it resolved to.
+    pub commit: String,
+    /// The baseline build of this test target.
+    pub binary: PathBuf,
+}
+
+static PREPARED: OnceLock<Baseline> = OnceLock::new();
+
+/// The baseline prepared for this run, if one was.
+pub(crate) fn prepared() -> Option<&'static Baseline> {
+    PREPARED.get()
+}
+
+/// The revision part of the name of a comparison against a revision: `RTCOMPARE_BASELINE` with
+/// every character but ASCII letters, digits and `_` replaced by `_` (`HEAD~1` gives `HEAD_1`,
+/// `origin/main` gives `origin_main`), or `baseline` while the variable is unset.
+///
+/// ```
+/// use rtcompare_runtime::harness::sanitise_revision;
+/// assert_eq!(sanitise_revision("HEAD~1"), "HEAD_1");
+/// assert_eq!(sanitise_revision("origin/main"), "origin_main");
+/// assert_eq!(sanitise_revision("v1.2"), "v1_2");
+/// ```
+pub fn sanitise_revision(revision: &str) -> String {
+    revision.trim().chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
+}
+
+/// [`sanitise_revision`] of this process's `RTCOMPARE_BASELINE`, or `baseline` when it is unset
+/// or empty. Every process of a run sees the same variable, so the names agree between the
+/// test process and the processes it starts.
+pub fn revision_label() -> String {
+    std::env::var(BASELINE_VARIABLE)
+        .ok()
+        .map(|revision| sanitise_revision(&revision))
+        .filter(|label| !label.is_empty())
+        .unwrap_or_else(|| "baseline".to_owned())
+}
+
+/// The line under an ignored comparison against a revision when `RTCOMPARE_BASELINE` is unset,
+/// naming this test target.
+pub(crate) fn how_to_run() -> String {
+    let exe = std::env::current_exe().ok();
+    let stem = exe.as_deref().and_then(Path::file_stem).and_then(|s| s.to_str()).unwrap_or("perf");
+    let target = stem.rsplit_once('-').map_or(stem, |(name, _hash)| name);
+    format!(
+        "compares this function against itself at a git revision: run with RTCOMPARE_BASELINE=<revision>, e.g. \
+         `RTCOMPARE_BASELINE=origin/main cargo test --release --test {target}`"
+    )
+}
+
+/// Resolves `revision`, checks it out and builds this test target there, once per process.
+pub(crate) fn prepare(revision: &str, build: &BuildInfo) -> Result<&'static Baseline, String> {
+    if let Some(baseline) = PREPARED.get() {
+        return Ok(baseline);
+    }
+    let baseline = build_baseline(revision, build)?;
+    Ok(PREPARED.get_or_init(|| baseline))
+}
+
+fn build_baseline(revision: &str, build: &BuildInfo) -> Result<Baseline, String> {
+    let manifest_dir = package_dir(build);
+    let top = git(&manifest_dir, &["rev-parse", "--show-toplevel"]).map_err(|why| {
+        format!(
+            "{BASELINE_VARIABLE}={revision}: comparing against a git revision needs a git repository, and {} is not \
+             in one ({why}); run from a git checkout or unset {BASELINE_VARIABLE}",
+            manifest_dir.display()
+        )
+    })?;
+    let top = PathBuf::from(top);
+    let commit = git(&top, &["rev-parse", "--verify", "--quiet", &format!("{revision}^{{commit}}")]).map_err(|_| {
+        format!(
+            "{BASELINE_VARIABLE}={revision}: git cannot resolve `{revision}` to a commit in {}. Name a branch, tag or \
+             commit that exists there; in CI, fetch the history first (actions/checkout with `fetch-depth: 0`)",
+            top.display()
+        )
+    })?;
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this test binary: {e}"))?;
+    let layout = Layout::of(&exe)?;
+    let base = layout.target_root.join("rtcompare-baseline");
+    let checkout = base.join(&commit);
+    worktree(&top, &checkout, &commit)?;
+    let relative = relative_package_dir(&top, &manifest_dir)?;
+    let started = Instant::now();
+    eprintln!(
+        "rtcompare: baseline `{revision}` is commit {}, checked out in {}",
+        &commit[..commit.len().min(12)],
+        checkout.display()
+    );
+    let binary = cargo_build(&checkout.join(&relative), &base.join("target"), build, &layout).map_err(|why| {
+        format!(
+            "{BASELINE_VARIABLE}={revision}: the baseline (commit {}) does not build: {why}",
+            &commit[..commit.len().min(12)]
+        )
+    })?;
+    eprintln!("rtcompare: baseline build ready in {:.1} s: {}", started.elapsed().as_secs_f64(), binary.display());
+    Ok(Baseline { revision: revision.to_owned(), commit, binary })
+}
+
+/// The package's folder: Cargo's `CARGO_MANIFEST_DIR` when it runs the test, else the one the
+/// binary was built in.
+fn package_dir(build: &BuildInfo) -> PathBuf {
+    let dir = std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| PathBuf::from(build.manifest_dir), PathBuf::from);
+    dir.canonicalize().unwrap_or(dir)
+}
+
+fn relative_package_dir(top: &Path, manifest_dir: &Path) -> Result<PathBuf, String> {
+    let top = top.canonicalize().unwrap_or_else(|_| top.to_path_buf());
+    manifest_dir.strip_prefix(&top).map(Path::to_path_buf).map_err(|_| {
+        format!("the package folder {} is not inside its git repository {}", manifest_dir.display(), top.display())
+    })
+}
+
+/// Runs git in `dir` and returns its trimmed standard output, or why it failed.
+fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
+    let output = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("could not run git: {e}; install git or put it on PATH"))?;
+    if output.status.success() {
+        Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
+    } else {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        Err(format!("git {} said: {}", args.join(" "), last_lines(&stderr, 3)))
+    }
+}
+
+/// A detached worktree of `commit` at `checkout`, made once and reused.
+fn worktree(top: &Path, checkout: &Path, commit: &str) -> Result<(), String> {
+    if checkout.exists() {
+        if git(checkout, &["rev-parse", "HEAD"]).is_ok_and(|head| head == commit) {
+            return Ok(());
+        }
+        // Left by an interrupted run, or by a repository that no longer exists: the folder is
+        // ours, under the target folder, and is made again.
+        std::fs::remove_dir_all(checkout)
+            .map_err(|e| format!("cannot remove the stale baseline checkout {}: {e}", checkout.display()))?;
+    }
+    // A worktree whose folder was deleted (`cargo clean`) is still registered; forget it.
+    git(top, &["worktree", "prune"]).map_err(|why| format!("cannot tidy the repository's worktrees: {why}"))?;
+    if let Some(parent) = checkout.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+    }
+    let path = checkout.to_string_lossy();
+    match git(top, &["worktree", "add", "--detach", "--force", "--quiet", &path, commit]) {
+        Ok(_) => Ok(()),
+        // Another process of the same run (nextest starts one per test) made it first.
+        Err(_) if git(checkout, &["rev-parse", "HEAD"]).is_ok_and(|head| head == commit) => Ok(()),
+        Err(why) => Err(format!("cannot check out the baseline commit {commit} in {path}: {why}")),
+    }
+}
+
+/// Where this binary sits in Cargo's target folder: `<root>[/<triple>]/<profile>/deps/<name>-<hash>`.
+struct Layout {
+    target_root: PathBuf,
+    /// The profile's folder name (`debug` for the dev and test profiles).
+    profile: String,
+    triple: Option<String>,
+    /// The test target's name: the binary's without Cargo's `-<hash>`.
+    target: String,
+}
+
+impl Layout {
+    fn of(exe: &Path) -> Result<Layout, String> {
+        let unexpected = || {
+            format!(
+                "this test binary ({}) is not where Cargo puts test binaries (<target>/<profile>/deps/<name>-<hash>); \
+                 run it through `cargo test` or `cargo nextest run`",
+                exe.display()
+            )
+        };
+        let stem = exe.file_stem().and_then(|s| s.to_str()).ok_or_else(unexpected)?;
+        let target = stem.rsplit_once('-').map_or(stem, |(name, _hash)| name).to_owned();
+        let deps = exe.parent().filter(|d| d.file_name().is_some_and(|n| n == "deps")).ok_or_else(unexpected)?;
+        let profile_dir = deps.parent().ok_or_else(unexpected)?;
+        let profile = profile_dir.file_name().and_then(|n| n.to_str()).ok_or_else(unexpected)?.to_owned();
+        let above = profile_dir.parent().ok_or_else(unexpected)?;
+        // A `--target` build puts the triple's folder between the target folder and the
+        // profile's: a folder named after a target rustc knows.
+        let name = above.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let (target_root, triple) = match above.parent() {
+            Some(root) if name.contains('-') && known_target(name) => (root.to_path_buf(), Some(name.to_owned())),
+            _ => (above.to_path_buf(), None),
+        };
+        Ok(Layout { target_root, profile, triple, target })
+    }
+}
+
+/// Whether `name` is one of the targets rustc knows (`rustc --print target-list`).
+fn known_target(name: &str) -> bool {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    Command::new(rustc)
+        .args(["--print", "target-list"])
+        .stdin(Stdio::null())
+        .output()
+        .is_ok_and(|output| String::from_utf8_lossy(&output.stdout).lines().any(|line| line.trim() == name))
+}
+
+/// Builds the test target in the baseline checkout and returns its executable.
+fn cargo_build(package_dir: &Path, target_dir: &Path, build: &BuildInfo, layout: &Layout) -> Result<PathBuf, String> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = Command::new(cargo);
+    command
+        .current_dir(package_dir)
+        .args(["test", "--no-run", "--message-format=json-render-diagnostics", "--manifest-path"])
+        .arg(package_dir.join("Cargo.toml"))
+        .args(["--package", build.package, "--test", &layout.target]);
+    if layout.profile != "debug" {
+        command.args(["--profile", &layout.profile]);
+    }
+    if let Some(triple) = &layout.triple {
+        command.args(["--target", triple]);
+    }
+    let features: Vec<&str> = build.features.iter().filter(|(_, on)| *on).map(|(name, _)| *name).collect();
+    command.arg("--no-default-features");
+    if !features.is_empty() {
+        command.args(["--features", &features.join(",")]);
+    }
+    command.env("CARGO_TARGET_DIR", target_dir);
+    // What Cargo told this test process about its own package must not reach the other build.
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy();
+        if name.starts_with("CARGO_PKG_")
+            || name.starts_with("CARGO_BIN_")
+            || ["CARGO_MANIFEST_DIR", "CARGO_MANIFEST_PATH", "CARGO_CRATE_NAME", "CARGO_PRIMARY_PACKAGE"]
+                .contains(&name.as_ref())
+            || name == "CARGO_TARGET_TMPDIR"
+        {
+            command.env_remove(name.as_ref());
+        }
+    }
+    let output = command
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("could not run cargo: {e}; put cargo on PATH or set CARGO"))?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    if !output.status.success() {
+        return Err(format!(
+            "`{}` failed in {}; its last lines:\n    {}",
+            describe(&command),
+            package_dir.display(),
+            last_lines(&String::from_utf8_lossy(&output.stderr), 12).replace('\n', "\n    ")
+        ));
+    }
+    executable(&text, &layout.target).ok_or_else(|| {
+        format!(
+            "`{}` built nothing called `{}` (does the test target exist at that revision?)",
+            describe(&command),
+            layout.target
+        )
+    })
+}
+
+/// The executable of the test target `target` in Cargo's JSON messages.
+fn executable(messages: &str, target: &str) -> Option<PathBuf> {
+    messages.lines().filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok()).find_map(|message| {
+        let is_target = message["reason"] == "compiler-artifact"
+            && message["target"]["name"] == target
+            && message["profile"]["test"] == true;
+        is_target.then(|| message["executable"].as_str().map(PathBuf::from)).flatten()
+    })
+}
+
+fn describe(command: &Command) -> String {
+    let args: Vec<String> = command.get_args().map(|a| a.to_string_lossy().into_owned()).collect();
+    format!("cargo {}", args.join(" "))
+}
+
+fn last_lines(text: &str, count: usize) -> String {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[lines.len().saturating_sub(count)..].join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_layout_of_a_test_binary() {
+        let layout = Layout::of(Path::new("/x/target/release/deps/perf-0123abcd")).map_err(|e| e.to_string());
+        let layout = layout.as_ref().map(|l| (l.target_root.clone(), l.profile.as_str(), l.target.as_str()));
+        assert_eq!(layout, Ok((PathBuf::from("/x/target"), "release", "perf")));
+        assert!(Layout::of(Path::new("/x/perf")).is_err());
+        let of = |path: &str| Layout::of(Path::new(path)).map(|l| (l.target_root, l.triple)).map_err(|e| e.to_string());
+        assert_eq!(of("/x/target/nested/release/deps/perf-1"), Ok((PathBuf::from("/x/target/nested"), None)));
+        assert_eq!(
+            of("/x/target/x86_64-unknown-linux-gnu/release/deps/perf-1"),
+            Ok((PathBuf::from("/x/target"), Some("x86_64-unknown-linux-gnu".to_owned())))
+        );
+    }
+
+    #[test]
+    fn the_executable_is_read_from_cargos_messages() {
+        let messages = concat!(
+            r#"{"reason":"compiler-artifact","target":{"name":"perf","kind":["lib"]},"profile":{"test":false},"executable":null}"#,
+            "\n",
+            r#"{"reason":"compiler-artifact","target":{"name":"perf","kind":["test"]},"profile":{"test":true},"executable":"/t/perf-1"}"#,
+            "\n",
+            r#"{"reason":"build-finished","success":true}"#,
+        );
+        assert_eq!(executable(messages, "perf"), Some(PathBuf::from("/t/perf-1")));
+        assert_eq!(executable(messages, "other"), None);
+    }
+
+    #[test]
+    fn names_keep_letters_digits_and_underscores() {
+        assert_eq!(sanitise_revision(" feature/x-y@{1} "), "feature_x_y__1_");
+        assert_eq!(sanitise_revision("3fc4325"), "3fc4325");
+    }
+}

@@ -1,0 +1,305 @@
+//! `#[compare]` without `baseline`: a function measured against itself at the git revision
+//! `RTCOMPARE_BASELINE` names. Each test builds a throwaway git repository whose perf target
+//! depends on this checkout of rtcompare by path, and runs `cargo test --release --test perf`
+//! in it. The repositories' current builds share the nested target folder of the other
+//! end-to-end tests, and their baseline builds share `<that folder>/rtcompare-baseline/target`,
+//! so the dependencies are built once per folder.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use support::{cargo, nested_target, root, run, stdout, take_turn, text};
+
+/// The fixture's perf target: `work(n)` is a loop of `n` additions, so `work(3_000)` takes three
+/// times as long as `work(1_000)` whatever the code's placement.
+fn perf_rs(changed: u64, extra: &str) -> String {
+    format!(
+        r#"use rtcompare::compare;
+use std::hint::black_box;
+
+fn work(n: u64) -> u64 {{
+    let mut total = 0u64;
+    for i in 0..black_box(n) {{
+        total = total.wrapping_add(black_box(i));
+    }}
+    total
+}}
+
+#[compare]
+fn changed() -> u64 {{
+    work({changed})
+}}
+
+#[compare]
+fn unchanged() -> u64 {{
+    work(1_000)
+}}
+{extra}
+rtcompare::main!();
+"#
+    )
+}
+
+const ADDED: &str = "
+#[compare]
+fn added() -> u64 {
+    work(10)
+}
+";
+
+/// Comparisons with input, in each of the shapes a candidate can take it.
+const WITH_INPUTS: &str = "
+fn numbers(rng: &mut rtcompare::Dprng) -> Vec<u32> {
+    rng.vec_u32(100)
+}
+
+fn sized(size: usize) -> Vec<u32> {
+    (0..size as u32).collect()
+}
+
+#[compare(setup = numbers)]
+fn sort(v: &mut Vec<u32>) {
+    v.sort();
+}
+
+#[compare(setup = numbers)]
+fn sorted_copy(v: &Vec<u32>) -> Vec<u32> {
+    let mut copy = v.clone();
+    copy.sort();
+    copy
+}
+
+#[compare(setup = numbers)]
+fn consume(v: Vec<u32>) -> usize {
+    v.len()
+}
+
+#[compare(setup = sized, args = [10, 100])]
+fn total(v: &Vec<u32>) -> u64 {
+    v.iter().map(|&x| u64::from(x)).sum()
+}
+";
+
+/// A fresh git repository `name` (also the package's name) under the nested target folder.
+fn repository(name: &str) -> PathBuf {
+    let dir = nested_target().join("revision-repositories").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("tests")).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    let manifest = format!(
+        "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n[workspace]\n\n\
+         [dev-dependencies]\nrtcompare = {{ path = '{}' }}\n\n[[test]]\nname = \"perf\"\nharness = false\ntest = false\n",
+        root().display()
+    );
+    write(&dir, "Cargo.toml", &manifest);
+    // rtcompare's own lock file pins the same dependency versions, so nothing is resolved anew.
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).expect("rtcompare's Cargo.lock");
+    write(&dir, "Cargo.lock", &lock);
+    write(&dir, ".gitignore", "target/\n");
+    git(&dir, &["init", "--quiet", "."]);
+    dir
+}
+
+fn write(dir: &Path, file: &str, text: &str) {
+    std::fs::write(dir.join(file), text).unwrap_or_else(|e| panic!("cannot write {file} in {}: {e}", dir.display()));
+}
+
+/// Runs git in `dir` with a fixed identity and date, so the commits are the same in every run.
+fn git(dir: &Path, args: &[&str]) {
+    let output = run(Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=rtcompare", "-c", "user.email=rtcompare@example.invalid", "-c", "commit.gpgsign=false"])
+        .args(args)
+        .env("GIT_AUTHOR_DATE", "2026-12-01T00:00:00Z")
+        .env("GIT_COMMITTER_DATE", "2026-12-01T00:00:00Z"));
+    assert!(output.status.success(), "git {args:?} in {}:\n{}", dir.display(), text(&output));
+}
+
+fn commit(dir: &Path, perf: &str, message: &str) {
+    write(dir, "tests/perf.rs", perf);
+    git(dir, &["add", "--all"]);
+    git(dir, &["commit", "--quiet", "--allow-empty", "-m", message]);
+}
+
+/// `cargo test --release --test perf` in `dir`, with `RTCOMPARE_BASELINE` when given.
+fn perf(dir: &Path, baseline: Option<&str>, args: &[&str]) -> Output {
+    let mut all = vec!["test", "--release", "--test", "perf", "--"];
+    all.extend_from_slice(args);
+    let mut command = cargo(&all);
+    command.current_dir(dir).env("RTCOMPARE_TIME", "300ms").env("NO_COLOR", "1");
+    if let Some(revision) = baseline {
+        command.env("RTCOMPARE_BASELINE", revision);
+    }
+    run(&mut command)
+}
+
+/// Whether a block's verdict is parity, or a first round that a fresh pair of processes did not
+/// confirm: identical code is never a confirmed win or loss, but two processes can land on
+/// unequally loaded cores for one round (`docs/evidence.md`, "Against a git revision").
+fn parity_or_unconfirmed(block: &str) -> bool {
+    block.lines().any(|line| line.starts_with("    parity (") || line.ends_with(" (not confirmed)"))
+}
+
+/// The lines of the block under `test <name> ...`, up to the next test.
+fn block(out: &str, name: &str) -> String {
+    let start = out.find(&format!("test {name} ... ")).unwrap_or_else(|| panic!("no test {name} in:\n{out}"));
+    let rest = &out[start..];
+    let end = rest[1..].find("\ntest ").map_or(rest.len(), |i| i + 1);
+    rest[..end].to_owned()
+}
+
+/// The issue's "done when": one function three times slower than at `HEAD~1`, one unchanged, one
+/// new since then.
+#[test]
+fn a_slower_function_fails_as_a_confirmed_loss_and_an_unchanged_one_passes() {
+    let _turn = take_turn();
+    let dir = repository("rtcompare-revision-slower");
+    commit(&dir, &perf_rs(1_000, ""), "Before");
+    commit(&dir, &perf_rs(3_000, ADDED), "Make `changed` three times slower and add `added`");
+    let output = perf(&dir, Some("HEAD~1"), &[]);
+    let out = stdout(&output);
+    assert_eq!(output.status.code(), Some(101), "{}", text(&output));
+    let changed = block(&out, "perf::changed_vs_HEAD_1");
+    assert!(changed.starts_with("test perf::changed_vs_HEAD_1 ... FAILED"), "{}", text(&output));
+    assert!(changed.contains("baseline  changed at HEAD~1"), "{}", text(&output));
+    assert!(changed.contains("    loss (confirmed)"), "{}", text(&output));
+    let unchanged = block(&out, "perf::unchanged_vs_HEAD_1");
+    assert!(unchanged.starts_with("test perf::unchanged_vs_HEAD_1 ... ok"), "{}", text(&output));
+    assert!(parity_or_unconfirmed(&unchanged), "{}", text(&output));
+    let added = block(&out, "perf::added_vs_HEAD_1");
+    assert!(added.starts_with("test perf::added_vs_HEAD_1 ... ok"), "{}", text(&output));
+    assert!(added.contains("new: `added` has no comparison at the baseline revision"), "{}", text(&output));
+    assert!(
+        out.contains("failures:\n    perf::changed_vs_HEAD_1\n\ntest result: FAILED. 2 passed; 1 failed"),
+        "{}",
+        text(&output)
+    );
+    assert!(out.contains("1 new since the baseline revision"), "{}", text(&output));
+
+    // Without the variable, the comparisons are ignored, each with how to run it, and listed.
+    let output = perf(&dir, None, &[]);
+    let out = stdout(&output);
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(out.contains("test perf::changed_vs_baseline ... ignored\n    compares this function against itself at a git revision: run with RTCOMPARE_BASELINE=<revision>"), "{}", text(&output));
+    assert!(out.contains("0 passed; 0 failed; 3 ignored"), "{}", text(&output));
+    let output = perf(&dir, Some("HEAD~1"), &["--list", "--format", "terse"]);
+    let listed = stdout(&output);
+    assert_eq!(
+        listed.lines().filter(|l| l.ends_with(": test")).collect::<Vec<_>>(),
+        ["perf::added_vs_HEAD_1: test", "perf::changed_vs_HEAD_1: test", "perf::unchanged_vs_HEAD_1: test"],
+        "{}",
+        text(&output)
+    );
+}
+
+/// A/A across builds: no change between the revisions, so both pairs are parity.
+#[test]
+fn an_unchanged_repository_gives_parity_for_both() {
+    let _turn = take_turn();
+    let dir = repository("rtcompare-revision-same");
+    commit(&dir, &perf_rs(1_000, ""), "Before");
+    write(&dir, "NOTES.md", "A change that is not code.\n");
+    commit(&dir, &perf_rs(1_000, ""), "Add notes");
+    let output = perf(&dir, Some("HEAD~1"), &[]);
+    let out = stdout(&output);
+    assert!(output.status.success(), "{}", text(&output));
+    for name in ["perf::changed_vs_HEAD_1", "perf::unchanged_vs_HEAD_1"] {
+        let block = block(&out, name);
+        assert!(block.starts_with(&format!("test {name} ... ok")), "{}", text(&output));
+        assert!(parity_or_unconfirmed(&block), "{}", text(&output));
+    }
+}
+
+/// A baseline process that dies fails its own pair with its last words; the other pairs run.
+#[test]
+fn a_baseline_process_that_dies_fails_its_pair_and_the_others_still_run() {
+    let _turn = take_turn();
+    let dir = repository("rtcompare-revision-faults");
+    let dies = |body: &str| format!("\n#[compare]\nfn dies() -> u64 {{\n    {body}\n}}\n");
+    commit(&dir, &perf_rs(1_000, &dies("panic!(\"only at the baseline\")")), "Panic");
+    commit(&dir, &perf_rs(1_000, &dies("work(10)")), "Stop panicking");
+    let output = perf(&dir, Some("HEAD~1"), &[]);
+    let out = stdout(&output);
+    assert_eq!(output.status.code(), Some(101), "{}", text(&output));
+    assert!(
+        block(&out, "perf::dies_vs_HEAD_1").starts_with("test perf::dies_vs_HEAD_1 ... FAILED"),
+        "{}",
+        text(&output)
+    );
+    assert!(
+        out.contains("the baseline build (HEAD~1)'s process exited with code 101; its last words:"),
+        "{}",
+        text(&output)
+    );
+    assert!(out.contains("only at the baseline"), "{}", text(&output));
+    for name in ["perf::changed_vs_HEAD_1", "perf::unchanged_vs_HEAD_1"] {
+        assert!(block(&out, name).starts_with(&format!("test {name} ... ok")), "{}", text(&output));
+    }
+}
+
+/// A revision git cannot resolve, a baseline that does not build, and a package outside any git
+/// repository each stop the run with one error before anything is measured.
+#[test]
+fn bad_baselines_stop_the_run_before_anything_is_measured() {
+    let _turn = take_turn();
+    let dir = repository("rtcompare-revision-errors");
+    commit(&dir, "this is not Rust\n", "Broken");
+    commit(&dir, &perf_rs(1_000, WITH_INPUTS), "Fixed");
+
+    // Every way of taking input compiles without a baseline, and sizes name their tests.
+    let output = perf(&dir, Some("HEAD~1"), &["--list", "--format", "terse"]);
+    let listed = stdout(&output);
+    for name in [
+        "perf::consume_vs_HEAD_1",
+        "perf::sort_vs_HEAD_1",
+        "perf::sorted_copy_vs_HEAD_1",
+        "perf::total_vs_HEAD_1/10",
+        "perf::total_vs_HEAD_1/100",
+    ] {
+        assert!(listed.contains(&format!("{name}: test\n")), "{name}: {}", text(&output));
+    }
+
+    let output = perf(&dir, Some("no-such-branch"), &[]);
+    let everything = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{everything}");
+    assert!(
+        everything
+            .contains("error: RTCOMPARE_BASELINE=no-such-branch: git cannot resolve `no-such-branch` to a commit"),
+        "{everything}"
+    );
+    assert!(!stdout(&output).contains("running"), "{everything}");
+
+    let output = perf(&dir, Some("HEAD~1"), &[]);
+    let everything = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{everything}");
+    assert!(everything.contains("error: RTCOMPARE_BASELINE=HEAD~1: the baseline (commit "), "{everything}");
+    assert!(everything.contains(") does not build: `cargo test --no-run"), "{everything}");
+    assert!(!stdout(&output).contains("running"), "{everything}");
+
+    // The same binary, told its package is in a folder outside any repository.
+    let binary = test_binary(&dir);
+    let outside = nested_target().join("revision-repositories").join("not-a-repository");
+    std::fs::create_dir_all(&outside).unwrap_or_else(|e| panic!("cannot create {}: {e}", outside.display()));
+    let ceiling = outside.parent().map(Path::to_path_buf).unwrap_or_default();
+    let output = run(Command::new(&binary)
+        .env("RTCOMPARE_BASELINE", "HEAD")
+        .env("CARGO_MANIFEST_DIR", &outside)
+        .env("GIT_CEILING_DIRECTORIES", &ceiling)
+        .env("NO_COLOR", "1"));
+    let everything = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{everything}");
+    assert!(everything.contains("comparing against a git revision needs a git repository, and "), "{everything}");
+    assert!(!stdout(&output).contains("running"), "{everything}");
+}
+
+/// The perf test binary of the repository at `dir`, built if need be.
+fn test_binary(dir: &Path) -> PathBuf {
+    let output =
+        run(cargo(&["test", "--release", "--test", "perf", "--no-run", "--message-format=json"]).current_dir(dir));
+    assert!(output.status.success(), "{}", text(&output));
+    stdout(&output)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
+        .unwrap_or_else(|| panic!("no test binary in:\n{}", text(&output)))
+}
