@@ -189,9 +189,13 @@ fn batch_loop(
 fn registration(rt: &TokenStream, function: &ItemFn, valid: &Valid<'_>, attrs: &Attrs) -> TokenStream {
     let candidate_name = function.sig.ident.unraw().to_string();
     // Against a revision, the baseline is the candidate itself there.
-    let baseline_name = match valid.baseline {
-        Some(baseline) => quote!(#baseline).to_string().replace(' ', ""),
-        None => candidate_name.clone(),
+    let (baseline_path, baseline_name) = match valid.baseline {
+        Some(baseline) => {
+            // The test is named after the path's last segment, without generic arguments.
+            let last = baseline.segments.last().map_or_else(String::new, |s| s.ident.unraw().to_string());
+            (quote!(#baseline).to_string().replace(' ', ""), last)
+        }
+        None => (candidate_name.clone(), candidate_name.clone()),
     };
     let revision = valid.baseline.is_none();
     let name = option(attrs.name.as_ref().map(|name| quote!(#name)));
@@ -219,7 +223,8 @@ fn registration(rt: &TokenStream, function: &ItemFn, valid: &Valid<'_>, attrs: &
             #rt::Registration {
                 module_path: ::core::module_path!(),
                 candidate: #candidate_name,
-                baseline: #baseline_name,
+                baseline: #baseline_path,
+                baseline_name: #baseline_name,
                 batches: #rt::Batches {
                     candidate: [#(__rtcompare_candidate::<#copies>),*],
                     candidate_twin: [#(__rtcompare_candidate_twin::<#copies>),*],

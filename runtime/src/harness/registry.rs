@@ -79,6 +79,9 @@ pub struct Registration {
     /// The baseline path as written in the attribute (the candidate's name for a comparison
     /// against a git revision).
     pub baseline: &'static str,
+    /// The baseline's own name, the path's last segment without generic arguments (`bubble` for
+    /// `super::old::bubble`, `sort` for `sort::<u32>`): what the test is named after.
+    pub baseline_name: &'static str,
     /// The batch loops.
     pub batches: Batches,
     /// The attribute's settings.
@@ -103,11 +106,11 @@ impl Registration {
     /// use rtcompare_runtime::measure::Meter;
     /// fn batch(_: u64, _: u64, _: u64, _: Meter) -> u64 { 0 }
     /// let r = Registration {
-    ///     module_path: "mylib::sort", candidate: "quick", baseline: "super::old::bubble",
+    ///     module_path: "mylib::sort", candidate: "quick", baseline: "super::old::bubble", baseline_name: "bubble",
     ///     batches: Batches::uniform(batch), settings: AttributeSettings::default(), file: "src/sort.rs", line: 3,
     /// };
     /// assert_eq!(r.test_name(), "mylib::sort::quick_vs_bubble");
-    /// let generic = Registration { baseline: "generic::sort::<u32>", ..r };
+    /// let generic = Registration { baseline: "generic::sort::<u32>", baseline_name: "sort", ..r };
     /// assert_eq!(generic.test_name(), "mylib::sort::quick_vs_sort");
     /// ```
     pub fn test_name(&self) -> String {
@@ -116,12 +119,7 @@ impl Registration {
             None if self.settings.revision => {
                 format!("{}::{}_vs_{}", self.module_path, self.candidate, super::revision_label())
             }
-            None => {
-                // `sort::<u32>` names the test after `sort`.
-                let path = self.baseline.split("::<").next().unwrap_or(self.baseline);
-                let baseline = path.rsplit("::").next().unwrap_or(path).trim();
-                format!("{}::{}_vs_{}", self.module_path, self.candidate, baseline)
-            }
+            None => format!("{}::{}_vs_{}", self.module_path, self.candidate, self.baseline_name),
         }
     }
 }
