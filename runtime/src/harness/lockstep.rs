@@ -22,6 +22,7 @@
 //! `@rtcompare-lockstep <total>`, until `quit` or the end of its input. Lines without the
 //! prefix (a measured function's own printing) are skipped, and so is whatever precedes it.
 
+use super::protocol::{LOCKSTEP_VARIABLE, WORKER_VARIABLE};
 use super::revision::{Baseline, prepared};
 use super::{Comparison, Settings};
 use crate::measure::{Arm, BatchFn, Meter, Metric, PLACEMENTS};
@@ -37,9 +38,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-
-/// The variable that puts a test binary in lock-step mode.
-pub const LOCKSTEP_VARIABLE: &str = "RTCOMPARE_LOCKSTEP";
 
 /// The protocol's version: both builds must speak the same one.
 const PROTOCOL: u32 = 1;
@@ -117,7 +115,7 @@ pub(crate) fn measure_against_revision(
     let timeout = settings.worker_timeout(budget);
     let mut all = Vec::with_capacity(count);
     for process in 0..count {
-        let pair = Settings { seed: super::options::process_seed(seed, process), ..settings.clone() };
+        let pair = Settings { seed: super::protocol::process_seed(seed, process), ..settings.clone() };
         match measure_pair(comparison, name, &pair, baseline, timeout) {
             Ok(Some(measured)) => all.push(measured),
             Ok(None) => return Ok(None),
@@ -211,10 +209,7 @@ impl Side {
     fn start(exe: &Path, name: &str, settings: &Settings, what: &str, cpu: Option<usize>) -> Result<Side, String> {
         let mut command = Command::new(exe);
         let mode = cpu.map_or_else(|| "1".to_owned(), |cpu| format!("cpu={cpu}"));
-        command
-            .args([name, "--exact", "--color", "never"])
-            .env(LOCKSTEP_VARIABLE, mode)
-            .env_remove(super::WORKER_VARIABLE);
+        command.args([name, "--exact", "--color", "never"]).env(LOCKSTEP_VARIABLE, mode).env_remove(WORKER_VARIABLE);
         if settings.debug {
             command.env("RTCOMPARE_DEBUG", "1");
         }

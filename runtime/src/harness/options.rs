@@ -34,11 +34,6 @@ pub(crate) fn judge_options(comparison: Comparison, name: &str, seed: u64, level
     }
 }
 
-/// The seed of worker process `process` of a series seeded with `seed`.
-pub(crate) fn process_seed(seed: u64, process: usize) -> u64 {
-    seed.wrapping_add((process as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
-}
-
 /// A seed per test, so tests do not share one random stream, yet every run repeats.
 fn pair_seed(seed: u64, name: &str) -> u64 {
     // FNV-1a over the name, then mixed with the run seed.

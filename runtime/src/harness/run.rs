@@ -5,9 +5,9 @@ use super::console::{
     Counts, file_lines, measuring, print_failures, print_header, print_ignored, print_result_line, print_summary,
     print_trial, print_warning,
 };
+use super::protocol::{EXIT_NO_SUCH_COMPARISON, write_result};
 use super::trial::measure_for_worker;
 use super::unoptimised::refusal;
-use super::worker::{EXIT_NO_SUCH_COMPARISON, write_result};
 use super::{Comparison, Expectation, Settings, TrialRecord, comparisons, run_trial};
 use crate::environment::Environment;
 use crate::report::{Destinations, Requested, Run, Test, Written};

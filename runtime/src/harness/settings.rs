@@ -1,6 +1,7 @@
 //! Run-wide settings from `RTCOMPARE_*` environment variables, validated before anything is
 //! measured.
 
+use super::protocol::{LOCKSTEP_VARIABLE, WORKER_TIME_VARIABLE, WORKER_VARIABLE};
 use crate::measure::Layout;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -115,10 +116,10 @@ const KNOWN: &[(&str, &str)] = &[
     ("RTCOMPARE_MAX_PROCESSES", "RTCOMPARE_MAX_PROCESSES=10"),
     ("RTCOMPARE_TIMEOUT", "RTCOMPARE_TIMEOUT=5m"),
     ("RTCOMPARE_LAYOUT", "RTCOMPARE_LAYOUT=random"),
-    ("RTCOMPARE_WORKER", "(set by rtcompare for its worker processes; do not set it)"),
-    ("RTCOMPARE_WORKER_TIME", "(set by rtcompare for its worker processes; do not set it)"),
+    (WORKER_VARIABLE, "(set by rtcompare for its worker processes; do not set it)"),
+    (WORKER_TIME_VARIABLE, "(set by rtcompare for its worker processes; do not set it)"),
     ("RTCOMPARE_BASELINE", "RTCOMPARE_BASELINE=origin/main"),
-    ("RTCOMPARE_LOCKSTEP", "(set by rtcompare for its lock-step processes; do not set it)"),
+    (LOCKSTEP_VARIABLE, "(set by rtcompare for its lock-step processes; do not set it)"),
 ];
 
 /// A malformed setting: names the variable, the value and a valid example.
@@ -211,8 +212,8 @@ impl Settings {
                         )
                     })?
                 }
-                "RTCOMPARE_WORKER" => settings.worker = Some(PathBuf::from(value)),
-                "RTCOMPARE_WORKER_TIME" => {
+                WORKER_VARIABLE => settings.worker = Some(PathBuf::from(value)),
+                WORKER_TIME_VARIABLE => {
                     settings.worker_time = Some(parse_duration(&value).map_err(|why| invalid(&why))?)
                 }
                 "RTCOMPARE_BASELINE" => {
@@ -222,7 +223,7 @@ impl Settings {
                     }
                     settings.baseline = Some(revision.to_owned());
                 }
-                "RTCOMPARE_LOCKSTEP" => settings.lockstep = value == "1" || value.starts_with("cpu="),
+                LOCKSTEP_VARIABLE => settings.lockstep = value == "1" || value.starts_with("cpu="),
                 _ => {
                     let known: Vec<&str> = KNOWN.iter().map(|(n, _)| *n).collect();
                     return Err(SettingsError(format!(

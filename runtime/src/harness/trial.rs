@@ -1,7 +1,8 @@
 //! Measuring one test: a comparison at one size, its confirmation in fresh processes, and the
 //! pass/fail decision.
 
-use super::options::{judge_options, options, process_seed};
+use super::options::{judge_options, options};
+use super::protocol::{confirmation_seed, process_seed};
 use super::worker::{WorkerRun, measure_in_worker};
 use super::{Comparison, Expectation, Settings};
 use crate::confirmation::{Confirmation, Plan, conclude};
@@ -14,9 +15,6 @@ use std::time::Instant;
 
 /// Measurements never overlap, whatever `--test-threads` says.
 static MEASURING: Mutex<()> = Mutex::new(());
-
-/// Salt of the confirmation round's seed, so it draws a new round order and new resamples.
-const CONFIRMATION_SALT: u64 = 0xC04F_143D;
 
 /// The result of one test.
 #[derive(Clone, Debug)]
@@ -204,7 +202,7 @@ fn confirm(
     settings: &Settings,
     registered: usize,
 ) -> Result<Confirmation, String> {
-    let seed = settings.seed ^ CONFIRMATION_SALT;
+    let seed = confirmation_seed(settings.seed);
     let outcome = first.verdict.outcome.as_str();
     let budget = comparison.registration.settings.time.unwrap_or(settings.time);
     let share = budget.mul_f64(CONFIRMATION_BUDGET_SHARE);

@@ -7,22 +7,13 @@
 //! draw of it.
 
 use super::Settings;
+use super::protocol::{EXIT_NO_SUCH_COMPARISON, WORKER_TIME_VARIABLE, WORKER_VARIABLE, read_result};
 use crate::Measured;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-
-/// The variable that puts a test binary in worker mode; its value is the file to write.
-pub const WORKER_VARIABLE: &str = "RTCOMPARE_WORKER";
-
-/// Exit code of a worker whose command line did not select exactly one comparison.
-pub(crate) const EXIT_NO_SUCH_COMPARISON: u8 = 3;
-
-/// The variable that gives a worker its own budget (a confirmation process measures for a share
-/// of the comparison's budget).
-pub const WORKER_TIME_VARIABLE: &str = "RTCOMPARE_WORKER_TIME";
 
 /// What one worker process is asked to do.
 #[derive(Clone, Copy, Debug)]
@@ -130,24 +121,4 @@ fn signal(status: ExitStatus) -> Option<i32> {
 #[cfg(not(unix))]
 fn signal(_status: ExitStatus) -> Option<i32> {
     None
-}
-
-fn read_result(path: &Path) -> Result<Measured, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("the worker process exited without writing its samples ({}: {e})", path.display()))?;
-    let measured: Measured = serde_json::from_str(&text)
-        .map_err(|e| format!("the worker process wrote samples that cannot be read: {e}"))?;
-    if measured.samples.rounds() == 0 {
-        return Err("the worker process wrote no rounds".to_owned());
-    }
-    Ok(measured)
-}
-
-/// Worker mode: writes what `measured` holds to `path` atomically (a temporary file renamed into
-/// place), so the parent never reads half a file.
-pub(crate) fn write_result(path: &Path, measured: &Measured) -> Result<(), String> {
-    let text = serde_json::to_string(measured).map_err(|e| format!("cannot encode the samples: {e}"))?;
-    let partial = path.with_extension("partial");
-    std::fs::write(&partial, text).map_err(|e| format!("cannot write {}: {e}", partial.display()))?;
-    std::fs::rename(&partial, path).map_err(|e| format!("cannot move the samples into {}: {e}", path.display()))
 }
