@@ -88,8 +88,31 @@ impl Samples {
     }
 }
 
-/// The four routines of a round, in a fixed numbering for the shuffled order.
-const ROUTINES: usize = 4;
+/// The four routines of a round. Their order here is the order of the series in [`Samples`]
+/// and of the batches of a round; a round runs them in a shuffled order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Routine {
+    Candidate,
+    CandidateTwin,
+    Baseline,
+    BaselineTwin,
+}
+
+impl Routine {
+    /// Every routine, in the series' order.
+    const ALL: [Routine; 4] = [Routine::Candidate, Routine::CandidateTwin, Routine::Baseline, Routine::BaselineTwin];
+
+    /// The arm whose code the routine runs: 0 for the candidate, 1 for the baseline.
+    fn arm(self) -> usize {
+        match self {
+            Routine::Candidate | Routine::CandidateTwin => 0,
+            Routine::Baseline | Routine::BaselineTwin => 1,
+        }
+    }
+}
+
+/// Routines a round runs.
+const ROUTINES: usize = Routine::ALL.len();
 
 /// Collects interleaved rounds of both arms and their twins.
 ///
@@ -144,7 +167,7 @@ pub fn collect_until(
     let mut samples = Samples { candidate_iters: iters[0], baseline_iters: iters[1], ..Samples::default() };
     let started = Instant::now();
     let mut position: u32 = 0;
-    let mut order = [0usize, 1, 2, 3];
+    let mut order = Routine::ALL;
     let copies = [candidate.placements(), baseline.placements()];
     let mut heap = Heap::new();
     while !done(samples.rounds(), started.elapsed(), options) {
@@ -157,16 +180,16 @@ pub fn collect_until(
         let layout = Draw::new(options.layout, round_seed);
         heap.hold(&layout);
         for &routine in &order {
-            batches[routine] = layout
+            batches[routine as usize] = layout
                 .at_depth(|| run_routine(routine, candidate, baseline, iters, (round_seed, round), options.meter));
         }
         heap.release(&layout);
         // Record after the round so a round is either complete in all four series or absent.
         let series =
             [&mut samples.candidate, &mut samples.candidate_twin, &mut samples.baseline, &mut samples.baseline_twin];
-        for (routine, series) in series.into_iter().enumerate() {
-            let slot = order.iter().position(|&r| r == routine).unwrap_or(routine) as u32;
-            series.push(&batches[routine], copies[routine / 2], position + slot);
+        for (routine, series) in Routine::ALL.into_iter().zip(series) {
+            let slot = order.iter().position(|&r| r == routine).unwrap_or(routine as usize) as u32;
+            series.push(&batches[routine as usize], copies[routine.arm()], position + slot);
         }
         position += ROUTINES as u32;
         if looks.next_if(|at| started.elapsed() >= *at).is_some()
@@ -188,23 +211,23 @@ fn done(rounds: usize, elapsed: Duration, options: &CollectOptions) -> bool {
     rounds >= options.max_rounds || (rounds >= options.min_rounds && elapsed >= options.budget)
 }
 
-/// Runs routine 0 (candidate), 1 (its twin), 2 (baseline) or 3 (its twin); `iters` holds the
-/// candidate's and the baseline's batch sizes, `(seed, round)` the round's input seed and
-/// number. All four share the round number, so when a batch is too small to visit every
-/// placement copy, the four routines of a round run the same copies.
+/// Runs one routine; `iters` holds the candidate's and the baseline's batch sizes, `(seed,
+/// round)` the round's input seed and number. All four share the round number, so when a batch
+/// is too small to visit every placement copy, the four routines of a round run the same copies.
 fn run_routine(
-    routine: usize,
+    routine: Routine,
     candidate: &mut Arm<'_>,
     baseline: &mut Arm<'_>,
     iters: [u64; 2],
     (seed, round): (u64, u64),
     meter: Meter,
 ) -> Batch {
+    let iters = iters[routine.arm()];
     match routine {
-        0 => candidate.run(iters[0], seed, round, meter),
-        1 => candidate.run_twin(iters[0], seed, round, meter),
-        2 => baseline.run(iters[1], seed, round, meter),
-        _ => baseline.run_twin(iters[1], seed, round, meter),
+        Routine::Candidate => candidate.run(iters, seed, round, meter),
+        Routine::CandidateTwin => candidate.run_twin(iters, seed, round, meter),
+        Routine::Baseline => baseline.run(iters, seed, round, meter),
+        Routine::BaselineTwin => baseline.run_twin(iters, seed, round, meter),
     }
 }
 
@@ -218,7 +241,7 @@ fn warm_up(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &CollectOpt
     while started.elapsed() < options.warmup {
         let layout = Draw::new(options.layout, round);
         heap.hold(&layout);
-        for routine in 0..ROUTINES {
+        for routine in Routine::ALL {
             let iters = [options.candidate_iters.max(1), options.baseline_iters.max(1)];
             layout.at_depth(|| run_routine(routine, candidate, baseline, iters, (0, round), options.meter));
         }
