@@ -8,12 +8,12 @@
 
 use rtcompare_runtime::confirmation::{Plan, confirm};
 use rtcompare_runtime::harness::{DEFAULT_MAX_PROCESSES, confirmation_level};
-use rtcompare_runtime::measure::{Calibration, Metric, Samples, Series};
+use rtcompare_runtime::measure::{Metric, Samples};
 use rtcompare_runtime::stats::{median, pool_processes};
 use rtcompare_runtime::{Dprng, JudgeOptions, Measured, Outcome, judge};
 
 mod support;
-use support::normal;
+use support::{calibration, normal, series};
 
 /// One kind of comparison: what the processes of it look like.
 #[derive(Clone, Copy, Debug)]
@@ -30,23 +30,6 @@ struct Workload {
     /// in the slow mode and the baseline in the fast one, or the other way round, at even odds
     /// (0: one mode).
     modes: f64,
-}
-
-fn series(values: Vec<f64>, first_position: u32) -> Series {
-    let position = (0..values.len() as u32).map(|i| first_position + i * 4).collect();
-    Series { per_op: values, position, placements: Vec::new() }
-}
-
-fn calibration() -> Calibration {
-    Calibration {
-        resolution: 40.0,
-        clock_step_ns: 40.0,
-        candidate_iters: 10_000,
-        baseline_iters: 10_000,
-        target_batch_ns: 100_000.0,
-        candidate_batch_ns: 100_000.0,
-        baseline_batch_ns: 100_000.0,
-    }
 }
 
 /// One process of `workload`: each arm's effect drawn once, then `rounds` rounds.

@@ -7,24 +7,7 @@ use rtcompare_runtime::stats::{ParityInputs, Spread, parity_verdict};
 use rtcompare_runtime::{Dprng, JudgeOptions, Outcome, Report, judge};
 
 mod support;
-use support::normal;
-
-fn series(values: Vec<f64>) -> Series {
-    let position = (0..values.len() as u32).map(|i| i * 4).collect();
-    Series { per_op: values, position, placements: Vec::new() }
-}
-
-fn calibration() -> Calibration {
-    Calibration {
-        resolution: 40.0,
-        clock_step_ns: 40.0,
-        candidate_iters: 10_000,
-        baseline_iters: 10_000,
-        target_batch_ns: 100_000.0,
-        candidate_batch_ns: 100_000.0,
-        baseline_batch_ns: 100_000.0,
-    }
-}
+use support::{calibration, normal, series};
 
 fn judged(
     candidate: Vec<f64>,
@@ -36,10 +19,10 @@ fn judged(
     let samples = Samples {
         candidate_iters: 10_000,
         baseline_iters: 10_000,
-        candidate: series(candidate),
-        candidate_twin: series(candidate_twin),
-        baseline: series(baseline),
-        baseline_twin: series(baseline_twin),
+        candidate: series(candidate, 0),
+        candidate_twin: series(candidate_twin, 0),
+        baseline: series(baseline, 0),
+        baseline_twin: series(baseline_twin, 0),
     };
     let options = JudgeOptions { resamples: 5_000, seed, ..JudgeOptions::default() };
     judge("candidate", "baseline", Metric::Time, calibration(), samples, &options)
@@ -227,7 +210,7 @@ fn a_slow_placement_copy_is_measured_and_named_in_a_warning() {
         let copies: Vec<Vec<f64>> =
             (0..4).map(|k| cloud(rng, if k == 2 { 1_000.0 * slow } else { 1_000.0 }, rounds)).collect();
         let per_op = (0..rounds).map(|i| copies.iter().map(|c| c[i]).sum::<f64>() / 4.0).collect();
-        Series { placements: copies, ..series(per_op) }
+        Series { placements: copies, ..series(per_op, 0) }
     };
     let samples = Samples {
         candidate_iters: 10_000,
@@ -255,7 +238,7 @@ fn a_slow_placement_copy_is_measured_and_named_in_a_warning() {
 /// Two functions that both allocate nothing are at exact, established parity, not at `0 / 0`.
 #[test]
 fn zero_allocations_against_zero_are_established_parity() {
-    let zeros = || series(vec![0.0; 30]);
+    let zeros = || series(vec![0.0; 30], 0);
     let samples = Samples {
         candidate_iters: 100,
         baseline_iters: 100,
@@ -282,7 +265,7 @@ fn the_floor_of_pooled_processes_carries_their_twins_disagreement() {
         let measured: Vec<rtcompare_runtime::Measured> = (0..processes)
             .map(|j| {
                 let twin_bias = if j % 2 == 0 { 1.06 } else { 0.94 };
-                let mut arm = |bias: f64| series(cloud(&mut rng, 1_000.0 * bias, rounds));
+                let mut arm = |bias: f64| series(cloud(&mut rng, 1_000.0 * bias, rounds), 0);
                 let samples = Samples {
                     candidate_iters: 10_000,
                     baseline_iters: 10_000,

@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 use rtcompare_runtime::Dprng;
+use rtcompare_runtime::measure::{Calibration, Series};
 
 /// A standard normal deviate (Box–Muller; `1 − u` keeps the logarithm finite).
 pub fn normal(rng: &mut Dprng) -> f64 {
@@ -39,4 +40,24 @@ pub fn paired_rounds(n: usize, delta: f64, rho: f64, sigma: f64, rng: &mut Dprng
     let baseline: Vec<f64> = (0..n).map(|_| 100.0 * (0.1 * normal(rng)).exp()).collect();
     let candidate = baseline.iter().zip(&noise).map(|(b, e)| b * (1.0 - delta) * e.exp()).collect();
     (candidate, baseline)
+}
+
+/// A routine's series of per-op values, one per round, at positions `first, first + 4, …` (each
+/// round takes four positions, one per routine).
+pub fn series(values: Vec<f64>, first_position: u32) -> Series {
+    let position = (0..values.len() as u32).map(|i| first_position + i * 4).collect();
+    Series { per_op: values, position, placements: Vec::new() }
+}
+
+/// A calibration of 10,000 operations a batch for both arms, 100 µs batches, a 40 ns clock.
+pub fn calibration() -> Calibration {
+    Calibration {
+        resolution: 40.0,
+        clock_step_ns: 40.0,
+        candidate_iters: 10_000,
+        baseline_iters: 10_000,
+        target_batch_ns: 100_000.0,
+        candidate_batch_ns: 100_000.0,
+        baseline_batch_ns: 100_000.0,
+    }
 }
