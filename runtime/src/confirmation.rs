@@ -25,7 +25,7 @@
 //! the disagreement it shows cannot be hidden. The logic is pure: processes come from a closure,
 //! so it can be tested on synthetic processes whose truth is known.
 
-use crate::judge::judge_settling;
+use crate::judge::judge_confirmation;
 use crate::measure::{Measured, Metric};
 use crate::stats::{Estimate, Outcome, paired_ratios, pool_processes};
 use crate::verdict::{JudgeOptions, Report, Verdict};
@@ -129,7 +129,7 @@ pub fn confirm<E>(
         }
         // The pooled interval is Student's t, not a bootstrap: the level needs no more resamples.
         let options = JudgeOptions { level: plan.look_level(look), ..options.clone() };
-        let report = judge_settling(measured.clone(), first.estimate.difference, metric, &options);
+        let report = judge_confirmation(measured.clone(), first.estimate.difference, metric, &options);
         let confirmed = report.verdict.outcome == signal;
         look += 1;
         if confirmed || ruled_out(signal, &report, &fresh_only(&measured, options.level)) || look == sizes.len() {
@@ -143,11 +143,9 @@ pub fn confirm<E>(
 /// fresh processes' judgement, and the warning when they did not repeat it. The one place a
 /// verdict's confirmation is recorded, so a report is complete when it leaves here.
 pub fn conclude(first: Report, found: Confirmation) -> Report {
-    let mut warnings = first.warnings.clone();
-    if !found.confirmed {
-        warnings.push(unconfirmed(&first, &found.report));
-    }
-    let verdict = Verdict { confirmed: Some(found.confirmed), ..first.verdict.clone() };
+    let warning = (!found.confirmed).then(|| unconfirmed(&first, &found.report));
+    let warnings = first.warnings.into_iter().chain(warning).collect();
+    let verdict = Verdict { confirmed: Some(found.confirmed), ..first.verdict };
     Report { verdict, warnings, confirmation: Some(Box::new(found.report)), ..first }
 }
 

@@ -60,8 +60,8 @@ pub fn judge_processes(measured: Vec<Measured>, metric: Metric, options: &JudgeO
 ///
 /// # Panics
 /// When `measured` is empty.
-pub fn judge_settling(measured: Vec<Measured>, screening: f64, metric: Metric, options: &JudgeOptions) -> Report {
-    assert!(!measured.is_empty(), "judge_settling needs at least one process's samples");
+pub fn judge_confirmation(measured: Vec<Measured>, screening: f64, metric: Metric, options: &JudgeOptions) -> Report {
+    assert!(!measured.is_empty(), "judge_confirmation needs at least one process's samples");
     judge_pooled(measured, &[screening], metric, options)
 }
 

@@ -35,7 +35,7 @@ mod verdict;
 mod warnings;
 
 pub use compare::{COUNT_ROUNDS, Options, compare, measure};
-pub use judge::{judge, judge_processes, judge_settling};
+pub use judge::{judge, judge_confirmation, judge_processes};
 pub use measure::{Arm, Measured, Metric};
 pub use rng::{Cprng, Dprng};
 pub use stats::Outcome;
