@@ -7,7 +7,7 @@ use crate::stats::{
     DRIFT_ALPHA, Estimate, Outcome, ParityInputs, ParityVerdict, Resampling, Summary, bootstrap_difference,
     choose_resampling, detect_drift, paired_ratios, parity_verdict,
 };
-use crate::validate::{Validation, ValidationOptions, placement_spread, validate_harness};
+use crate::validate::{ValidationOptions, placement_spread, twin_difference, validate_harness};
 use crate::verdict::{DriftTests, JudgeOptions, Report, ResamplingInfo, ThresholdConfidence, Validations, Verdict};
 use std::time::Duration;
 
@@ -33,7 +33,8 @@ pub fn judge(
         confidence: confidences(options, |t| bootstrap.confidence(t)),
     };
     let drift = drift_tests(&samples);
-    assemble(Names { candidate, baseline, metric }, calibration, samples, drift, resampled, options)
+    let floor = placement_floor(&[&samples]);
+    assemble(Names { candidate, baseline, metric }, calibration, samples, drift, resampled, floor, options)
 }
 
 /// Judges rounds measured in several processes together: the same steps as [`judge`], with
@@ -78,11 +79,12 @@ fn judge_pooled(measured: Vec<Measured>, spread_also: &[f64], metric: Metric, op
         confidence: confidences(options, |t| pooled.confidence(t)),
     };
     let drift = drift_tests(&measured[0].samples);
+    let floor = placement_floor(&measured.iter().map(|m| &m.samples).collect::<Vec<_>>());
     let calibration = coarsest_calibration(&measured);
     let names = (measured[0].candidate.clone(), measured[0].baseline.clone());
     let samples = concatenate(measured.into_iter().map(|m| m.samples));
     let names = Names { candidate: &names.0, baseline: &names.1, metric };
-    assemble(names, calibration, samples, drift, resampled, options)
+    assemble(names, calibration, samples, drift, resampled, floor, options)
 }
 
 /// Who is compared, and on what.
@@ -118,6 +120,26 @@ fn drift_tests(samples: &Samples) -> DriftTests {
         baseline: detect_drift(b, DRIFT_ALPHA),
         ratio: detect_drift(&paired_ratios(c, b), DRIFT_ALPHA),
     }
+}
+
+/// The A/A floor of a verdict: how far identical code ran from its own twin in the same process
+/// — the larger of the two arms' A/A differences — averaged over the processes measured; NaN
+/// when an arm has no rounds.
+///
+/// It is the difference itself, not a bound on it with its sampling error added: the verdict's
+/// interval already carries the sampling error, and charging it again here hid most 2 %
+/// slowdowns at `parity = 0.01` on noisy workloads, whose twins' sampling error alone put the
+/// old floor (a 90th percentile of the bootstrap replicates) above the parity and so doubled
+/// the tolerance (`docs/statistics.md`, section 10). Each process's own difference, not that of
+/// the pooled rounds: twins that sit apart by a different amount in each process (a layout
+/// draw) would cancel in a pooled median but still move every single process.
+fn placement_floor(processes: &[&Samples]) -> f64 {
+    let in_process = |samples: &Samples| {
+        let candidate = twin_difference(&samples.candidate.per_op, &samples.candidate_twin.per_op).abs();
+        let baseline = twin_difference(&samples.baseline.per_op, &samples.baseline_twin.per_op).abs();
+        if candidate.is_nan() || baseline.is_nan() { f64::NAN } else { candidate.max(baseline) }
+    };
+    processes.iter().map(|s| in_process(s)).sum::<f64>() / processes.len() as f64
 }
 
 /// The calibration with the smallest batches: its per-op floor is the coarsest of all.
@@ -159,12 +181,12 @@ fn assemble(
     samples: Samples,
     drift: DriftTests,
     resampled: Resampled,
+    floor: f64,
     options: &JudgeOptions,
 ) -> Report {
     let c = &samples.candidate.per_op;
     let b = &samples.baseline.per_op;
     let validation = validate_both(&samples, options);
-    let floor = Validation::worse(&validation.candidate, &validation.baseline).noise_floor;
     let (candidate_floor, baseline_floor) = calibration.per_op_floors();
     let parity = parity_verdict(&ParityInputs {
         candidate: c,

@@ -8,7 +8,7 @@
 
 use crate::stats::{
     DEFAULT_RESAMPLES, DRIFT_ALPHA, Resampling, bootstrap_difference, choose_resampling, detect_drift,
-    lag1_autocorrelation, paired_ratios, quantile_sorted,
+    lag1_autocorrelation, median, paired_ratios, quantile_sorted,
 };
 
 /// Settings of [`validate_harness`].
@@ -57,8 +57,10 @@ pub struct Validation {
     pub apparent_difference: f64,
     /// The 90th percentile of `|d*|` over the bootstrap replicates of the A/A difference. It
     /// holds both the systematic bias between the two copies (placement) and the sampling noise
-    /// at this sample size; roughly one A/A comparison in ten reports more than it. A real
-    /// difference at or below it resolves nothing.
+    /// at this sample size; roughly one A/A comparison in ten reports more than it. Reported as
+    /// how large an A/A difference gets in a run this long; the verdict's floor is the twins'
+    /// difference itself ([`twin_difference`]), because the verdict's interval already carries
+    /// the sampling error.
     pub noise_floor: f64,
     /// The share of rounds in which both copies measured exactly the same value: high when the
     /// clock is coarse relative to a batch, which makes medians jump in quanta.
@@ -88,21 +90,6 @@ impl Validation {
     /// ```
     pub fn resolves(&self, difference: f64) -> bool {
         difference.abs() > self.noise_floor
-    }
-
-    /// The validation with the higher noise floor, the one a comparison of the two arms must be
-    /// read against. An unknown (NaN) floor counts as the worst; on a tie, `a`.
-    ///
-    /// ```
-    /// use rtcompare_runtime::validate::{Validation, ValidationOptions, validate_harness};
-    /// let options = ValidationOptions::default();
-    /// let quiet = validate_harness(&[1.0; 12], &[1.0; 12], &options);
-    /// let noisy = validate_harness(&[1.0, 1.2, 0.9, 1.1, 1.0, 0.8], &[1.1, 1.0, 1.0, 0.9, 1.2, 1.0], &options);
-    /// assert_eq!(Validation::worse(&quiet, &noisy), &noisy);
-    /// ```
-    pub fn worse<'a>(a: &'a Validation, b: &'a Validation) -> &'a Validation {
-        let rank = |v: &Validation| if v.noise_floor.is_nan() { f64::INFINITY } else { v.noise_floor };
-        if rank(b) > rank(a) { b } else { a }
     }
 }
 
@@ -141,6 +128,22 @@ pub fn validate_harness(primary: &[f64], twin: &[f64], options: &ValidationOptio
         false_signal_rate: share(magnitudes.iter(), magnitudes.len(), |&&m| m > options.tolerance),
         scheme,
     }
+}
+
+/// How far one copy of identical code ran from its twin: `1 − median(primaryᵢ / twinᵢ)` over
+/// the rounds both have, the A/A difference itself (NaN without rounds). The verdict's A/A floor
+/// is built from it (`judge`); [`Validation::noise_floor`] adds the sampling error on top.
+///
+/// ```
+/// use rtcompare_runtime::validate::twin_difference;
+/// let twin = [100.0, 102.0, 98.0];
+/// let slower: Vec<f64> = twin.iter().map(|t| t * 1.03).collect();
+/// assert!((twin_difference(&slower, &twin) + 0.03).abs() < 1e-12);
+/// assert!(twin_difference(&[], &[]).is_nan());
+/// ```
+pub fn twin_difference(primary: &[f64], twin: &[f64]) -> f64 {
+    let rounds = primary.len().min(twin.len());
+    1.0 - median(&paired_ratios(&primary[..rounds], &twin[..rounds]))
 }
 
 /// How far apart one arm's placement copies ran: the same code at each of the code offsets the
@@ -240,7 +243,6 @@ mod tests {
         assert!(fair.noise_floor < 0.005, "{fair:?}");
         assert!(biased.noise_floor > 0.025 && biased.apparent_difference > 0.025, "{biased:?}");
         assert!(!biased.resolves(0.02) && biased.resolves(0.06));
-        assert_eq!(Validation::worse(&fair, &biased), &biased);
     }
 
     #[test]
@@ -293,7 +295,5 @@ mod tests {
         let v = validate_harness(&[], &[1.0], &ValidationOptions::default());
         assert!(v.noise_floor.is_nan() && v.tie_rate.is_nan() && v.false_signal_rate.is_nan());
         assert!(!v.resolves(1.0));
-        let other = validate_harness(&[1.0; 20], &[1.0; 20], &ValidationOptions::default());
-        assert!(std::ptr::eq(Validation::worse(&other, &v), &v));
     }
 }
