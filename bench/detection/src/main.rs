@@ -106,7 +106,7 @@ fn run(plan: &Plan, with_criterion: bool, out_dir: &Path, command: String) {
     let truths = truths_of(&calibration);
     let criterion_rows = if with_criterion { criterion::run_all(plan, &truths, &scratch) } else { Vec::new() };
     let _ = std::fs::remove_dir_all(&scratch);
-    let context = context(command, commit, started.elapsed());
+    let context = context(command, commit, started.elapsed(), runner::registered(&binary));
     let markdown = report::markdown(plan, &context, overhead, &calibration, &cells, &criterion_rows);
     let json = report::json(plan, &context, overhead, &calibration, &cells, &criterion_rows);
     println!("\n{markdown}");
@@ -253,7 +253,7 @@ fn commit_described() -> String {
     if dirty { format!("{commit} (with uncommitted changes)") } else { commit }
 }
 
-fn context(command: String, commit: String, elapsed: Duration) -> Context {
+fn context(command: String, commit: String, elapsed: Duration, registered: usize) -> Context {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|text| {
@@ -270,6 +270,7 @@ fn context(command: String, commit: String, elapsed: Duration) -> Context {
         commit,
         command,
         minutes: elapsed.as_secs_f64() / 60.0,
+        registered,
     }
 }
 

@@ -7,15 +7,18 @@ pub struct Workload {
     pub name: &'static str,
     /// Whether one call lasts about 10 µs or more (the workloads the sensitivity targets are for).
     pub long: bool,
+    /// Whether its arms depend on what each process draws: hash seeds (the HashMap) or memory
+    /// layout (the buffer of the memory walk, the heap of the allocation workload).
+    pub per_process: bool,
 }
 
 /// Every workload, in table order.
 pub const WORKLOADS: [Workload; 5] = [
-    Workload { name: "cpu_100ns", long: false },
-    Workload { name: "cpu_10us", long: true },
-    Workload { name: "memwalk_10us", long: true },
-    Workload { name: "alloc_10us", long: true },
-    Workload { name: "hashmap_10us", long: true },
+    Workload { name: "cpu_100ns", long: false, per_process: false },
+    Workload { name: "cpu_10us", long: true, per_process: false },
+    Workload { name: "memwalk_10us", long: true, per_process: true },
+    Workload { name: "alloc_10us", long: true, per_process: true },
+    Workload { name: "hashmap_10us", long: true, per_process: true },
 ];
 
 /// The two parity settings: the default and the attribute's `parity = 0.01`.

@@ -48,6 +48,17 @@ pub fn build_fixture() -> PathBuf {
     build_executable(command, "the fixture")
 }
 
+/// How many comparisons the fixture registers (its `--list`): the `m` its confirmation level is
+/// computed from. 0 when the list cannot be read.
+pub fn registered(binary: &Path) -> usize {
+    Command::new(binary)
+        .arg("--list")
+        .stderr(Stdio::null())
+        .output()
+        .map(|out| String::from_utf8_lossy(&out.stdout).lines().filter(|l| l.ends_with(": test")).count())
+        .unwrap_or(0)
+}
+
 /// `RTCOMPARE_LAYOUT` for every run of the fixture, from `--layout` (unset: the harness's default).
 static LAYOUT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
