@@ -151,25 +151,8 @@ fn coarsest_calibration(measured: &[Measured]) -> Calibration {
 /// One process's rounds after another's; positions continue across processes.
 fn concatenate(all: impl Iterator<Item = Samples>) -> Samples {
     let mut joined = Samples::default();
-    let mut offset = 0;
     for samples in all {
-        joined.candidate_iters = samples.candidate_iters;
-        joined.baseline_iters = samples.baseline_iters;
-        let next = offset + 4 * samples.rounds() as u32;
-        for (into, from) in [
-            (&mut joined.candidate, samples.candidate),
-            (&mut joined.candidate_twin, samples.candidate_twin),
-            (&mut joined.baseline, samples.baseline),
-            (&mut joined.baseline_twin, samples.baseline_twin),
-        ] {
-            into.per_op.extend(from.per_op);
-            into.position.extend(from.position.iter().map(|p| p + offset));
-            into.placements.resize_with(into.placements.len().max(from.placements.len()), Vec::new);
-            for (into, from) in into.placements.iter_mut().zip(from.placements) {
-                into.extend(from);
-            }
-        }
-        offset = next;
+        joined.append(samples);
     }
     joined
 }

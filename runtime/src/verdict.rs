@@ -49,7 +49,7 @@ pub struct Verdict {
     /// Ratio of the arms' fast ends (their minimums for up to ten rounds, about their 10th
     /// percentiles for hundreds; see [`crate::stats::fast_end`]), candidate over baseline.
     pub best_ratio: f64,
-    /// What the ratio of medians and the interval were judged against:
+    /// What the median ratio and the interval were judged against:
     /// `max(parity, noise, clock floor / median, A/A floor)`, with twice the A/A floor when the
     /// floor exceeds the parity.
     pub tolerance: f64,
@@ -233,6 +233,24 @@ impl Report {
             Outcome::Loss => estimate.high < -factor * verdict.tolerance,
             Outcome::Win => estimate.low > factor * verdict.tolerance,
             Outcome::Parity => false,
+        }
+    }
+
+    /// Whether a parity verdict leans to a loss or a win: the estimate and both ratios of the
+    /// parity rule lie beyond their tolerances on one side, and only the interval still reaches
+    /// back inside. Such a first round earns more rounds ([`crate::measure()`]). `None` for a win,
+    /// a loss, or a parity that leans nowhere.
+    pub fn leans(&self) -> Option<Outcome> {
+        let (v, d) = (&self.verdict, self.estimate.difference);
+        if v.outcome != Outcome::Parity {
+            return None;
+        }
+        if d < -v.tolerance && v.ratio > 1.0 + v.tolerance && v.best_ratio > 1.0 + v.best_tolerance {
+            Some(Outcome::Loss)
+        } else if d > v.tolerance && v.ratio < 1.0 - v.tolerance && v.best_ratio < 1.0 - v.best_tolerance {
+            Some(Outcome::Win)
+        } else {
+            None
         }
     }
 }

@@ -55,7 +55,13 @@ fn process(workload: Workload, rounds: usize, rng: &mut Dprng) -> Measured {
         baseline: series(b, 2),
         baseline_twin: series(bt, 3),
     };
-    Measured { candidate: "candidate".into(), baseline: "baseline".into(), calibration: calibration(), samples }
+    Measured {
+        candidate: "candidate".into(),
+        baseline: "baseline".into(),
+        calibration: calibration(),
+        samples,
+        extended: false,
+    }
 }
 
 /// What many runs of one workload ended as.

@@ -8,7 +8,7 @@ use super::{Comparison, Expectation, Settings};
 use crate::confirmation::{Confirmation, Plan, conclude};
 use crate::measure::{Arm, counting_allocator_installed};
 use crate::report::format_value;
-use crate::{Measured, Outcome, Report, judge_processes, measure};
+use crate::{Measured, Options, Outcome, Report, judge_options_for, judge_processes, measure};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -92,7 +92,7 @@ pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, regist
             Err(why) => return record(None, Some(why)),
         }
     } else {
-        match catch_unwind(AssertUnwindSafe(|| measure_for_worker(comparison, name, settings))) {
+        match catch_unwind(AssertUnwindSafe(|| measure_first_round(comparison, name, settings))) {
             Ok(measured) => judged(vec![measured], comparison, name, settings.seed, 0.95),
             Err(payload) => {
                 return record(None, Some(format!("a measured function panicked: {}", panic_text(&*payload))));
@@ -126,11 +126,19 @@ pub(crate) fn unoptimised_note(report: &Report, expect: Expectation) -> String {
     format!("unoptimised code (RTCOMPARE_DEBUG=1): these figures describe a debug build, and {consequence}")
 }
 
-/// Measures one comparison without judging it: the first round here, or a worker's round for
-/// the parent to judge.
+/// Measures one comparison without judging it: a worker's round for the parent to judge.
 pub(crate) fn measure_for_worker(comparison: Comparison, name: &str, settings: &Settings) -> Measured {
     let (candidate, baseline) = arms(comparison);
     measure(candidate, baseline, &options(comparison, name, settings))
+}
+
+/// The first round in this process: like a worker's, but a round that ends leaning to a win or a
+/// loss it cannot yet establish goes on for a second budget ([`crate::Options::extend`]).
+/// Workers never extend: a confirmation adds processes instead, and the lock-step processes of a
+/// comparison against a git revision must stop together.
+fn measure_first_round(comparison: Comparison, name: &str, settings: &Settings) -> Measured {
+    let (candidate, baseline) = arms(comparison);
+    measure(candidate, baseline, &Options { extend: true, ..options(comparison, name, settings) })
 }
 
 /// Why a comparison cannot be measured in this binary at all.
@@ -156,9 +164,13 @@ fn arms(comparison: Comparison) -> (Arm<'static>, Arm<'static>) {
     )
 }
 
-/// Judges the rounds of one process, or pools those of several.
+/// Judges the rounds of one process (at [`crate::EXTENDED_LEVEL`] if they took a second
+/// budget), or pools those of several.
 fn judged(measured: Vec<Measured>, comparison: Comparison, name: &str, seed: u64, level: f64) -> Report {
-    let options = judge_options(comparison, name, seed, level);
+    let mut options = judge_options(comparison, name, seed, level);
+    if let [only] = measured.as_slice() {
+        options = judge_options_for(only, &options);
+    }
     judge_processes(measured, comparison.registration.settings.metric, &options)
 }
 

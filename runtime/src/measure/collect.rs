@@ -86,6 +86,38 @@ impl Samples {
     pub fn rounds(&self) -> usize {
         self.candidate.per_op.len()
     }
+
+    /// These rounds followed by `later`'s, as one series: positions continue after this
+    /// collection's last batch, and each placement copy's values are joined. The batch sizes
+    /// are `later`'s.
+    ///
+    /// ```
+    /// use rtcompare_runtime::measure::Samples;
+    /// let mut first = Samples::default();
+    /// first.candidate.per_op = vec![1.0];
+    /// first.candidate.position = vec![2];
+    /// let later = first.clone();
+    /// first.append(later);
+    /// assert_eq!((first.rounds(), first.candidate.position.clone()), (2, vec![2, 6]));
+    /// ```
+    pub fn append(&mut self, later: Samples) {
+        let offset = 4 * self.rounds() as u32;
+        self.candidate_iters = later.candidate_iters;
+        self.baseline_iters = later.baseline_iters;
+        for (into, from) in [
+            (&mut self.candidate, later.candidate),
+            (&mut self.candidate_twin, later.candidate_twin),
+            (&mut self.baseline, later.baseline),
+            (&mut self.baseline_twin, later.baseline_twin),
+        ] {
+            into.per_op.extend(from.per_op);
+            into.position.extend(from.position.iter().map(|p| p + offset));
+            into.placements.resize_with(into.placements.len().max(from.placements.len()), Vec::new);
+            for (into, from) in into.placements.iter_mut().zip(from.placements) {
+                into.extend(from);
+            }
+        }
+    }
 }
 
 /// The four routines of a round. Their order here is the order of the series in [`Samples`]

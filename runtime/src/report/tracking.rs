@@ -28,7 +28,7 @@ pub(crate) struct ArmEntry {
     pub rounds: usize,
     /// The comparison's verdict, `win (confirmed)` and so on.
     pub verdict: String,
-    /// The comparison's ratio of medians, candidate over baseline.
+    /// The comparison's median ratio, candidate over baseline in the same round.
     pub ratio: f64,
     /// The other arm's function.
     pub against: String,
