@@ -180,16 +180,18 @@ fn wall_target(cells: &[Cell]) -> Target {
 fn large_difference_target(cells: &[Cell]) -> Target {
     let chosen: Vec<&Cell> =
         cells.iter().filter(|c| c.k != 0 && c.k.unsigned_abs() as f64 >= 300.0 * c.parity.value()).collect();
-    let slowest = chosen
-        .iter()
-        .filter_map(|c| c.figures.median_wall_s)
-        .fold(None, |m: Option<f64>, w| Some(m.map_or(w, |m| m.max(w))));
+    let slowest = largest(chosen.iter().filter_map(|c| c.figures.median_wall_s));
     let within = chosen.iter().filter(|c| c.figures.median_wall_s.is_some_and(|w| w <= 0.5)).count();
     Target {
         target: "a difference of ≥ 3× the parity decided in ≤ 0.5 s (median per cell)",
         observed: format!("{within}/{} cells within; slowest cell median {} s", chosen.len(), opt(slowest, 2)),
         met: slowest.map(|w| w <= 0.5),
     }
+}
+
+/// The largest of `values`; `None` when there are none.
+fn largest(values: impl Iterator<Item = f64>) -> Option<f64> {
+    values.fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))
 }
 
 fn direction_target(cells: &[Cell]) -> Target {
@@ -205,10 +207,7 @@ fn direction_target(cells: &[Cell]) -> Target {
 
 fn estimate_target(cells: &[Cell]) -> Target {
     let chosen: Vec<&Cell> = cells.iter().filter(|c| c.k.abs() == 10 && c.workload.long).collect();
-    let worst = chosen
-        .iter()
-        .filter_map(|c| c.figures.median_error_pp)
-        .fold(None, |m: Option<f64>, e| Some(m.map_or(e, |m| m.max(e))));
+    let worst = largest(chosen.iter().filter_map(|c| c.figures.median_error_pp));
     let within = chosen.iter().filter(|c| c.figures.median_error_pp.is_some_and(|e| e <= 0.5)).count();
     Target {
         target: "estimate within ±0.5 pp of the truth at k = ±10 on ≥ 10 µs workloads (median per cell)",

@@ -29,24 +29,15 @@ pub(crate) fn text_lines(report: &Report) -> Vec<(Line, String)> {
     let e = &report.estimate;
     let name_width = report.candidate.len().max(report.baseline.len());
     let unit_suffix = "/op";
-    add(
-        Line::Figure,
-        format!(
-            "candidate {:<name_width$}  {}{unit_suffix}  (best {})",
-            report.candidate,
-            format_value(report.candidate_summary.median, report.metric),
-            format_value(fast_end(&report.samples.candidate.per_op), report.metric)
-        ),
-    );
-    add(
-        Line::Figure,
-        format!(
-            "baseline  {:<name_width$}  {}{unit_suffix}  (best {})",
-            report.baseline,
-            format_value(report.baseline_summary.median, report.metric),
-            format_value(fast_end(&report.samples.baseline.per_op), report.metric)
-        ),
-    );
+    // One line per arm: its name, median and fast end.
+    let arm_line = |label: &str, name: &str, median: f64, per_op: &[f64]| {
+        let (median, best) = (format_value(median, report.metric), format_value(fast_end(per_op), report.metric));
+        format!("{label:<9} {name:<name_width$}  {median}{unit_suffix}  (best {best})")
+    };
+    let c = arm_line("candidate", &report.candidate, report.candidate_summary.median, &report.samples.candidate.per_op);
+    let b = arm_line("baseline", &report.baseline, report.baseline_summary.median, &report.samples.baseline.per_op);
+    add(Line::Figure, c);
+    add(Line::Figure, b);
     add(
         Line::Figure,
         format!(
