@@ -283,8 +283,9 @@ const WORKLOAD_NOTES: &str = "Workloads (candidate and baseline run the same fun
 the out-of-order core overlaps the end of one call with the start of the next: the cost is affine, not proportional, \
 in the step count, and the measured truth at k = 10 is larger than 10 %.\n\
 - `cpu_10us`: the same chain, 8,400 steps (~10 µs).\n\
-- `memwalk_10us`: 200 dependent loads along one random cycle through a 32 MiB buffer (8× the 4 MiB L2), continuing \
-where the previous call stopped, so every load misses L2.\n\
+- `memwalk_10us`: 200 dependent loads along one random cycle through the 512 Ki cache lines of a 32 MiB buffer (64× \
+a core's 512 KiB L2, as large as the 32 MiB L3), continuing where the previous call stopped, so every load misses L2. \
+Each process builds the buffer once (tens of milliseconds).\n\
 - `alloc_10us`: 600 rounds of a small `String` and a small `Vec` built and dropped.\n\
 - `hashmap_10us`: a `HashMap` with the default per-process random hasher, 400 keys inserted at a fixed capacity of \
 1,024 (so the load factor does not grow with k), then 800 lookups.\n\n";
