@@ -100,6 +100,14 @@ struct Comparison {
     warnings: Vec<Warning>,
     samples: Option<Samples>,
     confirmation: Option<Round>,
+    over_processes: Option<ProcessMean>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProcessMean {
+    difference: f64,
+    processes: usize,
 }
 
 #[derive(Deserialize)]

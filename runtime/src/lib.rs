@@ -40,8 +40,8 @@ pub use measure::{Arm, Measured, Metric};
 pub use rng::{Cprng, Dprng};
 pub use stats::Outcome;
 pub use verdict::{
-    CLEAR_BEYOND_TOLERANCE, DriftTests, JudgeOptions, Report, ResamplingInfo, ThresholdConfidence, Validations,
-    Verdict, Warning, WarningKind,
+    CLEAR_BEYOND_TOLERANCE, DriftTests, JudgeOptions, ProcessMean, Report, ResamplingInfo, ThresholdConfidence,
+    Validations, Verdict, Warning, WarningKind,
 };
 
 /// Re-exported for the code `#[compare]` generates; not part of the public API.

@@ -23,6 +23,8 @@ pub struct Figures {
     pub direction_errors: usize,
     /// Direction errors that a fresh process confirmed: what a user would be told.
     pub confirmed_direction_errors: usize,
+    /// Trials whose first round measured for a second budget.
+    pub extended: usize,
     /// Median of `|estimate − truth|` in percentage points, when any trial had an estimate.
     pub median_error_pp: Option<f64>,
     /// Median wall-clock seconds per verdict.
@@ -51,6 +53,7 @@ pub fn aggregate(trials: &[Trial], k: i64, truth: Option<f64>) -> Figures {
         confirmed_wins: trials.iter().filter(|t| t.confirmed && t.outcome == Outcome::Win).count(),
         direction_errors,
         confirmed_direction_errors,
+        extended: trials.iter().filter(|t| t.extended).count(),
         median_error_pp: median(&errors),
         median_wall_s: median(&walls),
     }
@@ -77,7 +80,7 @@ mod tests {
     use super::*;
 
     fn trial(outcome: Outcome, confirmed: bool, difference: f64, wall_s: f64) -> Trial {
-        Trial { outcome, confirmed, difference: Some(difference), wall_s }
+        Trial { outcome, confirmed, difference: Some(difference), extended: outcome == Outcome::Parity, wall_s }
     }
 
     #[test]
@@ -93,7 +96,7 @@ mod tests {
             trial(Outcome::Loss, true, -0.021, 1.0),
             trial(Outcome::Loss, false, -0.019, 2.0),
             trial(Outcome::Win, true, 0.01, 3.0),
-            Trial { outcome: Outcome::Failed, confirmed: false, difference: None, wall_s: 4.0 },
+            Trial { outcome: Outcome::Failed, confirmed: false, difference: None, extended: false, wall_s: 4.0 },
         ];
         let f = aggregate(&trials, 2, Some(-0.02));
         assert_eq!((f.trials, f.losses, f.wins, f.parity, f.failed), (4, 2, 1, 0, 1));

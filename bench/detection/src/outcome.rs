@@ -23,8 +23,11 @@ pub struct Trial {
     /// Whether a win or a loss was confirmed in a fresh process (`false` for parity and for
     /// criterion, which has no such step).
     pub confirmed: bool,
-    /// The estimated difference, `d = 1 − candidate/baseline` (positive: candidate faster).
+    /// The estimated difference, `d = 1 − candidate/baseline` (positive: candidate faster): for
+    /// rtcompare the mean over every process once a confirmation ran, the first round's otherwise.
     pub difference: Option<f64>,
+    /// Whether the first round measured for a second budget (judged at 99 %).
+    pub extended: bool,
     /// Wall-clock seconds the verdict took, process start to exit.
     pub wall_s: f64,
 }
@@ -36,8 +39,10 @@ pub struct Reading {
     pub outcome: Outcome,
     /// `verdict.confirmed == true`.
     pub confirmed: bool,
-    /// `estimate.difference`.
+    /// `over_processes.difference` when a confirmation ran, else `estimate.difference`.
     pub difference: Option<f64>,
+    /// `estimate.level` is the second budget's 99 %, not the usual 95 %.
+    pub extended: bool,
     /// `verdict.ratio`.
     pub ratio: Option<f64>,
     /// `summaries.candidate.median` and `summaries.baseline.median`, ns per operation.
@@ -66,7 +71,10 @@ pub fn read_results(text: &str, name: &str) -> Result<Reading, String> {
     Ok(Reading {
         outcome,
         confirmed: matches!(outcome, Outcome::Loss | Outcome::Win) && verdict["confirmed"].as_bool() == Some(true),
-        difference: comparison["estimate"]["difference"].as_f64(),
+        difference: comparison["over_processes"]["difference"]
+            .as_f64()
+            .or_else(|| comparison["estimate"]["difference"].as_f64()),
+        extended: comparison["estimate"]["level"].as_f64().is_some_and(|level| level > 0.985),
         ratio: verdict["ratio"].as_f64(),
         medians,
     })
@@ -118,8 +126,12 @@ mod tests {
 
     const FILE: &str = r#"{"comparisons": [
         {"name": "detection/cpu_10us/p01", "verdict": {"outcome": "loss", "ratio": 1.02, "confirmed": true},
-         "estimate": {"difference": -0.0199},
+         "estimate": {"difference": -0.0199, "level": 0.95},
+         "over_processes": {"difference": -0.0203, "processes": 3},
          "summaries": {"candidate": {"median": 10.2}, "baseline": {"median": 10.0}}},
+        {"name": "detection/memwalk_10us/p01", "verdict": {"outcome": "parity", "ratio": 1.01, "confirmed": null},
+         "estimate": {"difference": -0.011, "level": 0.99}, "over_processes": null,
+         "summaries": {"candidate": {"median": 10.1}, "baseline": {"median": 10.0}}},
         {"name": "detection/empty/aa", "verdict": null, "estimate": null, "summaries": null}
     ]}"#;
 
@@ -128,8 +140,11 @@ mod tests {
         let reading = read_results(FILE, "detection/cpu_10us/p01").expect("present");
         assert_eq!(reading.outcome, Outcome::Loss);
         assert!(reading.confirmed);
-        assert_eq!(reading.difference, Some(-0.0199));
+        assert_eq!(reading.difference, Some(-0.0203), "the mean over processes");
+        assert!(!reading.extended);
         assert_eq!(reading.medians, Some((10.2, 10.0)));
+        let parity = read_results(FILE, "detection/memwalk_10us/p01").expect("present");
+        assert_eq!((parity.difference, parity.extended), (Some(-0.011), true), "the first round's, at 99 %");
     }
 
     #[test]

@@ -323,7 +323,9 @@ fn header(out: &mut String, plan: &Plan, context: &Context) {
         "Δ is rtcompare's `d = 1 − candidate/baseline`: a slowdown of k % is Δ = −k %. \
         *loss/win/parity* are first-round verdicts; *confirmed* losses are the ones that fail a test; *confirmed* wins the ones reported as wins. \
         A direction error is a true slowdown reported as a win or a true speed-up reported as a loss. \
-        *|est − true|* is the median absolute difference between the estimate and the calibrated truth, in percentage points. \
+        *second budget* counts the trials whose first round leaned and measured a second budget. \
+        *|est − true|* is the median absolute difference between the estimate and the calibrated truth, in percentage points; \
+        the estimate is the mean over every process once a confirmation ran (`over_processes`), the first round's otherwise. \
         *wall* is the median wall-clock time of one verdict: process start to exit, confirmation included.\n"
     );
 }
@@ -343,6 +345,7 @@ fn verdict_table(out: &mut String, cells: &[Cell]) {
         "confirmed loss",
         "confirmed win",
         "direction errors",
+        "second budget",
         "\\|est − true\\| (pp)",
         "wall (s)",
     ];
@@ -361,6 +364,7 @@ fn verdict_table(out: &mut String, cells: &[Cell]) {
             f.confirmed_losses.to_string(),
             f.confirmed_wins.to_string(),
             f.direction_errors.to_string(),
+            f.extended.to_string(),
             opt(f.median_error_pp, 2),
             opt(f.median_wall_s, 2),
         ]
@@ -595,7 +599,13 @@ mod tests {
     fn cell(k: i64, parity: Parity, outcomes: &[(Outcome, bool)]) -> Cell {
         let trials: Vec<Trial> = outcomes
             .iter()
-            .map(|&(outcome, confirmed)| Trial { outcome, confirmed, difference: Some(injected(k)), wall_s: 1.0 })
+            .map(|&(outcome, confirmed)| Trial {
+                outcome,
+                confirmed,
+                difference: Some(injected(k)),
+                extended: false,
+                wall_s: 1.0,
+            })
             .collect();
         Cell {
             workload: WORKLOADS[1],
@@ -644,7 +654,7 @@ mod tests {
     fn the_verdict_table_has_a_row_per_cell() {
         let mut out = String::new();
         verdict_table(&mut out, &[cell(2, Parity::Tight, &[(Outcome::Loss, true)])]);
-        let row = "| cpu_10us | 0.01 | idle | +2 | -2.00 % | 1 | 1 | 0 | 0 | 1 | 0 | 0 | 0.00 | 1.00 |";
+        let row = "| cpu_10us | 0.01 | idle | +2 | -2.00 % | 1 | 1 | 0 | 0 | 1 | 0 | 0 | 0 | 0.00 | 1.00 |";
         assert!(out.lines().any(|l| l == row), "{out}");
     }
 
@@ -659,7 +669,7 @@ mod tests {
         let row = |k: i64, outcomes: &[Outcome]| {
             let trials: Vec<Trial> = outcomes
                 .iter()
-                .map(|&outcome| Trial { outcome, confirmed: false, difference: None, wall_s: 20.0 })
+                .map(|&outcome| Trial { outcome, confirmed: false, difference: None, extended: false, wall_s: 20.0 })
                 .collect();
             Row {
                 condition: Condition::Idle,

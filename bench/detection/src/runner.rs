@@ -121,7 +121,14 @@ pub fn run_pair(binary: &Path, scratch: &Path, run: &Run) -> (Reading, Duration)
         .and_then(|text| read_results(&text, run.name))
         .unwrap_or_else(|message| {
             eprintln!("  {} k={} seed={}: {message}", run.name, run.k, run.seed);
-            Reading { outcome: Outcome::Failed, confirmed: false, difference: None, ratio: None, medians: None }
+            Reading {
+                outcome: Outcome::Failed,
+                confirmed: false,
+                difference: None,
+                extended: false,
+                ratio: None,
+                medians: None,
+            }
         });
     (reading, wall)
 }
@@ -133,6 +140,7 @@ pub fn trial(binary: &Path, scratch: &Path, run: &Run) -> Trial {
         outcome: reading.outcome,
         confirmed: reading.confirmed,
         difference: reading.difference,
+        extended: reading.extended,
         wall_s: wall.as_secs_f64(),
     }
 }

@@ -52,6 +52,14 @@ struct Comparison<'a> {
     /// The second round, measured in a fresh process to confirm a loss (or a win, for `expect =
     /// "win"`); `null` when none ran.
     confirmation: Option<Round<'a>>,
+    /// The difference averaged over every process measured, once a confirmation ran.
+    over_processes: Option<ProcessMeanRecord>,
+}
+
+#[derive(Serialize)]
+struct ProcessMeanRecord {
+    difference: f64,
+    processes: usize,
 }
 
 /// The figures of one round of measurement: all `null` (and lists empty) for a test that
@@ -233,6 +241,9 @@ fn comparison<'a>(test: &Test<'a>) -> Comparison<'a> {
         failure: test.failure,
         round: round(report),
         confirmation: report.and_then(|r| r.confirmation.as_deref()).map(|second| round(Some(second))),
+        over_processes: report
+            .and_then(Report::over_processes)
+            .map(|mean| ProcessMeanRecord { difference: mean.difference, processes: mean.processes }),
     }
 }
 
@@ -466,6 +477,13 @@ mod tests {
         assert_eq!(c["confirmation"]["samples"]["candidate"]["per_op"].as_array().unwrap().len(), fixtures::ROUNDS);
         assert!(c["confirmation"].get("confirmation").is_none(), "one level only");
         assert_eq!(rendered()["comparisons"][0]["confirmation"], Value::Null);
+        // The mean over processes: the first round's and the confirmation's, one process each.
+        let d1 = c["estimate"]["difference"].as_f64().unwrap();
+        let d2 = c["confirmation"]["estimate"]["difference"].as_f64().unwrap();
+        let mean = (d1 + d2) / 2.0;
+        assert!((c["over_processes"]["difference"].as_f64().unwrap() - mean).abs() < 1e-12);
+        assert_eq!(c["over_processes"]["processes"], 2);
+        assert_eq!(rendered()["comparisons"][0]["over_processes"], Value::Null);
     }
 
     #[test]

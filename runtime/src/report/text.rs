@@ -65,6 +65,9 @@ pub(crate) fn text_lines(report: &Report) -> Vec<(Line, String)> {
         add(Line::Figure, line);
     }
     add(Line::Figure, sampling_words(report));
+    if let Some(line) = confirmation_line(report) {
+        add(Line::Figure, line);
+    }
     for c in &report.confidence {
         add(
             Line::Figure,
@@ -89,6 +92,25 @@ fn placement_line(report: &Report) -> Option<String> {
         "placement: each arm at {copies} code offsets, averaged; copies apart by up to {} (candidate), {} (baseline)",
         within(c),
         within(b)
+    ))
+}
+
+/// `confirmation: 2 fresh processes, difference -20.25 % [-29.97 %, -10.54 %] at 99.8 %; over all
+/// 3 processes -20.37 %`; `None` when no confirmation ran.
+fn confirmation_line(report: &Report) -> Option<String> {
+    let second = report.confirmation.as_deref()?;
+    let mean = report.over_processes()?;
+    let e = &second.estimate;
+    Some(format!(
+        "confirmation: {} fresh {}, difference {} [{}, {}] at {:.1} %; over all {} processes {}",
+        second.resampling.processes,
+        if second.resampling.processes == 1 { "process" } else { "processes" },
+        signed_pct(e.difference),
+        signed_pct(e.low),
+        signed_pct(e.high),
+        e.level * 100.0,
+        mean.processes,
+        signed_pct(mean.difference)
     ))
 }
 
@@ -199,5 +221,18 @@ mod tests {
         assert!(lines[2].starts_with("    difference +7") && lines[2].contains(": the candidate is 4."), "{text}");
         assert!(lines[2].ends_with("x faster"), "{text}");
         assert!(lines.contains(&"    win (resolved)"), "{text}");
+        assert!(!text.contains("confirmation:"), "no confirmation ran: {text}");
+    }
+
+    #[test]
+    fn a_confirmation_shows_its_own_interval_and_the_mean_over_all_processes() {
+        let mut report = fixtures::report(50.0, 100.0);
+        let second = fixtures::report(52.0, 100.0);
+        let expected = (report.estimate.difference + second.estimate.difference) / 2.0;
+        report.confirmation = Some(Box::new(second));
+        let text = render_text(&report);
+        let line =
+            text.lines().find(|l| l.starts_with("    confirmation: 1 fresh process, difference +")).expect(&text);
+        assert!(line.ends_with(&format!("over all 2 processes {}", signed_pct(expected))), "{line}");
     }
 }
