@@ -248,7 +248,7 @@ fn samples_of(arms: [Vec<f64>; 4]) -> Samples {
 /// after one budget of 600 rounds; when that leans to a win or a loss it cannot establish
 /// (`Report::leans`), 600 more rounds and a judgement of all 1,200 at `EXTENDED_LEVEL`. On
 /// identical code the two looks together call a win or a loss no more often than the 2.5 % +
-/// 0.5 % a side that the level pays for (in fact never, here); a true 1.5 % slowdown at
+/// 0.5 % a side that the level pays for (in fact never, here); a true 1.8 % slowdown at
 /// `parity = 0.01` is found far more often than by one budget.
 #[test]
 fn a_second_budget_for_a_leaning_round_finds_more_and_invents_nothing() {

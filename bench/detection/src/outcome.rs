@@ -74,6 +74,7 @@ pub fn read_results(text: &str, name: &str) -> Result<Reading, String> {
         difference: comparison["over_processes"]["difference"]
             .as_f64()
             .or_else(|| comparison["estimate"]["difference"].as_f64()),
+        // A second budget is judged at rtcompare's EXTENDED_LEVEL (99 %), any other first round at 95 %.
         extended: comparison["estimate"]["level"].as_f64().is_some_and(|level| level > 0.985),
         ratio: verdict["ratio"].as_f64(),
         medians,
