@@ -95,17 +95,33 @@ pub const COUNT_ROUNDS: usize = 30;
 /// ```
 pub fn compare(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> Report {
     let started = Instant::now();
-    let measured = measure(candidate, baseline, options);
-    let judge_options = judge_options_for(&measured, &options.judge);
-    let report = judge(
-        &measured.candidate,
-        &measured.baseline,
-        options.metric,
-        measured.calibration,
-        measured.samples,
-        &judge_options,
-    );
+    let (_, report) = measure_and_judge(candidate, baseline, options);
     Report { duration: started.elapsed(), ..report }
+}
+
+/// [`measure`], and the judgement of what it measured (at [`EXTENDED_LEVEL`] when it took a
+/// second budget). With [`Options::extend`] on, a collection that ran its whole budget was
+/// already judged once, to see whether it leans; unless it then went on, that judgement is the
+/// report, so it is not made twice (tens of milliseconds for a full budget's rounds).
+///
+/// ```
+/// use rtcompare_runtime::{Arm, Options, Outcome, measure_and_judge};
+/// use std::time::Duration;
+/// fn slow() -> u64 { (0..3_000u64).map(std::hint::black_box).sum() }
+/// fn fast() -> u64 { (0..1_000u64).map(std::hint::black_box).sum() }
+/// let options = Options { budget: Duration::from_millis(50), extend: true, ..Options::default() };
+/// let (measured, report) = measure_and_judge(Arm::from_fn("fast", fast), Arm::from_fn("slow", slow), &options);
+/// assert_eq!(report.verdict.outcome, Outcome::Win);
+/// assert_eq!(report.samples.rounds(), measured.samples.rounds());
+/// ```
+pub fn measure_and_judge(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> (Measured, Report) {
+    let (measured, judged) = collect_and_look(candidate, baseline, options);
+    let report = judged.unwrap_or_else(|| {
+        let judge_options = judge_options_for(&measured, &options.judge);
+        let samples = measured.samples.clone();
+        judge(&measured.candidate, &measured.baseline, options.metric, measured.calibration, samples, &judge_options)
+    });
+    (measured, report)
 }
 
 /// `options`, at [`EXTENDED_LEVEL`] when `measured` went on for a second budget.
@@ -143,7 +159,14 @@ fn at_extended_level(options: &JudgeOptions) -> JudgeOptions {
 /// let measured = measure(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
 /// assert!(measured.samples.rounds() >= options.min_rounds);
 /// ```
-pub fn measure(mut candidate: Arm<'_>, mut baseline: Arm<'_>, options: &Options) -> Measured {
+pub fn measure(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> Measured {
+    collect_and_look(candidate, baseline, options).0
+}
+
+/// Calibration, warm-up and collection, with the look at the end of the budget that decides
+/// whether to go on ([`Options::extend`]); returns the rounds and, when that look's judgement
+/// is the final one (the rounds did not go on), that judgement.
+fn collect_and_look(mut candidate: Arm<'_>, mut baseline: Arm<'_>, options: &Options) -> (Measured, Option<Report>) {
     let meter = Meter::new(options.metric);
     let calibration = calibrate(
         &mut candidate,
@@ -168,7 +191,11 @@ pub fn measure(mut candidate: Arm<'_>, mut baseline: Arm<'_>, options: &Options)
     };
     let decided = |samples: &Samples| options.metric == Metric::Time && decided_early(samples, &calibration, options);
     let mut samples = collect_until(&mut candidate, &mut baseline, &collect_options, decided);
-    let extended = options.extend && options.metric == Metric::Time && leans(&samples, &calibration, options);
+    let names = (candidate.name().to_owned(), baseline.name().to_owned());
+    // The look at the end of the first budget, judged exactly as the round would be.
+    let at_budget = (options.extend && options.metric == Metric::Time)
+        .then(|| judge(&names.0, &names.1, options.metric, calibration, samples.clone(), &options.judge));
+    let extended = at_budget.as_ref().is_some_and(|report| report.leans().is_some());
     if extended {
         // The second budget: the same calibration, new round seeds, no second warm-up, and the
         // early looks judged on both budgets' rounds.
@@ -186,24 +213,12 @@ pub fn measure(mut candidate: Arm<'_>, mut baseline: Arm<'_>, options: &Options)
         };
         samples.append(collect_until(&mut candidate, &mut baseline, &more_options, decided_joined));
     }
-    Measured {
-        candidate: candidate.name().to_owned(),
-        baseline: baseline.name().to_owned(),
-        calibration,
-        samples,
-        extended,
-    }
+    let measured = Measured { candidate: names.0, baseline: names.1, calibration, samples, extended };
+    (measured, at_budget.filter(|_| !extended))
 }
 
 /// Mixed into the seed of a second budget's rounds, so they do not repeat the first budget's.
 const EXTENSION_SALT: u64 = 0x5EC0_4DB0_D6E7;
-
-/// Whether a full budget's rounds lean to a win or a loss they do not establish
-/// ([`Report::leans`]), judged exactly as the round would be.
-fn leans(samples: &Samples, calibration: &Calibration, options: &Options) -> bool {
-    let report = judge("candidate", "baseline", options.metric, *calibration, samples.clone(), &options.judge);
-    report.leans().is_some()
-}
 
 /// Resamples of the interim judgements that may stop a collection early: ten beyond each end
 /// of their 99 % interval, whose end only has to clear twice the tolerance.
@@ -220,4 +235,28 @@ fn decided_early(samples: &Samples, calibration: &Calibration, options: &Options
     let judge_options = JudgeOptions { resamples: EARLY_RESAMPLES, thresholds: Vec::new(), ..strict };
     let report = judge("candidate", "baseline", options.metric, *calibration, samples.clone(), &judge_options);
     report.clears(CLEAR_BEYOND_TOLERANCE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn work() -> u64 {
+        (0..500u64).map(std::hint::black_box).sum()
+    }
+
+    /// The judgement kept from the look at the end of the budget is the one judging the rounds
+    /// afresh would give, bit for bit, so keeping it changes no verdict, only its cost.
+    #[test]
+    fn the_kept_judgement_is_the_judgement_of_the_rounds() {
+        let options = Options { budget: Duration::from_millis(30), extend: true, ..Options::default() };
+        let (measured, kept) = collect_and_look(Arm::from_fn("a", work), Arm::from_fn("b", work), &options);
+        let judge_options = judge_options_for(&measured, &options.judge);
+        let afresh = judge("a", "b", options.metric, measured.calibration, measured.samples.clone(), &judge_options);
+        match kept {
+            Some(kept) => assert_eq!(kept, afresh),
+            // Identical code leans (and so goes on) only by chance.
+            None => assert!(measured.extended, "a round that did not go on keeps its judgement"),
+        }
+    }
 }

@@ -34,7 +34,7 @@ pub mod validate;
 mod verdict;
 mod warnings;
 
-pub use compare::{COUNT_ROUNDS, EXTENDED_LEVEL, Options, compare, judge_options_for, measure};
+pub use compare::{COUNT_ROUNDS, EXTENDED_LEVEL, Options, compare, judge_options_for, measure, measure_and_judge};
 pub use judge::{judge, judge_confirmation, judge_processes};
 pub use measure::{Arm, Measured, Metric};
 pub use rng::{Cprng, Dprng};

@@ -8,7 +8,7 @@ use super::{Comparison, Expectation, Settings};
 use crate::confirmation::{Confirmation, Plan, conclude};
 use crate::measure::{Arm, counting_allocator_installed};
 use crate::report::format_value;
-use crate::{Measured, Options, Outcome, Report, judge_options_for, judge_processes, measure};
+use crate::{Measured, Options, Outcome, Report, judge_options_for, judge_processes, measure, measure_and_judge};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -93,7 +93,7 @@ pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, regist
         }
     } else {
         match catch_unwind(AssertUnwindSafe(|| measure_first_round(comparison, name, settings))) {
-            Ok(measured) => judged(vec![measured], comparison, name, settings.seed, 0.95),
+            Ok(report) => report,
             Err(payload) => {
                 return record(None, Some(format!("a measured function panicked: {}", panic_text(&*payload))));
             }
@@ -132,13 +132,15 @@ pub(crate) fn measure_for_worker(comparison: Comparison, name: &str, settings: &
     measure(candidate, baseline, &options(comparison, name, settings))
 }
 
-/// The first round in this process: like a worker's, but a round that ends leaning to a win or a
-/// loss it cannot yet establish goes on for a second budget ([`crate::Options::extend`]).
-/// Workers never extend: a confirmation adds processes instead, and the lock-step processes of a
-/// comparison against a git revision must stop together.
-fn measure_first_round(comparison: Comparison, name: &str, settings: &Settings) -> Measured {
+/// The first round in this process, measured and judged: like a worker's, but a round that ends
+/// leaning to a win or a loss it cannot yet establish goes on for a second budget
+/// ([`crate::Options::extend`]). Workers never extend: a confirmation adds processes instead, and
+/// the lock-step processes of a comparison against a git revision must stop together. Judged
+/// with the options [`judged`] would use for one process, so the judgement made to see whether
+/// the round leans is the verdict when the round did not go on.
+fn measure_first_round(comparison: Comparison, name: &str, settings: &Settings) -> Report {
     let (candidate, baseline) = arms(comparison);
-    measure(candidate, baseline, &Options { extend: true, ..options(comparison, name, settings) })
+    measure_and_judge(candidate, baseline, &Options { extend: true, ..options(comparison, name, settings) }).1
 }
 
 /// Why a comparison cannot be measured in this binary at all.
