@@ -4,7 +4,7 @@
 
 mod support;
 
-use rtcompare::confirmation::{Plan, Spending};
+use rtcompare::confirmation::Plan;
 use rtcompare::harness::{DEFAULT_MAX_PROCESSES, confirmation_level};
 use support::{fixture, fixture_command, run, scratch_dir, stdout, take_turn, text};
 
@@ -54,17 +54,9 @@ fn the_confirmation_level_does_not_depend_on_the_filter_or_the_format() {
         let file: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&results).expect("results file")).expect("JSON");
         let level = file["comparisons"][0]["confirmation"]["estimate"]["level"].as_f64().unwrap_or(f64::NAN);
-        // The deciding look's level, from the plan for three registered comparisons, spent
-        // either way (a fourfold difference is usually far beyond the tolerance, but its first
-        // round need not be).
+        // The deciding look's level, from the plan for three registered comparisons.
         let plan = Plan::new(1, DEFAULT_MAX_PROCESSES, confirmation_level(3));
-        let looks: Vec<f64> = [Spending::Proportional, Spending::FrontLoaded]
-            .into_iter()
-            .flat_map(|spending| {
-                let plan = Plan { spending, ..plan };
-                (0..plan.sizes().len()).map(move |look| plan.look_level(look))
-            })
-            .collect();
+        let looks: Vec<f64> = (0..plan.sizes().len()).map(|look| plan.look_level(look)).collect();
         assert!(
             looks.iter().any(|l| (level - l).abs() < 1e-12),
             "{format}: level {level}, not one of {looks:?}: {file:#}"

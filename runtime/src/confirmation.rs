@@ -13,14 +13,12 @@
 //! - at each look the pooled verdict **confirms** the signal (same outcome), **rules it out**
 //!   (the fresh processes' interval lies wholly on the near side of the tolerance, or the pooled
 //!   verdict is the opposite outcome), or asks for more;
-//! - each look spends a share of `α = 1 − level` ([`Spending`]): the shares add up to α, so
-//!   however many looks are taken the chance of confirming a false signal stays at most `α / 2`
-//!   on each side (Bonferroni over the looks). Stopping early to rule a signal out can only
-//!   lower the error. An early look with few processes has few degrees of freedom and decides
-//!   only large differences, so for a signal near the tolerance it gets the smallest share; for
-//!   one the first round put far beyond the tolerance it gets half, so that two processes can
-//!   decide it. The first round is independent of the fresh processes, so choosing the shares
-//!   from it leaves the bound as it is.
+//! - each look spends a share of `α = 1 − level` in proportion to its number of processes (looks
+//!   at 2, 4 and 6 processes get α/6, α/3 and α/2): the shares add up to α, so however many looks
+//!   are taken the chance of confirming a false signal stays at most `α / 2` on each side
+//!   (Bonferroni over the looks). An early look with few processes has few degrees of freedom
+//!   and decides only large differences, so it gets the smallest share. Stopping early to rule
+//!   a signal out can only lower the error.
 //!
 //! The first round is left out of the estimate — it was chosen because it signalled, and would
 //! lean the mean its way — but its difference counts towards the spread between processes, so
@@ -30,7 +28,7 @@
 use crate::judge::judge_confirmation;
 use crate::measure::{Measured, Metric};
 use crate::stats::{Estimate, Outcome, paired_ratios, pool_processes};
-use crate::verdict::{CLEAR_BEYOND_TOLERANCE, JudgeOptions, Report, Verdict};
+use crate::verdict::{JudgeOptions, Report, Verdict};
 use crate::warnings::unconfirmed;
 use std::time::Instant;
 
@@ -45,32 +43,11 @@ pub struct Plan {
     pub cap: usize,
     /// Two-sided level of the whole confirmation, shared out over the looks.
     pub level: f64,
-    /// How the shortfall `1 − level` is shared out over the looks.
-    pub spending: Spending,
 }
-
-/// How a [`Plan`] shares its shortfall `α = 1 − level` out over its looks. Either way the shares
-/// add up to α.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Spending {
-    /// Each look in proportion to its number of processes: at 2, 4, 6 and 8 processes, α/10,
-    /// α/5, 3α/10 and 2α/5. A signal near the tolerance is decided, if at all, by the later looks,
-    /// which this keeps strongest.
-    Proportional,
-    /// Half of α at the first look ([`FRONT_SHARE`]), the rest over the later looks in
-    /// proportion to their processes. For a signal the first round put far beyond the tolerance:
-    /// at the proportional α/10 two processes need `t` on two degrees of freedom at 22.6 (for
-    /// α = 2 %), so workloads whose processes differ by a few tenths of a percent took four
-    /// processes to confirm even a difference five times the tolerance; at α/2 it is 9.9.
-    FrontLoaded,
-}
-
-/// The share of α a [`Spending::FrontLoaded`] plan spends at its first look.
-pub const FRONT_SHARE: f64 = 0.5;
 
 impl Plan {
     /// The plan for a binary: looks at `first`, `first + 2`, … up to `cap` processes (each at
-    /// least 2), at `level`, spent in proportion ([`Spending::Proportional`]).
+    /// least 2), at `level`.
     ///
     /// ```
     /// use rtcompare_runtime::confirmation::Plan;
@@ -81,29 +58,7 @@ impl Plan {
     /// ```
     pub fn new(first: usize, cap: usize, level: f64) -> Plan {
         let first = first.max(2);
-        Plan { first, step: 2, cap: cap.max(first), level, spending: Spending::Proportional }
-    }
-
-    /// This plan with the spending that suits the first round `first`: front-loaded
-    /// ([`Spending::FrontLoaded`]) when its whole interval lies beyond twice the tolerance
-    /// ([`Report::clears`]), proportional otherwise. The first round was measured in another
-    /// process than every fresh one, so a plan chosen from it keeps each look's level honest.
-    ///
-    /// ```
-    /// use rtcompare_runtime::confirmation::{Plan, Spending};
-    /// use rtcompare_runtime::{Arm, Options, compare};
-    /// use std::time::Duration;
-    /// fn slow() -> u64 { (0..3_000u64).map(std::hint::black_box).sum() }
-    /// fn fast() -> u64 { (0..1_000u64).map(std::hint::black_box).sum() }
-    /// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
-    /// let first = compare(Arm::from_fn("slow", slow), Arm::from_fn("fast", fast), &options);
-    /// let plan = Plan::new(2, 8, 0.98).for_signal(&first);
-    /// assert_eq!(plan.spending, Spending::FrontLoaded);
-    /// assert!((plan.look_level(0) - 0.99).abs() < 1e-12);
-    /// ```
-    pub fn for_signal(self, first: &Report) -> Plan {
-        let far = first.clears(CLEAR_BEYOND_TOLERANCE);
-        Plan { spending: if far { Spending::FrontLoaded } else { Spending::Proportional }, ..self }
+        Plan { first, step: 2, cap: cap.max(first), level }
     }
 
     /// The number of fresh processes at each look.
@@ -114,23 +69,13 @@ impl Plan {
         sizes
     }
 
-    /// The interval level of look `look` (counting from 0): the plan's shortfall `1 − level`
-    /// times the look's share ([`Spending`]).
+    /// The interval level of look `look` (counting from 0): the plan's shortfall `1 − level`,
+    /// shared out over the looks in proportion to their numbers of processes.
     pub fn look_level(&self, look: usize) -> f64 {
-        1.0 - (1.0 - self.level) * self.share(look)
-    }
-
-    /// The share of the shortfall look `look` spends; 0 past the last look.
-    fn share(&self, look: usize) -> f64 {
         let sizes = self.sizes();
-        let Some(&size) = sizes.get(look) else { return 0.0 };
-        let in_proportion = |among: &[usize]| size as f64 / among.iter().sum::<usize>() as f64;
-        match self.spending {
-            Spending::Proportional => in_proportion(&sizes),
-            Spending::FrontLoaded if sizes.len() == 1 => 1.0,
-            Spending::FrontLoaded if look == 0 => FRONT_SHARE,
-            Spending::FrontLoaded => (1.0 - FRONT_SHARE) * in_proportion(&sizes[1..]),
-        }
+        let total: usize = sizes.iter().sum();
+        let share = sizes.get(look).map_or(0.0, |&size| size as f64 / total as f64);
+        1.0 - (1.0 - self.level) * share
     }
 }
 
@@ -224,29 +169,5 @@ fn ruled_out(signal: Outcome, pooled: &Report, fresh: &Estimate) -> bool {
         Outcome::Loss => pooled.verdict.outcome == Outcome::Win || fresh.low > -tolerance,
         Outcome::Win => pooled.verdict.outcome == Outcome::Loss || fresh.high < tolerance,
         Outcome::Parity => true,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Whatever the spending and the number of looks, the looks' shares add up to the whole
-    /// shortfall, which is what keeps the bound of `α / 2` a side (Bonferroni over the looks).
-    #[test]
-    fn the_shares_add_up_to_the_whole_shortfall() {
-        for spending in [Spending::Proportional, Spending::FrontLoaded] {
-            for cap in [2, 3, 4, 7, 8, 20] {
-                let plan = Plan { spending, ..Plan::new(2, cap, 0.98) };
-                let looks = plan.sizes().len();
-                let spent: f64 = (0..looks).map(|look| 1.0 - plan.look_level(look)).sum();
-                assert!((spent - 0.02).abs() < 1e-12, "{spending:?}, cap {cap}: {spent}");
-                assert_eq!(plan.look_level(looks), 1.0, "nothing is spent past the last look");
-            }
-        }
-        let front = Plan { spending: Spending::FrontLoaded, ..Plan::new(2, 8, 0.98) };
-        let levels: Vec<f64> = (0..4).map(|look| 1.0 - front.look_level(look)).collect();
-        let expected = [0.01, 0.01 * 4.0 / 18.0, 0.01 * 6.0 / 18.0, 0.01 * 8.0 / 18.0];
-        assert!(levels.iter().zip(expected).all(|(a, b)| (a - b).abs() < 1e-12), "{levels:?}");
     }
 }

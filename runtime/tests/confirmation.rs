@@ -6,11 +6,11 @@
 //! Each check prints its figures (`cargo test -p rtcompare-runtime --test confirmation --
 //! --nocapture`); `docs/statistics.md`, section 14, records them.
 
-use rtcompare_runtime::confirmation::{Plan, Spending, confirm};
+use rtcompare_runtime::confirmation::{Plan, confirm};
 use rtcompare_runtime::harness::{DEFAULT_MAX_PROCESSES, confirmation_level};
 use rtcompare_runtime::measure::{Metric, Samples};
 use rtcompare_runtime::stats::{median, pool_processes};
-use rtcompare_runtime::{Dprng, JudgeOptions, Measured, Outcome, Report, judge};
+use rtcompare_runtime::{Dprng, JudgeOptions, Measured, Outcome, judge};
 
 mod support;
 use support::{calibration, normal, series};
@@ -90,22 +90,8 @@ impl Tally {
 }
 
 /// Runs the decision `runs` times: a first round, and for a signal, the confirmation plan a
-/// binary of `registered` comparisons uses by default (looks at 2, 4, 6 and 8 fresh processes,
-/// spent as [`Plan::for_signal`] chooses).
+/// binary of `registered` comparisons uses by default (looks at 2, 4, 6 and 8 fresh processes).
 fn decide(workload: Workload, parity: f64, registered: usize, runs: usize, seed: u64) -> Tally {
-    decide_with(workload, parity, registered, runs, seed, Plan::for_signal)
-}
-
-/// [`decide`], with the plan for each signal chosen by `choose` from the default plan and the
-/// first round.
-fn decide_with(
-    workload: Workload,
-    parity: f64,
-    registered: usize,
-    runs: usize,
-    seed: u64,
-    choose: fn(Plan, &Report) -> Plan,
-) -> Tally {
     let mut rng = Dprng::new(seed);
     let plan = Plan::new(2, DEFAULT_MAX_PROCESSES, confirmation_level(registered));
     let options = |seed| JudgeOptions { parity, resamples: 1_000, seed, ..JudgeOptions::default() };
@@ -117,11 +103,10 @@ fn decide_with(
             continue;
         }
         tally.first_signals += 1;
-        let plan = choose(plan, &first);
         let mut stream = Dprng::new(rng.u64());
         let found = confirm(&first, &plan, &options(rng.u64()), Metric::Time, |_| -> Result<Measured, ()> {
             // A confirmation process measures for half the budget: half the rounds.
-            Ok(process(workload, workload.rounds / 2, &mut stream))
+            Ok(process(workload, workload.rounds / 4, &mut stream))
         })
         .expect("synthetic processes cannot fail");
         tally.processes += found.report.resampling.processes;
@@ -219,8 +204,8 @@ fn slowdowns_beyond_the_tolerance_are_confirmed() {
 }
 
 /// A difference far beyond the tolerance is nearly always decided at the first look, on two fresh
-/// processes (its first round clears twice the tolerance, so the look spends half the level;
-/// the bounds leave room for a few that take a second look).
+/// processes (the look spends the smallest share of the level, so about one in ten takes a
+/// second; the bounds leave four Monte-Carlo errors for that).
 #[test]
 fn a_large_difference_is_decided_at_the_first_look() {
     let tally = decide(workload(0.20, 1.0), 0.04, 50, 100, 21);
@@ -231,32 +216,7 @@ fn a_large_difference_is_decided_at_the_first_look() {
         tally.processes_per_confirmation()
     );
     assert_eq!(tally.confirmed_losses, tally.runs, "{tally:?}");
-    assert!(tally.first_look >= 95 && tally.processes_per_confirmation() <= 2.1, "{tally:?}");
-}
-
-/// A slowdown five times the tolerance on a workload whose processes differ by three
-/// within-process errors (a walk through memory, a `HashMap`), in a binary of 50 comparisons:
-/// every run is confirmed either way, and spending half the level at the first look
-/// ([`Spending::FrontLoaded`], which [`Plan::for_signal`] chooses for such a first round) decides
-/// most of them there, where the proportional share needs a second look for most.
-#[test]
-fn a_front_loaded_plan_decides_a_far_signal_on_fewer_processes() {
-    let far = workload(0.05, 3.0);
-    let proportional = |plan: Plan, _: &Report| Plan { spending: Spending::Proportional, ..plan };
-    let front = decide(far, 0.01, 50, 200, 31);
-    let even = decide_with(far, 0.01, 50, 200, 31, proportional);
-    for (name, tally) in [("front-loaded", &front), ("proportional", &even)] {
-        println!(
-            "5 % slowdown, per-process effect 3 × se, parity 1 %, 50 comparisons, {name}: {} of {} confirmed, {} at \
-             the first look, {:.2} processes per confirmation",
-            tally.confirmed_losses,
-            tally.runs,
-            tally.first_look,
-            tally.processes_per_confirmation()
-        );
-    }
-    assert_eq!((front.confirmed_losses, even.confirmed_losses), (200, 200), "{front:?} {even:?}");
-    assert!(front.processes_per_confirmation() < even.processes_per_confirmation(), "{front:?} {even:?}");
+    assert!(tally.first_look >= 80 && tally.processes_per_confirmation() <= 2.4, "{tally:?}");
 }
 
 /// The pooled interval's coverage for the process counts confirmation uses, below 100 rounds a

@@ -220,7 +220,7 @@ fn confirm(
     let outcome = first.verdict.outcome.as_str();
     let budget = comparison.registration.settings.time.unwrap_or(settings.time);
     let share = budget.mul_f64(CONFIRMATION_BUDGET_SHARE);
-    let plan = Plan::new(settings.processes, settings.max_processes, confirmation_level(registered)).for_signal(first);
+    let plan = Plan::new(settings.processes, settings.max_processes, confirmation_level(registered));
     let fresh = |process: usize| {
         let seed = process_seed(seed, process);
         let measured = if comparison.registration.settings.revision {
