@@ -36,12 +36,6 @@ pub struct Options {
     /// Off by default; the test harness turns it on for a first round measured in its own
     /// process.
     pub extend: bool,
-    /// How many tolerances beyond which a win or a loss must have its whole 99 % interval for
-    /// an early look to end the collection: [`CLEAR_BEYOND_TOLERANCE`] (2) by default. The test
-    /// harness's confirmation processes use 1: only their difference is used, pooled over
-    /// processes, so once it is clear of the tolerance their remaining budget buys less than
-    /// another process would.
-    pub stop_beyond: f64,
 }
 
 /// The interval level of a collection that went on for a second budget ([`Options::extend`]).
@@ -63,7 +57,6 @@ impl Default for Options {
             layout: Layout::default(),
             progress: None,
             extend: false,
-            stop_beyond: CLEAR_BEYOND_TOLERANCE,
         }
     }
 }
@@ -228,21 +221,20 @@ fn collect_and_look(mut candidate: Arm<'_>, mut baseline: Arm<'_>, options: &Opt
 const EXTENSION_SALT: u64 = 0x5EC0_4DB0_D6E7;
 
 /// Resamples of the interim judgements that may stop a collection early: ten beyond each end
-/// of their 99 % interval, whose end only has to clear a tolerance or two.
+/// of their 99 % interval, whose end only has to clear twice the tolerance.
 const EARLY_RESAMPLES: usize = 2_000;
 
 /// Whether the rounds so far already decide the comparison: a win or a loss whose whole 99 %
-/// interval ([`EXTENDED_LEVEL`]) lies beyond [`Options::stop_beyond`] tolerances (twice, by
-/// default). A difference that large is not in doubt, and every win or loss is confirmed in
-/// fresh processes anyway, so stopping here only saves time: a 3×-tolerance difference costs a
-/// tenth of the budget instead of all of it. The stricter level keeps what the early looks add
-/// to the first round's error small: each of them calls identical code a win or a loss on a
-/// given side at most 0.5 % of the time.
+/// interval ([`EXTENDED_LEVEL`]) lies beyond twice its tolerance. A difference that large is not
+/// in doubt, and every win or loss is confirmed in fresh processes anyway, so stopping here only
+/// saves time: a 3×-tolerance difference costs a tenth of the budget instead of all of it. The
+/// stricter level keeps what the early looks add to the first round's error small: each of them
+/// calls identical code a win or a loss on a given side at most 0.5 % of the time.
 fn decided_early(samples: &Samples, calibration: &Calibration, options: &Options) -> bool {
     let strict = at_extended_level(&options.judge);
     let judge_options = JudgeOptions { resamples: EARLY_RESAMPLES, thresholds: Vec::new(), ..strict };
     let report = judge("candidate", "baseline", options.metric, *calibration, samples.clone(), &judge_options);
-    report.clears(options.stop_beyond)
+    report.clears(CLEAR_BEYOND_TOLERANCE)
 }
 
 #[cfg(test)]
