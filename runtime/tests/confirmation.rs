@@ -190,8 +190,8 @@ fn identical_code_is_not_confirmed_whatever_the_per_process_effect() {
         assert!(tally.confirmed() <= allowed_false(tally.first_signals, level), "bimodal: {tally:?}");
     }
     // A per-process effect in three speed classes, like the seed-dependent fixture's. With some
-    // spread within each class (the fixture's processes land 2–5 pp apart inside a class 15–25
-    // pp wide) the guarantee holds. With none, a first round and fresh processes that fall in
+    // spread within each class (the fixture's processes land 2–5 pp apart inside classes about
+    // 10–25 pp apart) the guarantee holds. With none, a first round and fresh processes that fall in
     // the same class agree exactly, their spread is nil, and the t interval confirms them: 10 of
     // 271 signals here (3.7 %), against the promise of at most 2 % (`docs/statistics.md`,
     // section 14). The check holds that shape to what it measured.
