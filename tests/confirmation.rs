@@ -35,7 +35,7 @@ fn a_four_times_slower_candidate_is_a_confirmed_loss() {
     assert_eq!(output.status.code(), Some(101), "{}", text(&output));
     let out = stdout(&output);
     assert!(out.contains("    loss (confirmed)"), "{}", text(&output));
-    assert!(out.contains("confirmed in 2 fresh processes (ratio"), "{}", text(&output));
+    assert!(out.contains("confirmed in 3 fresh processes (ratio"), "{}", text(&output));
 }
 
 /// The confirmation level counts every comparison registered in the binary (three in the
@@ -73,7 +73,7 @@ fn a_loss_only_the_first_process_sees_passes_with_a_warning() {
     assert!(out.contains("test faults::flaky_vs_reference ... ok"), "{}", text(&output));
     assert!(out.contains("    loss (not confirmed)"), "{}", text(&output));
     // Fresh processes see the same work in both arms: the first look rules the loss out.
-    assert!(out.contains("but 2 fresh processes pooled said parity"), "{}", text(&output));
+    assert!(out.contains("but 3 fresh processes pooled said parity"), "{}", text(&output));
 }
 
 #[test]

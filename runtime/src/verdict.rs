@@ -245,7 +245,7 @@ impl Report {
     /// whole error however long it measured. Averaging processes is what averages it out
     /// (Kalibera & Jones). Why not the confirmation's alone: it leaves out the first round's
     /// full budget. The first round was chosen because it signalled, which leans it its way when
-    /// the difference is close to the tolerance; at one process in three (or more) that lean
+    /// the difference is close to the tolerance; at one process in four (or more) that lean
     /// is diluted, and a difference far beyond the tolerance is not chosen at all.
     ///
     /// ```
@@ -260,9 +260,9 @@ impl Report {
     /// let fresh = |_: usize| -> Result<_, String> {
     ///     Ok(measure(Arm::from_fn("slow", slow), Arm::from_fn("fast", fast), &options))
     /// };
-    /// let found = confirm(&first, &Plan::new(2, 2, 0.95), &JudgeOptions::default(), Metric::Time, fresh).unwrap();
+    /// let found = confirm(&first, &Plan::new(3, 3, 0.95), &JudgeOptions::default(), Metric::Time, fresh).unwrap();
     /// let mean = conclude(first, found).over_processes().expect("confirmed");
-    /// assert_eq!(mean.processes, 3);
+    /// assert_eq!(mean.processes, 4);
     /// assert!(mean.difference < -1.0, "the candidate takes about 3x the time");
     /// ```
     pub fn over_processes(&self) -> Option<ProcessMean> {

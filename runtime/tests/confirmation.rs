@@ -99,7 +99,7 @@ impl Tally {
 }
 
 /// Runs the decision `runs` times: a first round, and for a signal, the confirmation plan a
-/// binary of `registered` comparisons uses by default (looks at 2, 4, 6 and 8 fresh processes).
+/// binary of `registered` comparisons uses by default (looks at 3, 5, 7 and 8 fresh processes).
 fn decide(workload: Workload, parity: f64, registered: usize, runs: usize, seed: u64) -> Tally {
     let mut rng = Dprng::new(seed);
     let plan = Plan::new(2, DEFAULT_MAX_PROCESSES, confirmation_level(registered));
@@ -154,9 +154,9 @@ fn allowed_false(signals: usize, level: f64) -> usize {
 /// Identical code is never confirmed more often than the guarantee allows, whatever the size of
 /// its per-process effect — from none to 80 times the within-process error, where nearly every
 /// first round signals (the shape of `tests/fixtures/verdicts/tests/seeded.rs`). A confirmation
-/// that ignored the variance between processes would confirm about half of those signals. One
-/// shape is the exception, held to what it measured instead: an effect in exact speed classes
-/// with nothing varying within a class (the last rows).
+/// that ignored the variance between processes would confirm about half of those signals. The
+/// same holds for an effect in exact speed classes with nothing varying within a class (the last
+/// rows), the shape t covers worst, because the first look has three fresh processes.
 #[test]
 fn identical_code_is_not_confirmed_whatever_the_per_process_effect() {
     let level = confirmation_level(1);
@@ -189,12 +189,13 @@ fn identical_code_is_not_confirmed_whatever_the_per_process_effect() {
         );
         assert!(tally.confirmed() <= allowed_false(tally.first_signals, level), "bimodal: {tally:?}");
     }
-    // A per-process effect in three speed classes, like the seed-dependent fixture's. With some
-    // spread within each class (the fixture's processes land 2–5 pp apart inside classes about
-    // 10–25 pp apart) the guarantee holds. With none, a first round and fresh processes that fall in
-    // the same class agree exactly, their spread is nil, and the t interval confirms them: 10 of
-    // 271 signals here (3.7 %), against the promise of at most 2 % (`docs/statistics.md`,
-    // section 14). The check holds that shape to what it measured.
+    // A per-process effect in three speed classes, like the seed-dependent fixture's (its
+    // processes land 2–5 pp apart inside classes about 10–25 pp apart: spread 0.15). With no
+    // spread within a class, a first round and fresh processes that fall in the same class agree
+    // exactly, their spread is nil, and the t interval confirms them whatever its level: with two
+    // fresh processes at the first look, 10 of 271 signals here (3.7 %), above the promise of at
+    // most 2 %; with three, 3 of 271 (`docs/statistics.md`, section 14). Those rows are held to
+    // the promise itself, without Monte-Carlo slack, which two fresh processes would fail.
     for (effect, spread, seed) in [(80.0, 0.15, 11), (10.0, 0.0, 9), (80.0, 0.0, 10)] {
         let classes = Workload { effect_classes: Some(spread), ..workload(0.0, effect) };
         let tally = decide(classes, 0.04, 1, 400, seed);
@@ -206,8 +207,11 @@ fn identical_code_is_not_confirmed_whatever_the_per_process_effect() {
             tally.confirmed(),
             tally.processes_per_confirmation()
         );
-        let allowed =
-            if spread > 0.0 { allowed_false(tally.first_signals, level) } else { tally.first_signals * 6 / 100 };
+        let allowed = if spread > 0.0 {
+            allowed_false(tally.first_signals, level)
+        } else {
+            (tally.first_signals as f64 * (1.0 - level)).floor() as usize
+        };
         assert!(tally.confirmed() <= allowed, "classes, spread {spread}: {tally:?}");
     }
 }
@@ -235,9 +239,9 @@ fn slowdowns_beyond_the_tolerance_are_confirmed() {
     }
 }
 
-/// A difference far beyond the tolerance is nearly always decided at the first look, on two fresh
-/// processes (the look spends the smallest share of the level, so about one in ten takes a
-/// second; the bounds leave four Monte-Carlo errors for that).
+/// A difference far beyond the tolerance is nearly always decided at the first look, on three
+/// fresh processes (the look spends the smallest share of the level, so a few take a second;
+/// the bounds leave room for about one in five).
 #[test]
 fn a_large_difference_is_decided_at_the_first_look() {
     let tally = decide(workload(0.20, 1.0), 0.04, 50, 100, 21);
@@ -248,7 +252,7 @@ fn a_large_difference_is_decided_at_the_first_look() {
         tally.processes_per_confirmation()
     );
     assert_eq!(tally.confirmed_losses, tally.runs, "{tally:?}");
-    assert!(tally.first_look >= 80 && tally.processes_per_confirmation() <= 2.4, "{tally:?}");
+    assert!(tally.first_look >= 80 && tally.processes_per_confirmation() <= 3.4, "{tally:?}");
 }
 
 /// The pooled interval's coverage for the process counts confirmation uses, below 100 rounds a

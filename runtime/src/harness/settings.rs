@@ -2,6 +2,7 @@
 //! measured.
 
 use super::protocol::{LOCKSTEP_VARIABLE, WORKER_TIME_VARIABLE, WORKER_VARIABLE};
+use crate::confirmation::MIN_FRESH_PROCESSES;
 use crate::measure::Layout;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -35,7 +36,7 @@ pub struct Settings {
     /// test process itself).
     pub processes: usize,
     /// `RTCOMPARE_MAX_PROCESSES`: most fresh processes a confirmation may measure before it
-    /// gives up on a close call (default 8; at least 2). See `docs/design.md`, "Confirmation".
+    /// gives up on a close call (default 8; at least 3, [`crate::confirmation::MIN_FRESH_PROCESSES`]). See `docs/design.md`, "Confirmation".
     pub max_processes: usize,
     /// `RTCOMPARE_TIMEOUT`: how long one worker process may take before it is killed (default
     /// 60 s or 30 times the budget, whichever is longer).
@@ -200,8 +201,8 @@ impl Settings {
                 }
                 "RTCOMPARE_MAX_PROCESSES" => {
                     settings.max_processes = match value.trim().parse::<usize>() {
-                        Ok(n) if (2..=64).contains(&n) => n,
-                        _ => return Err(invalid("expected a whole number of processes from 2 to 64")),
+                        Ok(n) if (MIN_FRESH_PROCESSES..=64).contains(&n) => n,
+                        _ => return Err(invalid("expected a whole number of processes from 3 to 64")),
                     }
                 }
                 "RTCOMPARE_TIMEOUT" => settings.timeout = Some(parse_duration(&value).map_err(|why| invalid(&why))?),
@@ -312,7 +313,7 @@ mod tests {
             ("RTCOMPARE_MARKDOWN", " "),
             ("RTCOMPARE_CONFIRM", "maybe"),
             ("RTCOMPARE_PROCESSES", "0"),
-            ("RTCOMPARE_MAX_PROCESSES", "1"),
+            ("RTCOMPARE_MAX_PROCESSES", "2"),
             ("RTCOMPARE_MAX_PROCESSES", "many"),
             ("RTCOMPARE_TIMEOUT", "long"),
             ("RTCOMPARE_BMF", ""),

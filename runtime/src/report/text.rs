@@ -95,8 +95,8 @@ fn placement_line(report: &Report) -> Option<String> {
     ))
 }
 
-/// `confirmation: 2 fresh processes, difference -20.25 % [-29.97 %, -10.54 %] at 99.8 %; over all
-/// 3 processes -20.37 %`; `None` when no confirmation ran.
+/// `confirmation: 3 fresh processes, difference -20.25 % [-24.97 %, -15.54 %] at 99.7 %; over all
+/// 4 processes -20.37 %`; `None` when no confirmation ran.
 fn confirmation_line(report: &Report) -> Option<String> {
     let second = report.confirmation.as_deref()?;
     let mean = report.over_processes()?;
