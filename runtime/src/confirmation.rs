@@ -5,18 +5,18 @@
 //! A process draws per-process randomness once — hash seeds, address layout, allocator state —
 //! and keeps it, so its rounds cannot average it out: one process, or two that agree by chance,
 //! can show a difference identical code does not have. The confirmation therefore measures at
-//! least three fresh processes ([`MIN_FRESH_PROCESSES`]), pools them with Student's t on their own differences
-//! ([`crate::stats::pool_processes_with_spread_of`]), and adds processes while the answer is
-//! close:
+//! least three fresh processes ([`MIN_FRESH_PROCESSES`]), pools them with Student's t on their
+//! own differences ([`crate::stats::pool_processes_with_spread_of`]), and adds processes while
+//! the answer is close:
 //!
 //! - **looks** at `first`, `first + step`, … up to `cap` fresh processes;
 //! - at each look the pooled verdict **confirms** the signal (same outcome), **rules it out**
 //!   (the fresh processes' interval lies wholly on the near side of the tolerance, or the pooled
 //!   verdict is the opposite outcome), or asks for more;
 //! - each look spends a share of `α = 1 − level` in proportion to its number of processes (looks
-//!   at 3, 5 and 7 processes get 3α/15, 5α/15 and 7α/15): the shares add up to α, so however many looks
-//!   are taken the chance of confirming a false signal stays at most `α / 2` on each side
-//!   (Bonferroni over the looks). An early look with few processes has few degrees of freedom
+//!   at 3, 5 and 7 processes get 3α/15, 5α/15 and 7α/15): the shares add up to α, so however
+//!   many looks are taken the chance of confirming a false signal stays at most `α / 2` on each
+//!   side (Bonferroni over the looks). An early look with few processes has few degrees of freedom
 //!   and decides only large differences, so it gets the smallest share. Stopping early to rule
 //!   a signal out can only lower the error.
 //!

@@ -102,7 +102,7 @@ impl Tally {
 /// binary of `registered` comparisons uses by default (looks at 3, 5, 7 and 8 fresh processes).
 fn decide(workload: Workload, parity: f64, registered: usize, runs: usize, seed: u64) -> Tally {
     let mut rng = Dprng::new(seed);
-    let plan = Plan::new(2, DEFAULT_MAX_PROCESSES, confirmation_level(registered));
+    let plan = Plan::new(1, DEFAULT_MAX_PROCESSES, confirmation_level(registered));
     let options = |seed| JudgeOptions { parity, resamples: 1_000, seed, ..JudgeOptions::default() };
     let mut tally = Tally { runs, ..Tally::default() };
     for _ in 0..runs {

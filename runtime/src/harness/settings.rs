@@ -36,7 +36,9 @@ pub struct Settings {
     /// test process itself).
     pub processes: usize,
     /// `RTCOMPARE_MAX_PROCESSES`: most fresh processes a confirmation may measure before it
-    /// gives up on a close call (default 8; at least 3, [`crate::confirmation::MIN_FRESH_PROCESSES`]). See `docs/design.md`, "Confirmation".
+    /// gives up on a close call (default 8; at least
+    /// [`MIN_FRESH_PROCESSES`](crate::confirmation::MIN_FRESH_PROCESSES), 3). See
+    /// `docs/design.md`, "Confirmation".
     pub max_processes: usize,
     /// `RTCOMPARE_TIMEOUT`: how long one worker process may take before it is killed (default
     /// 60 s or 30 times the budget, whichever is longer).
