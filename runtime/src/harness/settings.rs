@@ -204,7 +204,11 @@ impl Settings {
                 "RTCOMPARE_MAX_PROCESSES" => {
                     settings.max_processes = match value.trim().parse::<usize>() {
                         Ok(n) if (MIN_FRESH_PROCESSES..=64).contains(&n) => n,
-                        _ => return Err(invalid("expected a whole number of processes from 3 to 64")),
+                        _ => {
+                            return Err(invalid(&format!(
+                                "expected a whole number of processes from {MIN_FRESH_PROCESSES} to 64"
+                            )));
+                        }
                     }
                 }
                 "RTCOMPARE_TIMEOUT" => settings.timeout = Some(parse_duration(&value).map_err(|why| invalid(&why))?),
