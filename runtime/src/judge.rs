@@ -30,6 +30,7 @@ pub fn judge(
         scheme,
         processes: Vec::new(),
         process_spread: None,
+        process_rounds: Vec::new(),
         confidence: confidences(options, |t| bootstrap.confidence(t)),
     };
     let drift = drift_tests(&samples);
@@ -76,6 +77,7 @@ fn judge_pooled(measured: Vec<Measured>, spread_also: &[f64], metric: Metric, op
         scheme: choose_resampling(&groups[0]),
         processes: pooled.process_differences.clone(),
         process_spread: Some(pooled.process_spread()),
+        process_rounds: groups.iter().map(Vec::len).collect(),
         confidence: confidences(options, |t| pooled.confidence(t)),
     };
     let drift = drift_tests(&measured[0].samples);
@@ -102,6 +104,8 @@ struct Resampled {
     /// The standard deviation of one process's difference, from the processes' spread; `None`
     /// for one process.
     process_spread: Option<f64>,
+    /// How many rounds each process contributed, in order; empty for one process.
+    process_rounds: Vec<usize>,
     confidence: Vec<ThresholdConfidence>,
 }
 
@@ -179,6 +183,7 @@ fn assemble(
         candidate_floor,
         baseline_floor,
         process_spread: resampled.process_spread,
+        process_rounds: &resampled.process_rounds,
     });
     let baseline_summary = Summary::of(b);
     let verdict = decide(&parity, options.parity, &resampled.estimate, floor, &calibration, baseline_summary.median);

@@ -58,6 +58,10 @@ pub struct ParityInputs<'a> {
     /// difference — what the one-process rule estimates from its rounds, plus the variation
     /// between processes that its rounds cannot see. `None` for one process.
     pub process_spread: Option<f64>,
+    /// When the rounds come from several processes: how many each contributed, in order (empty
+    /// for one process). The ratio of fast ends is then each process's own, and their median is
+    /// the best ratio ([`parity_verdict`]).
+    pub process_rounds: &'a [usize],
 }
 
 /// Outcome of a comparison: the candidate against its baseline.
@@ -114,6 +118,7 @@ pub struct ParityVerdict {
 /// let v = parity_verdict(&ParityInputs {
 ///     candidate: &candidate, baseline: &baseline, parity: 0.04,
 ///     spread: Spread::RoundMedian, candidate_floor: 0.0, baseline_floor: 0.0, process_spread: None,
+///     process_rounds: &[],
 /// });
 /// assert_eq!(v.outcome, Outcome::Loss);
 /// ```
@@ -130,7 +135,7 @@ pub fn parity_verdict(inputs: &ParityInputs<'_>) -> ParityVerdict {
     let tolerance = inputs.parity.max(noise).max(floor_median);
     let best_tolerance = inputs.parity.max(floor_fast);
     let ratio = super::median(&super::paired_ratios(inputs.candidate, inputs.baseline));
-    let best_ratio = super::ratio(candidate_fast, baseline_fast);
+    let best_ratio = per_process_best_ratio(inputs).unwrap_or_else(|| super::ratio(candidate_fast, baseline_fast));
     let outcome = match (side(ratio, tolerance), side(best_ratio, best_tolerance)) {
         (Outcome::Loss, Outcome::Loss) => Outcome::Loss,
         (Outcome::Win, Outcome::Win) => Outcome::Win,
@@ -186,6 +191,35 @@ fn relative_floor(floor: f64, reference: f64) -> f64 {
     if reference > 0.0 { floor / reference } else { 0.0 }
 }
 
+/// The median over pooled processes of each process's own ratio of fast ends; `None` for the
+/// rounds of one process (or counts that do not add up to the rounds).
+///
+/// A process keeps its own speed — its allocator's state, its layout, the mode the machine was
+/// in while it ran — and processes of one comparison have run 50 % apart. Each arm's fast end
+/// over a mix of processes then comes from the fastest process alone, which pooling processes is
+/// meant to avoid, or, when that process holds about a tenth of the rounds, from the sparse
+/// values where one process ends and the next begins, a different place in each arm: on the
+/// allocation workload of the detection fixture, eight fresh processes of a true 5 % slowdown
+/// whose rounds ran 5 % apart throughout gave a ratio of pooled fast ends of 0.998, and the rule
+/// called the confirmation parity.
+fn per_process_best_ratio(inputs: &ParityInputs<'_>) -> Option<f64> {
+    let rounds = inputs.process_rounds;
+    let total: usize = rounds.iter().sum();
+    if rounds.len() < 2 || total != inputs.candidate.len() || total != inputs.baseline.len() {
+        return None;
+    }
+    let mut start = 0;
+    let ratios: Vec<f64> = rounds
+        .iter()
+        .filter_map(|&n| {
+            let (c, b) = (&inputs.candidate[start..start + n], &inputs.baseline[start..start + n]);
+            start += n;
+            Some(super::ratio(fast_end(c), fast_end(b))).filter(|r| r.is_finite())
+        })
+        .collect();
+    (!ratios.is_empty()).then(|| super::median(&ratios))
+}
+
 /// Which side of `1 ± tolerance` a ratio falls on (win below, loss above). The same bounds as
 /// the interval check on `d = 1 − ratio`, so the rule and the interval never disagree on sides.
 fn side(ratio: f64, tolerance: f64) -> Outcome {
@@ -211,6 +245,7 @@ mod tests {
             candidate_floor: 0.0,
             baseline_floor: 0.0,
             process_spread: None,
+            process_rounds: &[],
         })
     }
 
@@ -286,11 +321,46 @@ mod tests {
                 candidate_floor: 0.0,
                 baseline_floor: 0.0,
                 process_spread,
+                process_rounds: &[],
             })
             .noise
         };
         assert!((judged(Some(0.01)) - 0.01349).abs() < 1e-5, "{}", judged(Some(0.01)));
         assert!(judged(None) > 0.0 && judged(None) != judged(Some(0.01)));
+    }
+
+    /// Three processes of one comparison at different speeds (1.0, 1.3 and 1.5), whose own
+    /// slowdowns are 2 %, 6 % and 7 %: each arm's fast end over all their rounds comes from the
+    /// fastest process alone, so one process would decide the rule. Each process's own ratio of
+    /// fast ends, and their median, sees all three.
+    #[test]
+    fn pooled_processes_compare_fast_ends_within_each_process() {
+        let mut rng = crate::Dprng::new(14);
+        let (mut c, mut b) = (Vec::new(), Vec::new());
+        for (speed, slowdown) in [(1.0, 1.02), (1.3, 1.06), (1.5, 1.07)] {
+            let base = draws(&mut rng, 200, 100.0 * speed, 0.01);
+            c.extend(base.iter().map(|x| x * slowdown * (0.005 * normal(&mut rng)).exp()));
+            b.extend(base);
+        }
+        let judged = |process_rounds: &[usize]| {
+            parity_verdict(&ParityInputs {
+                candidate: &c,
+                baseline: &b,
+                parity: 0.04,
+                spread: Spread::RoundMedian,
+                candidate_floor: 0.0,
+                baseline_floor: 0.0,
+                process_spread: Some(0.002),
+                process_rounds,
+            })
+        };
+        let pooled = judged(&[200, 200, 200]);
+        assert!((pooled.best_ratio - 1.06).abs() < 0.005, "{}", pooled.best_ratio);
+        assert_eq!(pooled.outcome, Outcome::Loss);
+        let mixed = judged(&[]);
+        assert!((mixed.best_ratio - 1.02).abs() < 0.005, "the fastest process alone: {}", mixed.best_ratio);
+        assert_eq!(mixed.outcome, Outcome::Parity);
+        assert_eq!(judged(&[200, 200]).best_ratio, mixed.best_ratio, "counts that do not add up are not used");
     }
 
     #[test]
@@ -333,6 +403,7 @@ mod tests {
             candidate_floor: 2.0,
             baseline_floor: 2.0,
             process_spread: None,
+            process_rounds: &[],
         };
         let v = parity_verdict(&inputs);
         assert!((v.best_tolerance - 0.2).abs() < 1e-9);
