@@ -147,6 +147,7 @@ struct Verdict {
     floor: f64,
     parity_band: f64,
     confirmed: Option<bool>,
+    first_round: String,
 }
 
 #[derive(Deserialize)]

@@ -1,6 +1,7 @@
-//! Confirming a signal in fresh processes, sequentially: a first round that says win or loss is
-//! tested again on processes it did not come from, and the verdict that can fail a test rests on
-//! their pooled interval, which carries the variance *between* processes.
+//! Confirming a signal in fresh processes, sequentially: a first round that says win or loss, or
+//! a parity that leans to one ([`Report::signal`]), is tested again on processes it did not come
+//! from, and the verdict that can fail a test rests on their pooled interval, which carries the
+//! variance *between* processes.
 //!
 //! A process draws per-process randomness once — hash seeds, address layout, allocator state —
 //! and keeps it, so its rounds cannot average it out: one process, or two that agree by chance,
@@ -29,7 +30,7 @@ use crate::judge::judge_confirmation;
 use crate::measure::{Measured, Metric};
 use crate::stats::{Estimate, Outcome, paired_ratios, pool_processes};
 use crate::verdict::{JudgeOptions, Report, Verdict};
-use crate::warnings::unconfirmed;
+use crate::warnings::{established_lean, unconfirmed};
 use std::time::Instant;
 
 /// How many fresh processes a confirmation may take, and at what level.
@@ -133,7 +134,8 @@ pub fn confirm<E>(
     mut measure: impl FnMut(usize) -> Result<Measured, E>,
 ) -> Result<Confirmation, E> {
     let started = Instant::now();
-    let signal = first.verdict.outcome;
+    // A first round with nothing to confirm is taken as a parity to repeat.
+    let signal = first.signal().unwrap_or(Outcome::Parity);
     let sizes = plan.sizes();
     let mut measured: Vec<Measured> = Vec::new();
     let mut look = 0;
@@ -156,10 +158,26 @@ pub fn confirm<E>(
 /// The first round's report with its confirmation joined to it: whether it was confirmed, the
 /// fresh processes' judgement, and the warning when they did not repeat it. The one place a
 /// verdict's confirmation is recorded, so a report is complete when it leaves here.
+///
+/// A first round that was a parity leaning to a win or a loss ([`Report::signal`]) becomes that
+/// win or loss when the fresh processes establish it: the verdict is theirs, the figures beside it
+/// stay the first round's (`verdict.first_round` says it was a parity), and the warnings that
+/// explained the parity give way to one saying what happened.
 pub fn conclude(first: Report, found: Confirmation) -> Report {
-    let warning = (!found.confirmed).then(|| unconfirmed(&first, &found.report));
-    let warnings = first.warnings.into_iter().chain(warning).collect();
-    let verdict = Verdict { confirmed: Some(found.confirmed), ..first.verdict };
+    let leaned = first.verdict.outcome == Outcome::Parity;
+    let established = leaned && found.confirmed;
+    let warning = match (found.confirmed, leaned) {
+        (false, _) => Some(unconfirmed(&first, &found.report)),
+        (true, true) => Some(established_lean(&first, &found.report)),
+        (true, false) => None,
+    };
+    let kept = first.warnings.into_iter().filter(|w| !(established && w.kind.explains_parity()));
+    let warnings = kept.chain(warning).collect();
+    let verdict = if established {
+        Verdict { outcome: found.report.verdict.outcome, resolved: true, confirmed: Some(true), ..first.verdict }
+    } else {
+        Verdict { confirmed: Some(found.confirmed), ..first.verdict }
+    };
     Report { verdict, warnings, confirmation: Some(Box::new(found.report)), ..first }
 }
 

@@ -280,5 +280,6 @@ fn decide(
         floor,
         parity_band,
         confirmed: None,
+        first_round: outcome,
     }
 }

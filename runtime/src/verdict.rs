@@ -68,6 +68,10 @@ pub struct Verdict {
     pub parity_band: f64,
     /// Whether an independent second round agreed; `None` until confirmation has run.
     pub confirmed: Option<bool>,
+    /// The first round's own outcome. The same as `outcome` except when the first round was a
+    /// parity that leaned to a win or a loss ([`Report::signal`]) and fresh processes then
+    /// established it: `outcome` is then that win or loss, and this stays parity.
+    pub first_round: Outcome,
 }
 
 /// The confidence that the candidate beats the baseline by at least `threshold`.
@@ -142,6 +146,9 @@ pub enum WarningKind {
     ProcessesDisagree,
     /// A loss (or win) that fresh processes did not confirm.
     Unconfirmed,
+    /// A first round that leaned to a win or a loss it could not establish, which fresh
+    /// processes then established.
+    Leaned,
 }
 
 impl WarningKind {
@@ -164,7 +171,14 @@ impl WarningKind {
             WarningKind::FewRounds => "few_rounds",
             WarningKind::ProcessesDisagree => "processes_disagree",
             WarningKind::Unconfirmed => "unconfirmed",
+            WarningKind::Leaned => "leaned",
         }
+    }
+
+    /// Whether the warning says why a first round is a parity rather than a win or a loss: it no
+    /// longer applies once fresh processes established the win or the loss it leaned to.
+    pub fn explains_parity(self) -> bool {
+        matches!(self, WarningKind::Inconclusive | WarningKind::TimingModes | WarningKind::BelowFloor)
     }
 }
 
@@ -214,7 +228,8 @@ pub struct Report {
     /// Wall-clock time of the whole comparison (calibration, collection and analysis).
     pub duration: Duration,
     /// The confirmation: the pooled judgement of the fresh processes measured when the first
-    /// round said win or loss, at the look that decided `verdict.confirmed`
+    /// round signalled a win or a loss ([`Report::signal`]), at the look that decided
+    /// `verdict.confirmed`
     /// ([`crate::confirmation`]).
     pub confirmation: Option<Box<Report>>,
 }
@@ -305,6 +320,37 @@ impl Report {
             Some(Outcome::Win)
         } else {
             None
+        }
+    }
+
+    /// What fresh processes are asked to confirm: the first round's win or loss, or the side a
+    /// parity leans to when its estimate lies beyond the tolerance and its whole interval lies on
+    /// that side of zero. `None` when there is nothing to confirm.
+    ///
+    /// The lean covers the first rounds that see a difference but cannot establish it alone: an
+    /// interval reaching back inside the tolerance, a fast end of the rounds a little inside it,
+    /// a process whose own hash seeds or layout hide part of the difference. The verdict that can
+    /// fail a test is the fresh processes' pooled one, which holds its level by itself. The
+    /// run-wide guarantee does not weaken either: it counts the first rounds of identical code
+    /// whose interval lies wholly on one side of zero, and a lean is one of those
+    /// (`docs/statistics.md`, section 11).
+    ///
+    /// ```
+    /// use rtcompare_runtime::{Arm, Options, Outcome, compare};
+    /// use std::time::Duration;
+    /// fn slow() -> u64 { (0..3_000u64).map(std::hint::black_box).sum() }
+    /// fn fast() -> u64 { (0..1_000u64).map(std::hint::black_box).sum() }
+    /// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
+    /// let first = compare(Arm::from_fn("slow", slow), Arm::from_fn("fast", fast), &options);
+    /// assert_eq!(first.signal(), Some(Outcome::Loss));
+    /// ```
+    pub fn signal(&self) -> Option<Outcome> {
+        let (v, e) = (&self.verdict, &self.estimate);
+        match v.outcome {
+            Outcome::Parity if e.difference < -v.tolerance && e.high < 0.0 => Some(Outcome::Loss),
+            Outcome::Parity if e.difference > v.tolerance && e.low > 0.0 => Some(Outcome::Win),
+            Outcome::Parity => None,
+            said => Some(said),
         }
     }
 }

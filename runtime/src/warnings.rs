@@ -208,10 +208,10 @@ pub(crate) fn unconfirmed(first: &Report, fresh: &Report) -> Warning {
     Warning {
         kind: WarningKind::Unconfirmed,
         message: format!(
-            "the first round said {} (ratio {:.3}, difference {:+.2} %), but {} fresh processes pooled said {} (ratio \
+            "the first round {} (ratio {:.3}, difference {:+.2} %), but {} fresh processes pooled said {} (ratio \
              {:.3}, difference {:+.2} % [{:+.2} %, {:+.2} %]); an effect that does not repeat across processes is not \
              reported. If it matters, rerun with RTCOMPARE_MAX_PROCESSES=12 to sample more processes.",
-            first.verdict.outcome.as_str(),
+            first_round_said(first),
             first.verdict.ratio,
             first.estimate.difference * 100.0,
             fresh.resampling.processes,
@@ -221,5 +221,39 @@ pub(crate) fn unconfirmed(first: &Report, fresh: &Report) -> Warning {
             fresh.estimate.low * 100.0,
             fresh.estimate.high * 100.0,
         ),
+    }
+}
+
+/// The warning for a first round that leaned to a win or a loss it could not establish, and
+/// fresh processes established it: why the verdict is not the parity the first round's figures
+/// suggest.
+pub(crate) fn established_lean(first: &Report, fresh: &Report) -> Warning {
+    Warning {
+        kind: WarningKind::Leaned,
+        message: format!(
+            "the first round {} without establishing it (difference {:+.2} % [{:+.2} %, {:+.2} %] at {:.0} %, tolerance \
+             ±{}), so fresh processes were asked: {} of them pooled said {} (difference {:+.2} % [{:+.2} %, {:+.2} %]), \
+             and that is the verdict.",
+            first_round_said(first),
+            first.estimate.difference * 100.0,
+            first.estimate.low * 100.0,
+            first.estimate.high * 100.0,
+            first.estimate.level * 100.0,
+            pct(first.verdict.tolerance),
+            fresh.resampling.processes,
+            fresh.verdict.outcome.as_str(),
+            fresh.estimate.difference * 100.0,
+            fresh.estimate.low * 100.0,
+            fresh.estimate.high * 100.0,
+        ),
+    }
+}
+
+/// What the first round said, for a sentence: `said loss`, or `leaned to a loss` for a parity
+/// that leaned ([`Report::signal`]).
+pub(crate) fn first_round_said(first: &Report) -> String {
+    match (first.verdict.first_round, first.signal()) {
+        (Outcome::Parity, Some(side)) => format!("leaned to a {}", side.as_str()),
+        (said, _) => format!("said {}", said.as_str()),
     }
 }

@@ -6,11 +6,11 @@
 //! Each check prints its figures (`cargo test -p rtcompare-runtime --test confirmation --
 //! --nocapture`); `docs/statistics.md`, section 14, records them.
 
-use rtcompare_runtime::confirmation::{Plan, confirm};
+use rtcompare_runtime::confirmation::{Plan, conclude, confirm};
 use rtcompare_runtime::harness::{DEFAULT_MAX_PROCESSES, confirmation_level};
 use rtcompare_runtime::measure::{Metric, Samples};
 use rtcompare_runtime::stats::{median, pool_processes};
-use rtcompare_runtime::{Dprng, JudgeOptions, Measured, Outcome, judge};
+use rtcompare_runtime::{Dprng, JudgeOptions, Measured, Outcome, Report, WarningKind, judge};
 
 mod support;
 use support::{calibration, normal, series};
@@ -77,7 +77,7 @@ fn process(workload: Workload, rounds: usize, rng: &mut Dprng) -> Measured {
 #[derive(Debug, Default)]
 struct Tally {
     runs: usize,
-    /// First rounds that said win or loss.
+    /// First rounds sent to fresh processes: a win, a loss, or a parity leaning to one.
     first_signals: usize,
     confirmed_losses: usize,
     confirmed_wins: usize,
@@ -108,9 +108,10 @@ fn decide(workload: Workload, parity: f64, registered: usize, runs: usize, seed:
     for _ in 0..runs {
         let first = process(workload, workload.rounds, &mut rng);
         let first = judge("candidate", "baseline", Metric::Time, first.calibration, first.samples, &options(rng.u64()));
-        if first.verdict.outcome == Outcome::Parity {
+        // What the harness sends to fresh processes: a win, a loss, or a parity leaning to one.
+        let Some(signal) = first.signal() else {
             continue;
-        }
+        };
         tally.first_signals += 1;
         let mut stream = Dprng::new(rng.u64());
         let found = confirm(&first, &plan, &options(rng.u64()), Metric::Time, |_| -> Result<Measured, ()> {
@@ -120,7 +121,7 @@ fn decide(workload: Workload, parity: f64, registered: usize, runs: usize, seed:
         .expect("synthetic processes cannot fail");
         tally.processes += found.report.resampling.processes;
         tally.first_look += usize::from(found.looks == 1);
-        match (found.confirmed, first.verdict.outcome) {
+        match (found.confirmed, signal) {
             (true, Outcome::Loss) => tally.confirmed_losses += 1,
             (true, Outcome::Win) => tally.confirmed_wins += 1,
             _ => {}
@@ -218,11 +219,12 @@ fn identical_code_is_not_confirmed_whatever_the_per_process_effect() {
 
 /// A slowdown of three times the parity is confirmed at least 95 % of the time, with and without a
 /// per-process effect, in a binary of 50 comparisons; two percent at a parity of one, at least
-/// 85 % without one. Runs of 200; the figures are deterministic, and the bounds sit below what
+/// 98 % without one (96 % when only first-round wins and losses went to fresh processes, not the
+/// parities leaning to one). Runs of 200; the figures are deterministic, and the bounds sit below what
 /// the design gives by more than two Monte-Carlo errors, so a loss of power shows.
 #[test]
 fn slowdowns_beyond_the_tolerance_are_confirmed() {
-    for (slowdown, effect, least, seed) in [(0.03, 0.0, 0.95, 11), (0.03, 1.0, 0.95, 12), (0.02, 0.0, 0.85, 13)] {
+    for (slowdown, effect, least, seed) in [(0.03, 0.0, 0.95, 11), (0.03, 1.0, 0.95, 12), (0.02, 0.0, 0.98, 13)] {
         let tally = decide(workload(slowdown, effect), 0.01, 50, 200, seed);
         let power = tally.confirmed_losses as f64 / tally.runs as f64;
         println!(
@@ -237,6 +239,51 @@ fn slowdowns_beyond_the_tolerance_are_confirmed() {
         assert_eq!(tally.confirmed_wins, 0, "{tally:?}");
         assert!(power >= least, "{slowdown}, effect {effect}: {tally:?}");
     }
+}
+
+/// A first round that leans to a loss it cannot establish — the 2 % slowdown of very noisy rounds
+/// — goes to fresh processes like a loss does. When they establish the loss, it is the verdict
+/// (the first round's parity kept beside it, and the warnings that explained that parity replaced
+/// by one saying what happened); when they do not, the verdict stays parity.
+#[test]
+fn a_leaning_parity_is_what_fresh_processes_make_of_it() {
+    let options = |seed| JudgeOptions { parity: 0.01, resamples: 1_000, seed, ..JudgeOptions::default() };
+    let noisy = Workload { noise: 0.08, ..workload(0.02, 0.0) };
+    let mut rng = Dprng::new(31);
+    let judged =
+        |m: Measured, seed| judge("candidate", "baseline", Metric::Time, m.calibration, m.samples, &options(seed));
+    let first: Report = (0..100)
+        .map(|seed| judged(process(noisy, 200, &mut rng), seed))
+        .find(|r| r.verdict.outcome == Outcome::Parity && r.signal() == Some(Outcome::Loss))
+        .expect("one of 100 noisy first rounds of a 2 % slowdown leans to a loss");
+    assert!(first.warnings.iter().any(|w| w.kind.explains_parity()), "{:?}", first.warnings);
+    let plan = Plan::new(1, DEFAULT_MAX_PROCESSES, confirmation_level(50));
+    let fresh_of = |truth: Workload| {
+        let mut stream = Dprng::new(32);
+        confirm(&first, &plan, &options(33), Metric::Time, move |_| -> Result<Measured, ()> {
+            Ok(process(truth, 200, &mut stream))
+        })
+        .expect("synthetic processes cannot fail")
+    };
+
+    let established = conclude(first.clone(), fresh_of(workload(0.05, 0.0)));
+    let v = &established.verdict;
+    assert_eq!((v.outcome, v.first_round, v.confirmed, v.resolved), (Outcome::Loss, Outcome::Parity, Some(true), true));
+    assert_eq!(v.ratio, first.verdict.ratio, "the figures stay the first round's");
+    assert!(established.warnings.iter().all(|w| !w.kind.explains_parity()), "{:?}", established.warnings);
+    let leaned = established.warnings.iter().find(|w| w.kind == WarningKind::Leaned).expect("a leaned warning");
+    assert!(
+        leaned.message.starts_with("the first round leaned to a loss without establishing it"),
+        "{}",
+        leaned.message
+    );
+
+    let refuted = conclude(first.clone(), fresh_of(workload(0.0, 0.0)));
+    let v = &refuted.verdict;
+    assert_eq!((v.outcome, v.first_round, v.confirmed), (Outcome::Parity, Outcome::Parity, Some(false)));
+    let unconfirmed = refuted.warnings.iter().find(|w| w.kind == WarningKind::Unconfirmed).expect("unconfirmed");
+    assert!(unconfirmed.message.starts_with("the first round leaned to a loss (ratio"), "{}", unconfirmed.message);
+    assert!(refuted.warnings.iter().any(|w| w.kind.explains_parity()), "the parity's reasons stay");
 }
 
 /// A difference far beyond the tolerance is nearly always decided at the first look, on three

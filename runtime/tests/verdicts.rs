@@ -3,6 +3,7 @@
 //! its measured figure (`cargo test -p rtcompare-runtime --test verdicts -- --nocapture`).
 
 use rtcompare_runtime::measure::{Calibration, Metric, Samples, Series};
+use rtcompare_runtime::stats::Estimate;
 use rtcompare_runtime::stats::{ParityInputs, Spread, parity_verdict};
 use rtcompare_runtime::{Dprng, JudgeOptions, Outcome, Report, judge};
 
@@ -392,4 +393,31 @@ fn the_floor_of_pooled_processes_carries_their_twins_disagreement() {
         assert!(report.verdict.floor > 0.04, "{processes} × {rounds}: floor {}", report.verdict.floor);
         assert!(!report.verdict.resolved, "parity cannot be established above the parity: {:?}", report.verdict);
     }
+}
+
+/// A parity with the given estimate, interval and tolerance (the rest of a judged report).
+fn parity_with(difference: f64, low: f64, high: f64, tolerance: f64) -> Report {
+    let values = vec![100.0; 20];
+    let mut report = judged(values.clone(), values.clone(), values.clone(), values, 1);
+    report.verdict.outcome = Outcome::Parity;
+    report.verdict.tolerance = tolerance;
+    report.estimate = Estimate { difference, low, high, level: 0.95 };
+    report
+}
+
+/// What the harness sends to fresh processes: a win or a loss, or a parity whose estimate lies
+/// beyond the tolerance with its whole interval on that side of no difference.
+#[test]
+fn a_parity_signals_only_beyond_the_tolerance_and_clear_of_no_difference() {
+    assert_eq!(parity_with(-0.017, -0.026, -0.008, 0.01).signal(), Some(Outcome::Loss));
+    assert_eq!(parity_with(0.017, 0.008, 0.026, 0.01).signal(), Some(Outcome::Win));
+    // The interval reaches no difference, as it does for identical code 95 % of the time.
+    assert_eq!(parity_with(-0.017, -0.030, 0.001, 0.01).signal(), None);
+    assert_eq!(parity_with(0.017, -0.001, 0.030, 0.01).signal(), None);
+    // The estimate itself lies inside the tolerance.
+    assert_eq!(parity_with(-0.009, -0.015, -0.003, 0.01).signal(), None);
+    assert_eq!(parity_with(0.0, -0.001, 0.001, 0.01).signal(), None);
+    let mut loss = parity_with(-0.05, -0.06, -0.04, 0.01);
+    loss.verdict.outcome = Outcome::Loss;
+    assert_eq!(loss.signal(), Some(Outcome::Loss));
 }

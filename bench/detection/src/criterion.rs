@@ -119,7 +119,7 @@ fn run_condition(plan: &Plan, condition: Condition, truth: &Truths, binary: &Pat
                     let entry = trials.entry((workload.name, k)).or_default();
                     entry.push(Trial {
                         outcome,
-                        confirmed: false,
+                        confirmed: None,
                         difference,
                         extended: false,
                         wall_s: save_wall + wall,

@@ -15,9 +15,10 @@ pub struct Figures {
     pub parity: usize,
     /// Runs without a verdict.
     pub failed: usize,
-    /// Losses confirmed in a fresh process: the ones that fail a test.
+    /// Losses confirmed in fresh processes: the ones that fail a test. A first-round loss, or a
+    /// first-round parity that leaned to the loss.
     pub confirmed_losses: usize,
-    /// Wins confirmed in a fresh process: the ones reported as wins.
+    /// Wins confirmed in fresh processes: the ones reported as wins.
     pub confirmed_wins: usize,
     /// A true slowdown reported as a win, or a true speed-up as a loss (first round).
     pub direction_errors: usize,
@@ -35,9 +36,9 @@ pub struct Figures {
 /// difference `truth` (as `d`, positive when the candidate is faster).
 pub fn aggregate(trials: &[Trial], k: i64, truth: Option<f64>) -> Figures {
     let count = |o: Outcome| trials.iter().filter(|t| t.outcome == o).count();
-    let wrong_way = |t: &&Trial| (k > 0 && t.outcome == Outcome::Win) || (k < 0 && t.outcome == Outcome::Loss);
-    let direction_errors = trials.iter().filter(wrong_way).count();
-    let confirmed_direction_errors = trials.iter().filter(wrong_way).filter(|t| t.confirmed).count();
+    let wrong_way = |o: Outcome| (k > 0 && o == Outcome::Win) || (k < 0 && o == Outcome::Loss);
+    let direction_errors = trials.iter().filter(|t| wrong_way(t.outcome)).count();
+    let confirmed_direction_errors = trials.iter().filter(|t| t.confirmed.is_some_and(wrong_way)).count();
     let errors: Vec<f64> = match truth {
         Some(truth) => trials.iter().filter_map(|t| t.difference).map(|d| (d - truth).abs() * 100.0).collect(),
         None => Vec::new(),
@@ -49,8 +50,8 @@ pub fn aggregate(trials: &[Trial], k: i64, truth: Option<f64>) -> Figures {
         wins: count(Outcome::Win),
         parity: count(Outcome::Parity),
         failed: count(Outcome::Failed),
-        confirmed_losses: trials.iter().filter(|t| t.confirmed && t.outcome == Outcome::Loss).count(),
-        confirmed_wins: trials.iter().filter(|t| t.confirmed && t.outcome == Outcome::Win).count(),
+        confirmed_losses: trials.iter().filter(|t| t.confirmed == Some(Outcome::Loss)).count(),
+        confirmed_wins: trials.iter().filter(|t| t.confirmed == Some(Outcome::Win)).count(),
         direction_errors,
         confirmed_direction_errors,
         extended: trials.iter().filter(|t| t.extended).count(),
@@ -80,6 +81,7 @@ mod tests {
     use super::*;
 
     fn trial(outcome: Outcome, confirmed: bool, difference: f64, wall_s: f64) -> Trial {
+        let confirmed = confirmed.then_some(outcome);
         Trial { outcome, confirmed, difference: Some(difference), extended: outcome == Outcome::Parity, wall_s }
     }
 
@@ -96,18 +98,24 @@ mod tests {
             trial(Outcome::Loss, true, -0.021, 1.0),
             trial(Outcome::Loss, false, -0.019, 2.0),
             trial(Outcome::Win, true, 0.01, 3.0),
-            Trial { outcome: Outcome::Failed, confirmed: false, difference: None, extended: false, wall_s: 4.0 },
+            Trial { outcome: Outcome::Failed, confirmed: None, difference: None, extended: false, wall_s: 4.0 },
+            // A first-round parity that leaned to a loss, which fresh processes established.
+            Trial { confirmed: Some(Outcome::Loss), ..trial(Outcome::Parity, false, -0.02, 5.0) },
         ];
         let f = aggregate(&trials, 2, Some(-0.02));
-        assert_eq!((f.trials, f.losses, f.wins, f.parity, f.failed), (4, 2, 1, 0, 1));
-        assert_eq!((f.confirmed_losses, f.confirmed_wins), (1, 1));
+        assert_eq!((f.trials, f.losses, f.wins, f.parity, f.failed), (5, 2, 1, 1, 1));
+        assert_eq!((f.confirmed_losses, f.confirmed_wins), (2, 1));
         assert_eq!((f.direction_errors, f.confirmed_direction_errors), (1, 1));
         let error = f.median_error_pp.expect("errors");
         assert!((error - 0.1).abs() < 1e-9, "{error}");
-        assert_eq!(f.median_wall_s, Some(2.5));
+        assert_eq!(f.median_wall_s, Some(3.0));
         // The same outcomes for a speed-up: the losses are the direction errors now.
         let speedup = aggregate(&trials, -2, None);
-        assert_eq!((speedup.direction_errors, speedup.confirmed_direction_errors), (2, 1));
+        assert_eq!(
+            (speedup.direction_errors, speedup.confirmed_direction_errors),
+            (2, 2),
+            "the leaned loss counts once confirmed"
+        );
         assert_eq!(aggregate(&trials, 0, None).direction_errors, 0);
     }
 

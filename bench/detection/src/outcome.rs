@@ -20,9 +20,9 @@ pub enum Outcome {
 pub struct Trial {
     /// The reported outcome (first round, for rtcompare).
     pub outcome: Outcome,
-    /// Whether a win or a loss was confirmed in a fresh process (`false` for parity and for
-    /// criterion, which has no such step).
-    pub confirmed: bool,
+    /// The win or loss fresh processes confirmed: the first round's, or the one a first-round
+    /// parity leaned to (`None` when none was, and for criterion, which has no such step).
+    pub confirmed: Option<Outcome>,
     /// The estimated difference, `d = 1 − candidate/baseline` (positive: candidate faster): for
     /// rtcompare the mean over every process once a confirmation ran, the first round's otherwise.
     pub difference: Option<f64>,
@@ -35,10 +35,11 @@ pub struct Trial {
 /// The parts of an rtcompare results file this benchmark reads, for the comparison `name`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reading {
-    /// The verdict's outcome, `Failed` when the comparison has no verdict.
+    /// The first round's outcome (`verdict.first_round`), `Failed` when the comparison has no
+    /// verdict.
     pub outcome: Outcome,
-    /// `verdict.confirmed == true`.
-    pub confirmed: bool,
+    /// `verdict.outcome` when it is a win or a loss with `verdict.confirmed == true`.
+    pub confirmed: Option<Outcome>,
     /// `over_processes.difference` when a confirmation ran, else `estimate.difference`.
     pub difference: Option<f64>,
     /// `estimate.level` is the second budget's 99 %, not the usual 95 %.
@@ -60,17 +61,22 @@ pub fn read_results(text: &str, name: &str) -> Result<Reading, String> {
         .and_then(|all| all.iter().find(|c| c["name"] == name))
         .ok_or_else(|| format!("results file has no comparison named {name}"))?;
     let verdict = &comparison["verdict"];
-    let outcome = match verdict["outcome"].as_str() {
+    let outcome_of = |value: &Value| match value.as_str() {
         Some("win") => Outcome::Win,
         Some("parity") => Outcome::Parity,
         Some("loss") => Outcome::Loss,
         _ => Outcome::Failed,
     };
+    let reported = outcome_of(&verdict["outcome"]);
+    // Files written before `first_round` existed: the first round's outcome was the verdict's.
+    let outcome = if verdict["first_round"].is_null() { reported } else { outcome_of(&verdict["first_round"]) };
+    let confirmed_outcome =
+        matches!(reported, Outcome::Loss | Outcome::Win) && verdict["confirmed"].as_bool() == Some(true);
     let summaries = &comparison["summaries"];
     let medians = summaries["candidate"]["median"].as_f64().zip(summaries["baseline"]["median"].as_f64());
     Ok(Reading {
         outcome,
-        confirmed: matches!(outcome, Outcome::Loss | Outcome::Win) && verdict["confirmed"].as_bool() == Some(true),
+        confirmed: confirmed_outcome.then_some(reported),
         difference: comparison["over_processes"]["difference"]
             .as_f64()
             .or_else(|| comparison["estimate"]["difference"].as_f64()),
@@ -133,26 +139,35 @@ mod tests {
         {"name": "detection/memwalk_10us/p01", "verdict": {"outcome": "parity", "ratio": 1.01, "confirmed": null},
          "estimate": {"difference": -0.011, "level": 0.99}, "over_processes": null,
          "summaries": {"candidate": {"median": 10.1}, "baseline": {"median": 10.0}}},
+        {"name": "detection/alloc_10us/p01", "verdict": {"outcome": "loss", "first_round": "parity", "confirmed": true},
+         "estimate": {"difference": -0.017, "level": 0.99}, "over_processes": {"difference": -0.021, "processes": 6},
+         "summaries": null},
         {"name": "detection/empty/aa", "verdict": null, "estimate": null, "summaries": null}
     ]}"#;
 
     #[test]
     fn reads_a_confirmed_loss() {
         let reading = read_results(FILE, "detection/cpu_10us/p01").expect("present");
-        assert_eq!(reading.outcome, Outcome::Loss);
-        assert!(reading.confirmed);
+        assert_eq!((reading.outcome, reading.confirmed), (Outcome::Loss, Some(Outcome::Loss)));
         assert_eq!(reading.difference, Some(-0.0203), "the mean over processes");
         assert!(!reading.extended);
         assert_eq!(reading.medians, Some((10.2, 10.0)));
         let parity = read_results(FILE, "detection/memwalk_10us/p01").expect("present");
         assert_eq!((parity.difference, parity.extended), (Some(-0.011), true), "the first round's, at 99 %");
+        assert_eq!((parity.outcome, parity.confirmed), (Outcome::Parity, None));
+    }
+
+    #[test]
+    fn a_leaning_parity_that_fresh_processes_established_is_a_first_round_parity_and_a_confirmed_loss() {
+        let reading = read_results(FILE, "detection/alloc_10us/p01").expect("present");
+        assert_eq!((reading.outcome, reading.confirmed), (Outcome::Parity, Some(Outcome::Loss)));
+        assert_eq!(reading.difference, Some(-0.021));
     }
 
     #[test]
     fn a_comparison_without_verdict_failed() {
         let reading = read_results(FILE, "detection/empty/aa").expect("present");
-        assert_eq!(reading.outcome, Outcome::Failed);
-        assert!(!reading.confirmed);
+        assert_eq!((reading.outcome, reading.confirmed), (Outcome::Failed, None));
         assert!(read_results(FILE, "missing").is_err());
         assert!(read_results("not json", "x").is_err());
     }

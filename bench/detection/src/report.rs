@@ -322,6 +322,7 @@ fn header(out: &mut String, plan: &Plan, context: &Context) {
         out,
         "Δ is rtcompare's `d = 1 − candidate/baseline`: a slowdown of k % is Δ = −k %. \
         *loss/win/parity* are first-round verdicts; *confirmed* losses are the ones that fail a test; *confirmed* wins the ones reported as wins. \
+        Both count a first-round parity that leaned to the outcome (estimate beyond the tolerance, interval clear of no difference) and that fresh processes established. \
         A direction error is a true slowdown reported as a win or a true speed-up reported as a loss. \
         *second budget* counts the trials whose first round leaned and measured a second budget. \
         *|est − true|* is the median absolute difference between the estimate and the calibrated truth, in percentage points; \
@@ -601,7 +602,7 @@ mod tests {
             .iter()
             .map(|&(outcome, confirmed)| Trial {
                 outcome,
-                confirmed,
+                confirmed: confirmed.then_some(outcome),
                 difference: Some(injected(k)),
                 extended: false,
                 wall_s: 1.0,
@@ -669,7 +670,7 @@ mod tests {
         let row = |k: i64, outcomes: &[Outcome]| {
             let trials: Vec<Trial> = outcomes
                 .iter()
-                .map(|&outcome| Trial { outcome, confirmed: false, difference: None, extended: false, wall_s: 20.0 })
+                .map(|&outcome| Trial { outcome, confirmed: None, difference: None, extended: false, wall_s: 20.0 })
                 .collect();
             Row {
                 condition: Condition::Idle,

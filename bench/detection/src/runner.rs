@@ -123,7 +123,7 @@ pub fn run_pair(binary: &Path, scratch: &Path, run: &Run) -> (Reading, Duration)
             eprintln!("  {} k={} seed={}: {message}", run.name, run.k, run.seed);
             Reading {
                 outcome: Outcome::Failed,
-                confirmed: false,
+                confirmed: None,
                 difference: None,
                 extended: false,
                 ratio: None,

@@ -8,6 +8,7 @@ use super::{Comparison, Expectation, Settings};
 use crate::confirmation::{Confirmation, Plan, conclude};
 use crate::measure::{Arm, counting_allocator_installed};
 use crate::report::format_value;
+use crate::warnings::first_round_said;
 use crate::{Measured, Options, Outcome, Report, judge_options_for, judge_processes, measure, measure_and_judge};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
@@ -201,9 +202,11 @@ fn measure_in_workers(
 }
 
 /// Every win and loss gets a second opinion: a loss before it fails a test, a win before it is
-/// reported as more than a first impression (and before it satisfies `expect = "win"`).
+/// reported as more than a first impression (and before it satisfies `expect = "win"`). So does
+/// a parity that leans to one of them ([`Report::signal`]): fresh processes may establish what
+/// one process could not.
 fn needs_confirmation(report: &Report) -> bool {
-    report.verdict.outcome != Outcome::Parity
+    report.signal().is_some()
 }
 
 /// The confirmation: fresh processes, fresh calibration, new seeds, each for a share of the
@@ -217,7 +220,7 @@ fn confirm(
     registered: usize,
 ) -> Result<Confirmation, String> {
     let seed = confirmation_seed(settings.seed);
-    let outcome = first.verdict.outcome.as_str();
+    let said = first_round_said(first);
     let budget = comparison.registration.settings.time.unwrap_or(settings.time);
     let share = budget.mul_f64(CONFIRMATION_BUDGET_SHARE);
     let plan = Plan::new(settings.processes, settings.max_processes, confirmation_level(registered));
@@ -230,10 +233,7 @@ fn confirm(
             measure_in_worker(name, settings, run)
         };
         measured.map_err(|why| {
-            format!(
-                "the first round said {outcome}, but it could not be confirmed: worker process {}: {why}",
-                process + 1
-            )
+            format!("the first round {said}, but it could not be confirmed: worker process {}: {why}", process + 1)
         })
     };
     let options = judge_options(comparison, name, seed, plan.level);

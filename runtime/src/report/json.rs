@@ -98,6 +98,7 @@ struct VerdictRecord {
     floor: f64,
     parity_band: f64,
     confirmed: Option<bool>,
+    first_round: &'static str,
 }
 
 #[derive(Serialize)]
@@ -304,6 +305,7 @@ fn verdict(report: &Report) -> VerdictRecord {
         floor: v.floor,
         parity_band: v.parity_band,
         confirmed: v.confirmed,
+        first_round: v.first_round.as_str(),
     }
 }
 
