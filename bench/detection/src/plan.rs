@@ -132,7 +132,7 @@ impl Plan {
             trials: 6,
             budget: "500ms",
             calibration_budget: "1s",
-            calibration_runs: 4,
+            calibration_runs: 8,
             overhead_budget: "1s",
         }
     }
