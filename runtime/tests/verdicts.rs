@@ -3,8 +3,7 @@
 //! its measured figure (`cargo test -p rtcompare-runtime --test verdicts -- --nocapture`).
 
 use rtcompare_runtime::measure::{Calibration, Metric, Samples, Series};
-use rtcompare_runtime::stats::Estimate;
-use rtcompare_runtime::stats::{ParityInputs, Spread, parity_verdict};
+use rtcompare_runtime::stats::{Estimate, ParityInputs, Spread, parity_verdict};
 use rtcompare_runtime::{Dprng, JudgeOptions, Outcome, Report, judge};
 
 mod support;
@@ -406,7 +405,7 @@ fn parity_with(difference: f64, low: f64, high: f64, tolerance: f64) -> Report {
 }
 
 /// What the harness sends to fresh processes: a win or a loss, or a parity whose estimate lies
-/// beyond the tolerance with its whole interval on that side of no difference.
+/// beyond the tolerance with its whole interval on that side of zero.
 #[test]
 fn a_parity_signals_only_beyond_the_tolerance_and_clear_of_no_difference() {
     assert_eq!(parity_with(-0.017, -0.026, -0.008, 0.01).signal(), Some(Outcome::Loss));

@@ -322,7 +322,7 @@ fn header(out: &mut String, plan: &Plan, context: &Context) {
         out,
         "Δ is rtcompare's `d = 1 − candidate/baseline`: a slowdown of k % is Δ = −k %. \
         *loss/win/parity* are first-round verdicts; *confirmed* losses are the ones that fail a test; *confirmed* wins the ones reported as wins. \
-        Both count a first-round parity that leaned to the outcome (estimate beyond the tolerance, interval clear of no difference) and that fresh processes established. \
+        Both count a first-round parity that leaned to the outcome (estimate beyond the tolerance, whole interval on that side of zero) and that fresh processes established. \
         A direction error is a true slowdown reported as a win or a true speed-up reported as a loss. \
         *second budget* counts the trials whose first round leaned and measured a second budget. \
         *|est − true|* is the median absolute difference between the estimate and the calibrated truth, in percentage points; \

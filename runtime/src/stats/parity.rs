@@ -236,17 +236,22 @@ fn side(ratio: f64, tolerance: f64) -> Outcome {
 mod tests {
     use super::*;
 
-    fn verdict(candidate: &[f64], baseline: &[f64], spread: Spread) -> ParityVerdict {
-        parity_verdict(&ParityInputs {
+    /// The rule's inputs for one process at `parity = 0.04`, with no clock floor.
+    fn inputs<'a>(candidate: &'a [f64], baseline: &'a [f64]) -> ParityInputs<'a> {
+        ParityInputs {
             candidate,
             baseline,
             parity: 0.04,
-            spread,
+            spread: Spread::RoundMedian,
             candidate_floor: 0.0,
             baseline_floor: 0.0,
             process_spread: None,
             process_rounds: &[],
-        })
+        }
+    }
+
+    fn verdict(candidate: &[f64], baseline: &[f64], spread: Spread) -> ParityVerdict {
+        parity_verdict(&ParityInputs { spread, ..inputs(candidate, baseline) })
     }
 
     /// A standard normal deviate (Box–Muller).
@@ -312,19 +317,7 @@ mod tests {
     fn pooled_processes_take_the_spread_from_the_processes_error_not_the_rounds() {
         let b: Vec<f64> = (0..400).map(|i| 100.0 + f64::from(i % 7)).collect();
         let c: Vec<f64> = b.iter().rev().copied().collect();
-        let judged = |process_spread| {
-            parity_verdict(&ParityInputs {
-                candidate: &c,
-                baseline: &b,
-                parity: 0.04,
-                spread: Spread::RoundMedian,
-                candidate_floor: 0.0,
-                baseline_floor: 0.0,
-                process_spread,
-                process_rounds: &[],
-            })
-            .noise
-        };
+        let judged = |process_spread| parity_verdict(&ParityInputs { process_spread, ..inputs(&c, &b) }).noise;
         assert!((judged(Some(0.01)) - 0.01349).abs() < 1e-5, "{}", judged(Some(0.01)));
         assert!(judged(None) > 0.0 && judged(None) != judged(Some(0.01)));
     }
@@ -343,16 +336,7 @@ mod tests {
             b.extend(base);
         }
         let judged = |process_rounds: &[usize]| {
-            parity_verdict(&ParityInputs {
-                candidate: &c,
-                baseline: &b,
-                parity: 0.04,
-                spread: Spread::RoundMedian,
-                candidate_floor: 0.0,
-                baseline_floor: 0.0,
-                process_spread: Some(0.002),
-                process_rounds,
-            })
+            parity_verdict(&ParityInputs { process_spread: Some(0.002), process_rounds, ..inputs(&c, &b) })
         };
         let pooled = judged(&[200, 200, 200]);
         assert!((pooled.best_ratio - 1.06).abs() < 0.005, "{}", pooled.best_ratio);
