@@ -210,7 +210,7 @@ pub(crate) fn unconfirmed(first: &Report, fresh: &Report) -> Warning {
         message: format!(
             "the first round {} (ratio {:.3}, difference {:+.2} %), but {} fresh processes pooled said {} (ratio \
              {:.3}, difference {:+.2} % [{:+.2} %, {:+.2} %]); an effect that does not repeat across processes is not \
-             reported. If it matters, rerun with RTCOMPARE_MAX_PROCESSES=12 to sample more processes.",
+             reported. If it matters, rerun with RTCOMPARE_MAX_PROCESSES={} to sample more processes.",
             first_round_said(first),
             first.verdict.ratio,
             first.estimate.difference * 100.0,
@@ -220,6 +220,8 @@ pub(crate) fn unconfirmed(first: &Report, fresh: &Report) -> Warning {
             fresh.estimate.difference * 100.0,
             fresh.estimate.low * 100.0,
             fresh.estimate.high * 100.0,
+            // Twice what was sampled, and never below twice the default cap of 12.
+            (2 * fresh.resampling.processes).max(24),
         ),
     }
 }

@@ -99,7 +99,7 @@ impl Tally {
 }
 
 /// Runs the decision `runs` times: a first round, and for a signal, the confirmation plan a
-/// binary of `registered` comparisons uses by default (looks at 3, 5, 7 and 8 fresh processes).
+/// binary of `registered` comparisons uses by default (looks at 3, 6, 9 and 12 fresh processes).
 fn decide(workload: Workload, parity: f64, registered: usize, runs: usize, seed: u64) -> Tally {
     let mut rng = Dprng::new(seed);
     let plan = Plan::new(1, DEFAULT_MAX_PROCESSES, confirmation_level(registered));
@@ -220,11 +220,15 @@ fn identical_code_is_not_confirmed_whatever_the_per_process_effect() {
 /// A slowdown of three times the parity is confirmed at least 95 % of the time, with and without a
 /// per-process effect, in a binary of 50 comparisons; two percent at a parity of one, at least
 /// 98 % without one (96 % when only first-round wins and losses went to fresh processes, not the
-/// parities leaning to one). Runs of 200; the figures are deterministic, and the bounds sit below what
-/// the design gives by more than two Monte-Carlo errors, so a loss of power shows.
+/// parities leaning to one), and at least 85 % with processes that differ by twice the
+/// within-process error (90 % with looks at 3, 6, 9 and 12 fresh processes; 73 % with the looks at
+/// 3, 5, 7 and 8 before them). Runs of 200; the figures are deterministic, and the bounds sit below
+/// what the design gives by about two Monte-Carlo errors, so a loss of power shows.
 #[test]
 fn slowdowns_beyond_the_tolerance_are_confirmed() {
-    for (slowdown, effect, least, seed) in [(0.03, 0.0, 0.95, 11), (0.03, 1.0, 0.95, 12), (0.02, 0.0, 0.98, 13)] {
+    for (slowdown, effect, least, seed) in
+        [(0.03, 0.0, 0.95, 11), (0.03, 1.0, 0.95, 12), (0.02, 0.0, 0.98, 13), (0.02, 2.0, 0.85, 14)]
+    {
         let tally = decide(workload(slowdown, effect), 0.01, 50, 200, seed);
         let power = tally.confirmed_losses as f64 / tally.runs as f64;
         println!(
