@@ -26,6 +26,9 @@ pub struct Figures {
     pub confirmed_direction_errors: usize,
     /// Trials whose first round measured for a second budget.
     pub extended: usize,
+    /// First-round parities that leaned to a win or a loss and went to fresh processes, which
+    /// did not establish it: the verdict stayed parity, at the cost of a confirmation.
+    pub unestablished_leans: usize,
     /// Median of `|estimate − truth|` in percentage points, when any trial had an estimate.
     pub median_error_pp: Option<f64>,
     /// Median wall-clock seconds per verdict.
@@ -55,6 +58,7 @@ pub fn aggregate(trials: &[Trial], k: i64, truth: Option<f64>) -> Figures {
         direction_errors,
         confirmed_direction_errors,
         extended: trials.iter().filter(|t| t.extended).count(),
+        unestablished_leans: trials.iter().filter(|t| t.leaned && t.confirmed.is_none()).count(),
         median_error_pp: median(&errors),
         median_wall_s: median(&walls),
     }
@@ -82,7 +86,14 @@ mod tests {
 
     fn trial(outcome: Outcome, confirmed: bool, difference: f64, wall_s: f64) -> Trial {
         let confirmed = confirmed.then_some(outcome);
-        Trial { outcome, confirmed, difference: Some(difference), extended: outcome == Outcome::Parity, wall_s }
+        Trial {
+            outcome,
+            confirmed,
+            difference: Some(difference),
+            extended: outcome == Outcome::Parity,
+            leaned: false,
+            wall_s,
+        }
     }
 
     #[test]
@@ -98,17 +109,27 @@ mod tests {
             trial(Outcome::Loss, true, -0.021, 1.0),
             trial(Outcome::Loss, false, -0.019, 2.0),
             trial(Outcome::Win, true, 0.01, 3.0),
-            Trial { outcome: Outcome::Failed, confirmed: None, difference: None, extended: false, wall_s: 4.0 },
+            Trial {
+                outcome: Outcome::Failed,
+                confirmed: None,
+                difference: None,
+                extended: false,
+                leaned: false,
+                wall_s: 4.0,
+            },
             // A first-round parity that leaned to a loss, which fresh processes established.
-            Trial { confirmed: Some(Outcome::Loss), ..trial(Outcome::Parity, false, -0.02, 5.0) },
+            Trial { confirmed: Some(Outcome::Loss), leaned: true, ..trial(Outcome::Parity, false, -0.02, 5.0) },
+            // One that leaned and was not established: a parity, counted apart.
+            Trial { leaned: true, ..trial(Outcome::Parity, false, -0.02, 6.0) },
         ];
         let f = aggregate(&trials, 2, Some(-0.02));
-        assert_eq!((f.trials, f.losses, f.wins, f.parity, f.failed), (5, 2, 1, 1, 1));
+        assert_eq!((f.trials, f.losses, f.wins, f.parity, f.failed), (6, 2, 1, 2, 1));
         assert_eq!((f.confirmed_losses, f.confirmed_wins), (2, 1));
+        assert_eq!(f.unestablished_leans, 1, "the established lean is a confirmed loss, not counted here");
         assert_eq!((f.direction_errors, f.confirmed_direction_errors), (1, 1));
         let error = f.median_error_pp.expect("errors");
         assert!((error - 0.1).abs() < 1e-9, "{error}");
-        assert_eq!(f.median_wall_s, Some(3.0));
+        assert_eq!(f.median_wall_s, Some(3.5));
         // The same outcomes for a speed-up: the losses are the direction errors now.
         let speedup = aggregate(&trials, -2, None);
         assert_eq!(

@@ -28,6 +28,9 @@ pub struct Trial {
     pub difference: Option<f64>,
     /// Whether the first round measured for a second budget (judged at 99 %).
     pub extended: bool,
+    /// Whether the first round was a parity leaning to a win or a loss that went to fresh
+    /// processes, established or not.
+    pub leaned: bool,
     /// Wall-clock seconds the verdict took, process start to exit.
     pub wall_s: f64,
 }
@@ -44,6 +47,9 @@ pub struct Reading {
     pub difference: Option<f64>,
     /// `estimate.level` is the second budget's 99 %, not the usual 95 %.
     pub extended: bool,
+    /// The first round was a parity and a confirmation ran (`confirmation` is not null): the
+    /// parity leaned to a win or a loss.
+    pub leaned: bool,
     /// `verdict.ratio`.
     pub ratio: Option<f64>,
     /// `summaries.candidate.median` and `summaries.baseline.median`, ns per operation.
@@ -82,6 +88,7 @@ pub fn read_results(text: &str, name: &str) -> Result<Reading, String> {
             .or_else(|| comparison["estimate"]["difference"].as_f64()),
         // A second budget is judged at rtcompare's EXTENDED_LEVEL (99 %), any other first round at 95 %.
         extended: comparison["estimate"]["level"].as_f64().is_some_and(|level| level > 0.985),
+        leaned: outcome == Outcome::Parity && !comparison["confirmation"].is_null(),
         ratio: verdict["ratio"].as_f64(),
         medians,
     })
@@ -141,7 +148,11 @@ mod tests {
          "summaries": {"candidate": {"median": 10.1}, "baseline": {"median": 10.0}}},
         {"name": "detection/alloc_10us/p01", "verdict": {"outcome": "loss", "first_round": "parity", "confirmed": true},
          "estimate": {"difference": -0.017, "level": 0.99}, "over_processes": {"difference": -0.021, "processes": 6},
-         "summaries": null},
+         "confirmation": {"verdict": {"outcome": "loss"}}, "summaries": null},
+        {"name": "detection/hashmap_10us/p01",
+         "verdict": {"outcome": "parity", "first_round": "parity", "confirmed": false},
+         "estimate": {"difference": -0.012, "level": 0.95}, "over_processes": {"difference": -0.004, "processes": 4},
+         "confirmation": {"verdict": {"outcome": "parity"}}, "summaries": null},
         {"name": "detection/empty/aa", "verdict": null, "estimate": null, "summaries": null}
     ]}"#;
 
@@ -154,7 +165,7 @@ mod tests {
         assert_eq!(reading.medians, Some((10.2, 10.0)));
         let parity = read_results(FILE, "detection/memwalk_10us/p01").expect("present");
         assert_eq!((parity.difference, parity.extended), (Some(-0.011), true), "the first round's, at 99 %");
-        assert_eq!((parity.outcome, parity.confirmed), (Outcome::Parity, None));
+        assert_eq!((parity.outcome, parity.confirmed, parity.leaned), (Outcome::Parity, None, false));
     }
 
     #[test]
@@ -162,6 +173,15 @@ mod tests {
         let reading = read_results(FILE, "detection/alloc_10us/p01").expect("present");
         assert_eq!((reading.outcome, reading.confirmed), (Outcome::Parity, Some(Outcome::Loss)));
         assert_eq!(reading.difference, Some(-0.021));
+        assert!(reading.leaned);
+    }
+
+    #[test]
+    fn a_leaning_parity_that_fresh_processes_did_not_establish_stays_a_parity_that_leaned() {
+        let reading = read_results(FILE, "detection/hashmap_10us/p01").expect("present");
+        assert_eq!((reading.outcome, reading.confirmed, reading.leaned), (Outcome::Parity, None, true));
+        let loss = read_results(FILE, "detection/cpu_10us/p01").expect("present");
+        assert!(!loss.leaned, "a first-round loss that went to fresh processes did not lean");
     }
 
     #[test]

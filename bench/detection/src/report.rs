@@ -324,7 +324,8 @@ fn header(out: &mut String, plan: &Plan, context: &Context) {
         *loss/win/parity* are first-round verdicts; *confirmed* losses are the ones that fail a test; *confirmed* wins the ones reported as wins. \
         Both count a first-round parity that leaned to the outcome (estimate beyond the tolerance, whole interval on that side of zero) and that fresh processes established. \
         A direction error is a true slowdown reported as a win or a true speed-up reported as a loss. \
-        *second budget* counts the trials whose first round leaned and measured a second budget. \
+        *second budget* counts the trials whose first round leaned and measured a second budget; \
+        *leaned, not established* the first-round parities that leaned to a win or a loss, went to fresh processes and stayed parity. \
         *|est − true|* is the median absolute difference between the estimate and the calibrated truth, in percentage points; \
         the estimate is the mean over every process once a confirmation ran (`over_processes`), the first round's otherwise. \
         *wall* is the median wall-clock time of one verdict: process start to exit, confirmation included.\n"
@@ -347,6 +348,7 @@ fn verdict_table(out: &mut String, cells: &[Cell]) {
         "confirmed win",
         "direction errors",
         "second budget",
+        "leaned, not established",
         "\\|est − true\\| (pp)",
         "wall (s)",
     ];
@@ -366,6 +368,7 @@ fn verdict_table(out: &mut String, cells: &[Cell]) {
             f.confirmed_wins.to_string(),
             f.direction_errors.to_string(),
             f.extended.to_string(),
+            f.unestablished_leans.to_string(),
             opt(f.median_error_pp, 2),
             opt(f.median_wall_s, 2),
         ]
@@ -553,7 +556,7 @@ fn figures_json(f: &Figures) -> Value {
     json!({
         "trials": f.trials, "losses": f.losses, "wins": f.wins, "parity": f.parity, "failed": f.failed,
         "confirmed_losses": f.confirmed_losses, "confirmed_wins": f.confirmed_wins, "direction_errors": f.direction_errors, "confirmed_direction_errors": f.confirmed_direction_errors,
-        "second_budget": f.extended, "median_abs_error_pp": f.median_error_pp, "median_wall_s": f.median_wall_s,
+        "second_budget": f.extended, "leaned_not_established": f.unestablished_leans, "median_abs_error_pp": f.median_error_pp, "median_wall_s": f.median_wall_s,
     })
 }
 
@@ -605,6 +608,7 @@ mod tests {
                 confirmed: confirmed.then_some(outcome),
                 difference: Some(injected(k)),
                 extended: false,
+                leaned: false,
                 wall_s: 1.0,
             })
             .collect();
@@ -655,7 +659,7 @@ mod tests {
     fn the_verdict_table_has_a_row_per_cell() {
         let mut out = String::new();
         verdict_table(&mut out, &[cell(2, Parity::Tight, &[(Outcome::Loss, true)])]);
-        let row = "| cpu_10us | 0.01 | idle | +2 | -2.00 % | 1 | 1 | 0 | 0 | 1 | 0 | 0 | 0 | 0.00 | 1.00 |";
+        let row = "| cpu_10us | 0.01 | idle | +2 | -2.00 % | 1 | 1 | 0 | 0 | 1 | 0 | 0 | 0 | 0 | 0.00 | 1.00 |";
         assert!(out.lines().any(|l| l == row), "{out}");
     }
 
@@ -670,7 +674,14 @@ mod tests {
         let row = |k: i64, outcomes: &[Outcome]| {
             let trials: Vec<Trial> = outcomes
                 .iter()
-                .map(|&outcome| Trial { outcome, confirmed: None, difference: None, extended: false, wall_s: 20.0 })
+                .map(|&outcome| Trial {
+                    outcome,
+                    confirmed: None,
+                    difference: None,
+                    extended: false,
+                    leaned: false,
+                    wall_s: 20.0,
+                })
                 .collect();
             Row {
                 condition: Condition::Idle,

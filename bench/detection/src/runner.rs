@@ -126,6 +126,7 @@ pub fn run_pair(binary: &Path, scratch: &Path, run: &Run) -> (Reading, Duration)
                 confirmed: None,
                 difference: None,
                 extended: false,
+                leaned: false,
                 ratio: None,
                 medians: None,
             }
@@ -141,6 +142,7 @@ pub fn trial(binary: &Path, scratch: &Path, run: &Run) -> Trial {
         confirmed: reading.confirmed,
         difference: reading.difference,
         extended: reading.extended,
+        leaned: reading.leaned,
         wall_s: wall.as_secs_f64(),
     }
 }
