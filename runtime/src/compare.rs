@@ -80,7 +80,7 @@ pub const COUNT_ROUNDS: usize = 30;
 /// [`CountingAllocator`](crate::measure::CountingAllocator) as the global allocator, and
 /// collect at most [`COUNT_ROUNDS`] rounds.
 ///
-/// Calibration sizes one batch for both arms, a warm-up of a tenth of the budget settles the
+/// Calibration sizes one batch for both arms, a warm-up of a twentieth of the budget settles the
 /// machine, rounds of {candidate, candidate twin, baseline, baseline twin} run in a seeded random
 /// order until the budget is spent, and [`judge`] turns the samples into a verdict.
 ///
@@ -181,7 +181,7 @@ fn collect_and_look(mut candidate: Arm<'_>, mut baseline: Arm<'_>, options: &Opt
         candidate_iters: calibration.candidate_iters,
         baseline_iters: calibration.baseline_iters,
         budget: options.budget,
-        warmup: options.budget / 10,
+        warmup: options.budget / 20,
         min_rounds: options.min_rounds,
         max_rounds: if options.metric.is_count() { options.max_rounds.min(COUNT_ROUNDS) } else { options.max_rounds },
         seed: options.judge.seed,
@@ -227,7 +227,7 @@ const EARLY_RESAMPLES: usize = 2_000;
 /// Whether the rounds so far already decide the comparison: a win or a loss whose whole 99 %
 /// interval ([`EXTENDED_LEVEL`]) lies beyond twice its tolerance. A difference that large is not
 /// in doubt, and every win or loss is confirmed in fresh processes anyway, so stopping here only
-/// saves time: a 3×-tolerance difference costs a tenth of the budget instead of all of it. The
+/// saves time: a 3×-tolerance difference costs a twentieth of the budget instead of all of it. The
 /// stricter level keeps what the early looks add to the first round's error small: each of them
 /// calls identical code a win or a loss on a given side at most 0.5 % of the time.
 fn decided_early(samples: &Samples, calibration: &Calibration, options: &Options) -> bool {

@@ -165,12 +165,12 @@ pub fn collect(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &Collec
 }
 
 /// Shares of the budget at which [`collect_until`] asks whether the rounds so far decide.
-pub const EARLY_LOOKS: [f64; 3] = [0.1, 0.2, 0.4];
+pub const EARLY_LOOKS: [f64; 4] = [0.05, 0.1, 0.2, 0.4];
 
 /// [`collect`], stopping early when `decided` says the rounds so far already settle the
 /// comparison. It is asked once the collection has spent each share of the budget in
 /// [`EARLY_LOOKS`] (and has at least `min_rounds` rounds), so a difference far beyond any doubt
-/// costs a tenth of the budget and a close one all of it.
+/// costs a twentieth of the budget and a close one all of it.
 ///
 /// ```
 /// use rtcompare_runtime::measure::{collect_until, Arm, CollectOptions, Layout, Meter, Metric};
