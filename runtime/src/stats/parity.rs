@@ -200,8 +200,8 @@ fn relative_floor(floor: f64, reference: f64) -> f64 {
 /// meant to avoid, or, when that process holds about a tenth of the rounds, from the sparse
 /// values where one process ends and the next begins, a different place in each arm: on the
 /// allocation workload of the detection fixture, eight fresh processes of a true 5 % slowdown
-/// whose rounds ran 5 % apart throughout gave a ratio of pooled fast ends of 0.998, and the rule
-/// called the confirmation parity.
+/// whose arms ran 5 % apart in every process gave a ratio of pooled fast ends of 0.998, and the
+/// rule called the confirmation parity.
 fn per_process_best_ratio(inputs: &ParityInputs<'_>) -> Option<f64> {
     let rounds = inputs.process_rounds;
     let total: usize = rounds.iter().sum();
