@@ -95,9 +95,10 @@ impl Plan {
 /// that class too. On section 14's simulation of such classes with no spread within them
 /// (`docs/statistics.md`), identical code was confirmed for 10 of 271 signals with two and 3 of
 /// 271 with three, where the promise is at most 2 %. The third process also buys degrees of
-/// freedom: the first look's `t` falls from 22.3 (2 df at a tenth of α = 2 %) to 9.3 (3 df at
-/// 3/23 of it), so the first look confirms a far difference once the processes' differences
-/// have a standard deviation below 0.19 of its margin over the tolerance, instead of 0.06.
+/// freedom: the first look's `t` falls from 22.3 (2 df at a tenth of α = 2 %) to 10.2 (3 df at
+/// 3/30 of it, with looks at 3, 6, 9 and 12), so the first look confirms a far difference once
+/// the processes' differences have a standard deviation below 0.17 of its margin over the
+/// tolerance, instead of 0.06.
 pub const MIN_FRESH_PROCESSES: usize = 3;
 
 /// What a confirmation found.
