@@ -31,13 +31,14 @@ pub struct Setting {
 /// The two settings compared: criterion's defaults, and warm-up + measurement equal to our budget
 /// (a twentieth of it warming up, as rtcompare does).
 pub fn settings(budget_s: f64) -> Vec<Setting> {
+    let warm_up_s = budget_s / 20.0;
     vec![
         Setting { label: "criterion defaults (3 s + 5 s)".to_owned(), args: Vec::new() },
         Setting {
-            label: format!("criterion at our budget ({:.2} s + {budget_s:.2} s)", budget_s / 20.0),
+            label: format!("criterion at our budget ({warm_up_s:.2} s + {budget_s:.2} s)"),
             args: vec![
                 "--warm-up-time".to_owned(),
-                format!("{}", budget_s / 20.0),
+                format!("{warm_up_s}"),
                 "--measurement-time".to_owned(),
                 format!("{budget_s}"),
             ],
