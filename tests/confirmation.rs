@@ -4,7 +4,7 @@
 
 mod support;
 
-use rtcompare::confirmation::Plan;
+use rtcompare::confirmation::{MIN_FRESH_PROCESSES, Plan};
 use rtcompare::harness::{DEFAULT_MAX_PROCESSES, confirmation_level};
 use support::{fixture, fixture_command, run, scratch_dir, stdout, take_turn, text};
 
@@ -28,6 +28,11 @@ fn a_worker_round_trip_writes_the_samples() {
     assert!(!stdout(&output).contains("test result"), "a worker prints no test report:\n{}", text(&output));
 }
 
+/// How many fresh processes the confirmation takes is not asserted: on a loaded machine the
+/// processes of even a 4× difference can measure ratios 3.3 to 5.5 apart, and three of them then
+/// leave the first look's interval wide (a CI run of e0519fc took nine). That a far difference
+/// is decided at the first look is checked on synthetic processes instead
+/// (`runtime/tests/confirmation.rs`, `a_large_difference_is_decided_at_the_first_look`).
 #[test]
 fn a_four_times_slower_candidate_is_a_confirmed_loss() {
     let _turn = take_turn();
@@ -35,7 +40,9 @@ fn a_four_times_slower_candidate_is_a_confirmed_loss() {
     assert_eq!(output.status.code(), Some(101), "{}", text(&output));
     let out = stdout(&output);
     assert!(out.contains("    loss (confirmed)"), "{}", text(&output));
-    assert!(out.contains("confirmed in 3 fresh processes (ratio"), "{}", text(&output));
+    let processes = (MIN_FRESH_PROCESSES..=DEFAULT_MAX_PROCESSES)
+        .find(|n| out.contains(&format!("confirmed in {n} fresh processes (ratio")));
+    assert!(processes.is_some(), "the failure names the fresh processes that confirmed it: {}", text(&output));
 }
 
 /// The confirmation level counts every comparison registered in the binary (three in the
@@ -72,8 +79,11 @@ fn a_loss_only_the_first_process_sees_passes_with_a_warning() {
     let out = stdout(&output);
     assert!(out.contains("test faults::flaky_vs_reference ... ok"), "{}", text(&output));
     assert!(out.contains("    loss (not confirmed)"), "{}", text(&output));
-    // Fresh processes see the same work in both arms: the first look rules the loss out.
-    assert!(out.contains("but 3 fresh processes pooled said parity"), "{}", text(&output));
+    // Fresh processes see the same work in both arms, so they rule the loss out: usually at the
+    // first look, on three, but how many it takes depends on the machine's load (see above).
+    let ruled_out = (MIN_FRESH_PROCESSES..=DEFAULT_MAX_PROCESSES)
+        .any(|n| out.contains(&format!("but {n} fresh processes pooled said parity")));
+    assert!(ruled_out, "{}", text(&output));
 }
 
 #[test]
