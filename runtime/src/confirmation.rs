@@ -111,6 +111,9 @@ pub struct Confirmation {
     pub confirmed: bool,
     /// How many looks were taken.
     pub looks: usize,
+    /// Whether a look decided: it confirmed the signal or ruled it out. False when the last
+    /// look was reached with the processes still undecided, so more of them could still settle it.
+    pub settled: bool,
 }
 
 /// Confirms the outcome of `first` (a win or a loss) on fresh processes drawn from `measure`,
@@ -154,10 +157,11 @@ pub fn confirm<E>(
         let options = JudgeOptions { level: plan.look_level(look), ..options.clone() };
         let report = judge_confirmation(measured.clone(), first.estimate.difference, metric, &options);
         let confirmed = report.verdict.outcome == signal;
+        let settled = confirmed || ruled_out(signal, &report, &fresh_only(&measured, options.level));
         look += 1;
-        if confirmed || ruled_out(signal, &report, &fresh_only(&measured, options.level)) || look == sizes.len() {
+        if settled || look == sizes.len() {
             let report = Report { duration: started.elapsed(), ..report };
-            return Ok(Confirmation { report, confirmed, looks: look });
+            return Ok(Confirmation { report, confirmed, looks: look, settled });
         }
     }
 }
@@ -174,7 +178,7 @@ pub fn conclude(first: Report, found: Confirmation) -> Report {
     let leaned = first.verdict.outcome == Outcome::Parity;
     let established = leaned && found.confirmed;
     let warning = match (found.confirmed, leaned) {
-        (false, _) => Some(unconfirmed(&first, &found.report)),
+        (false, _) => Some(unconfirmed(&first, &found.report, found.settled)),
         (true, true) => Some(established_lean(&first, &found.report)),
         (true, false) => None,
     };

@@ -202,26 +202,34 @@ fn drift_sentence(what: &str, drift: &Drift) -> String {
     )
 }
 
-/// The warning for a first round that fresh processes did not confirm: both figures, and what to
-/// do if the difference matters.
-pub(crate) fn unconfirmed(first: &Report, fresh: &Report) -> Warning {
+/// The warning for a first round that fresh processes did not confirm: both figures, and — when
+/// the processes ran out before they settled it (`settled` false) — how many more to sample if
+/// the difference matters. A signal the processes ruled out gets no such advice: more of them
+/// would only say the same.
+pub(crate) fn unconfirmed(first: &Report, fresh: &Report, settled: bool) -> Warning {
+    let processes = fresh.resampling.processes;
+    let advice = if settled {
+        "an effect that does not repeat across processes is not reported.".to_owned()
+    } else {
+        format!(
+            "that is as many as RTCOMPARE_MAX_PROCESSES allows, and they did not settle it: if it matters, rerun \
+             with RTCOMPARE_MAX_PROCESSES={} to sample more.",
+            2 * processes
+        )
+    };
     Warning {
         kind: WarningKind::Unconfirmed,
         message: format!(
-            "the first round {} (ratio {:.3}, difference {:+.2} %), but {} fresh processes pooled said {} (ratio \
-             {:.3}, difference {:+.2} % [{:+.2} %, {:+.2} %]); an effect that does not repeat across processes is not \
-             reported. If it matters, rerun with RTCOMPARE_MAX_PROCESSES={} to sample more processes.",
+            "the first round {} (ratio {:.3}, difference {:+.2} %), but {processes} fresh processes pooled said {} \
+             (ratio {:.3}, difference {:+.2} % [{:+.2} %, {:+.2} %]); {advice}",
             first_round_said(first),
             first.verdict.ratio,
             first.estimate.difference * 100.0,
-            fresh.resampling.processes,
             fresh.verdict.outcome.as_str(),
             fresh.verdict.ratio,
             fresh.estimate.difference * 100.0,
             fresh.estimate.low * 100.0,
             fresh.estimate.high * 100.0,
-            // Twice what was sampled, and never below twice the default cap of 12.
-            (2 * fresh.resampling.processes).max(24),
         ),
     }
 }

@@ -290,6 +290,46 @@ fn a_leaning_parity_is_what_fresh_processes_make_of_it() {
     assert!(refuted.warnings.iter().any(|w| w.kind.explains_parity()), "the parity's reasons stay");
 }
 
+/// A confirmation that rules its signal out is settled, and its warning asks for nothing more;
+/// one that reaches its last look undecided says so and suggests twice the processes it took.
+#[test]
+fn only_a_confirmation_that_ran_out_of_processes_suggests_more() {
+    let options = |seed| JudgeOptions { parity: 0.01, resamples: 1_000, seed, ..JudgeOptions::default() };
+    let mut rng = Dprng::new(41);
+    let first = process(workload(0.05, 0.0), 200, &mut rng);
+    let first = judge("candidate", "baseline", Metric::Time, first.calibration, first.samples, &options(42));
+    assert_eq!(first.verdict.outcome, Outcome::Loss, "a 5 % slowdown at a 1 % tolerance");
+    let fresh_of = |truth: Workload, plan: Plan| {
+        let mut stream = Dprng::new(43);
+        confirm(&first, &plan, &options(44), Metric::Time, move |_| -> Result<Measured, ()> {
+            Ok(process(truth, 100, &mut stream))
+        })
+        .expect("synthetic processes cannot fail")
+    };
+    let warning = |found| {
+        let report = conclude(first.clone(), found);
+        report.warnings.into_iter().find(|w| w.kind == WarningKind::Unconfirmed).expect("unconfirmed").message
+    };
+
+    // Identical code in the fresh processes: ruled out before the last look, nothing to suggest.
+    let plan = Plan::new(1, DEFAULT_MAX_PROCESSES, confirmation_level(50));
+    let refuted = fresh_of(workload(0.0, 0.0), plan);
+    assert_eq!((refuted.confirmed, refuted.settled), (false, true));
+    assert!(refuted.looks < plan.sizes().len(), "ruled out at look {} of {:?}", refuted.looks, plan.sizes());
+    let message = warning(refuted);
+    assert!(message.ends_with("an effect that does not repeat across processes is not reported."), "{message}");
+    assert!(!message.contains("RTCOMPARE_MAX_PROCESSES"), "{message}");
+
+    // A true difference at the tolerance itself, one look of three processes: neither confirmed
+    // nor ruled out when the looks run out.
+    let noisy = Workload { noise: 0.03, ..workload(0.01, 0.0) };
+    let undecided = fresh_of(noisy, Plan::new(1, 3, confirmation_level(50)));
+    assert_eq!((undecided.confirmed, undecided.settled, undecided.looks), (false, false, 1));
+    let message = warning(undecided);
+    assert!(message.contains("that is as many as RTCOMPARE_MAX_PROCESSES allows"), "{message}");
+    assert!(message.ends_with("rerun with RTCOMPARE_MAX_PROCESSES=6 to sample more."), "{message}");
+}
+
 /// A difference far beyond the tolerance is nearly always decided at the first look, on three
 /// fresh processes (the look spends the smallest share of the level, so a few take a second;
 /// the bounds leave room for about one in five).
