@@ -48,10 +48,11 @@ impl TrialRecord {
 /// What it guarantees (`docs/statistics.md`, section 11): whatever per-process effects a pair
 /// has, a confirmation confirms a false signal on one side with probability at most half the
 /// shortfall, 1 %; and since a pair reaches confirmation only after its first round signalled
-/// (5 % of the time, both sides, for a pair without per-process effects), the chance that any of
-/// a binary's identical-code pairs fails is at most `registered · 0.025 · (1 − level) / 2 ≤
-/// 1.25 %`. Adjusting for every registered pair again, as though the first round had not been
-/// taken, would make big suites blind without making them safer.
+/// (a loss at most 5 % of the time for a pair without per-process effects, counting every look
+/// the first round takes), the chance that any of a binary's identical-code pairs fails is at
+/// most `registered · 0.05 · (1 − level) / 2 ≤ 2.5 %`. Adjusting for every registered pair
+/// again, as though the first round had not been taken, would make big suites blind without
+/// making them safer.
 ///
 /// ```
 /// use rtcompare_runtime::harness::confirmation_level;
