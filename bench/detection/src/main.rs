@@ -23,7 +23,7 @@ mod runner;
 use criterion::Truths;
 use figures::aggregate;
 use outcome::Trial;
-use plan::{Condition, PARITIES, Parity, Plan, Workload, pair_name};
+use plan::{Condition, PARITIES, Parity, Plan, Workload, pair_name, truth_name};
 use report::{Calibration, Cell, Context, Overhead};
 use runner::{Hog, Run, die, root, run_pair, trial};
 use std::collections::BTreeMap;
@@ -150,7 +150,7 @@ fn calibrate(binary: &Path, scratch: &Path, plan: &Plan, condition: Condition) -
     let mut runs: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
     for sweep in 0..plan.calibration_runs {
         for (w, workload) in plan.workloads.iter().enumerate() {
-            let name = pair_name(workload.name, Parity::Default);
+            let name = truth_name(workload.name);
             for (i, &k) in plan.ks.iter().enumerate() {
                 let seed = 1_000_000 + sweep;
                 let run = Run { name: &name, k, seed, budget: plan.calibration_budget, confirm: false };

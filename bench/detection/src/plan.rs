@@ -75,6 +75,12 @@ pub fn pair_name(workload: &str, parity: Parity) -> String {
     format!("detection/{workload}/{}", parity.suffix())
 }
 
+/// The name of the pair the truth of `workload` is measured with: the same functions at a
+/// parity of 0.5, so no injected difference ends a run before its budget is spent.
+pub fn truth_name(workload: &str) -> String {
+    format!("detection/{workload}/truth")
+}
+
 /// Everything one run does.
 #[derive(Debug, Clone)]
 pub struct Plan {
@@ -185,6 +191,7 @@ mod tests {
     fn names_match_the_fixture() {
         assert_eq!(pair_name("cpu_10us", Parity::Tight), "detection/cpu_10us/p01");
         assert_eq!(pair_name("hashmap_10us", Parity::Default), "detection/hashmap_10us/p04");
+        assert_eq!(truth_name("memwalk_10us"), "detection/memwalk_10us/truth");
     }
 
     #[test]

@@ -254,7 +254,9 @@ pub fn markdown(
     let _ = writeln!(
         out,
         "\n## Calibration of the truth\n\nEach workload at each k measured {} times for {}, each in a fresh process, \
-        with confirmation off (`RTCOMPARE_CONFIRM=0`), idle and again beside the hog; the sweeps are interleaved. Their median is the truth the \
+        with confirmation off (`RTCOMPARE_CONFIRM=0`), idle and again beside the hog; the sweeps are interleaved. They run the \
+        workload's `truth` pair, the same functions at `parity = 0.5`, so that no difference is clear enough to end a run \
+        early and each measures its whole budget. Their median is the truth the \
         estimate errors below are taken against, each condition's trials against that condition's truth; \
         it differs from the injected one by the fixed costs of a call (and, at k = 0, by code placement).\n",
         plan.calibration_runs, plan.calibration_budget
