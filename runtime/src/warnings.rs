@@ -17,15 +17,8 @@ pub(crate) fn explain(report: &Report, parity: &ParityVerdict) -> Vec<Warning> {
     let mut warnings = Vec::new();
     let mut add = |kind, message: String| warnings.push(Warning { kind, message });
     let verdict = &report.verdict;
-    let drifts = [
-        ("the candidate's timings", &report.drift.candidate),
-        ("the baseline's timings", &report.drift.baseline),
-        ("the candidate-to-baseline ratio", &report.drift.ratio),
-    ];
-    for (what, drift) in drifts {
-        if drift.drifted && drift.shift().abs() >= DRIFT_THAT_MATTERS * verdict.tolerance {
-            add(WarningKind::Drift, drift_sentence(what, drift));
-        }
+    for message in drift_messages(report) {
+        add(WarningKind::Drift, message);
     }
     let estimate = &report.estimate;
     if verdict.floor > verdict.parity_band {
@@ -189,6 +182,43 @@ fn process_range(differences: &[f64]) -> Option<f64> {
     let low = differences.iter().copied().fold(f64::INFINITY, f64::min);
     let high = differences.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     Some(high - low)
+}
+
+/// The drift warnings: one per series that drifted by an amount that matters, except that arms
+/// drifting the same way while their ratio holds steady get one sentence saying so. Each round's
+/// ratio cancels what both arms share, so such a drift moves the per-operation times but not
+/// the verdict, and telling the user to distrust the difference would be wrong advice.
+fn drift_messages(report: &Report) -> Vec<String> {
+    let matters = |drift: &Drift| drift.drifted && drift.shift().abs() >= DRIFT_THAT_MATTERS * report.verdict.tolerance;
+    let (candidate, baseline, ratio) = (&report.drift.candidate, &report.drift.baseline, &report.drift.ratio);
+    let together = matters(candidate)
+        && matters(baseline)
+        && candidate.shift().signum() == baseline.shift().signum()
+        && !matters(ratio);
+    if together {
+        return vec![together_sentence(candidate, baseline)];
+    }
+    [
+        ("the candidate's timings", candidate),
+        ("the baseline's timings", baseline),
+        ("the candidate-to-baseline ratio", ratio),
+    ]
+    .into_iter()
+    .filter(|(_, drift)| matters(drift))
+    .map(|(what, drift)| drift_sentence(what, drift))
+    .collect()
+}
+
+fn together_sentence(candidate: &Drift, baseline: &Drift) -> String {
+    format!(
+        "both arms' timings drifted during the run, the same way (second half against the first: candidate {}, baseline \
+         {}): the machine did not hold still (frequency scaling, heat, or other work starting or stopping). Each \
+         round's ratio cancels what the arms share and it did not drift, so the verdict stands; the per-operation times \
+         describe a machine that changed under them, which matters if you track those figures (close other programs \
+         for steadier ones).",
+        signed_pct(candidate.shift()),
+        signed_pct(baseline.shift())
+    )
 }
 
 fn drift_sentence(what: &str, drift: &Drift) -> String {

@@ -4,7 +4,7 @@
 
 use rtcompare_runtime::measure::{Calibration, Metric, Samples, Series};
 use rtcompare_runtime::stats::{Estimate, ParityInputs, Spread, parity_verdict};
-use rtcompare_runtime::{Dprng, JudgeOptions, Outcome, Report, judge};
+use rtcompare_runtime::{Dprng, JudgeOptions, Outcome, Report, WarningKind, judge};
 
 mod support;
 use support::{calibration, normal, series};
@@ -419,4 +419,48 @@ fn a_parity_signals_only_beyond_the_tolerance_and_clear_of_no_difference() {
     let mut loss = parity_with(-0.05, -0.06, -0.04, 0.01);
     loss.verdict.outcome = Outcome::Loss;
     assert_eq!(loss.signal(), Some(Outcome::Loss));
+}
+
+/// Rounds whose four loops all slow down by `trend` over the run (the machine warming up, or
+/// other work starting), the candidate's loops also by `candidate_trend`; ±1 % noise a loop.
+fn drifting_rounds(rng: &mut Dprng, trend: f64, candidate_trend: f64) -> [Vec<f64>; 4] {
+    let rounds = 300;
+    let mut arms: [Vec<f64>; 4] = Default::default();
+    for i in 0..rounds {
+        let machine = 1.0 + trend * i as f64 / rounds as f64;
+        let candidate = 1.0 + candidate_trend * i as f64 / rounds as f64;
+        for (arm, scale) in arms.iter_mut().zip([candidate, candidate, 1.0, 1.0]) {
+            arm.push(10_000.0 * machine * scale * (0.01 * normal(rng)).exp());
+        }
+    }
+    arms
+}
+
+/// A drift both arms share cancels in each round's ratio: it gets one warning that says the
+/// verdict stands, not one per arm telling the user to distrust the difference. A drift of the
+/// ratio itself still gets its own warning, with that advice.
+#[test]
+fn a_drift_both_arms_share_is_one_warning_that_the_verdict_stands() {
+    let mut rng = Dprng::new(51);
+    let judge_drifting = |arms| {
+        let options = JudgeOptions { resamples: 1_000, seed: 52, ..JudgeOptions::default() };
+        judge("candidate", "baseline", Metric::Time, calibration(), samples_of(arms), &options)
+    };
+    let drifts = |report: &Report| -> Vec<String> {
+        report.warnings.iter().filter(|w| w.kind == WarningKind::Drift).map(|w| w.message.clone()).collect()
+    };
+
+    let shared = judge_drifting(drifting_rounds(&mut rng, 0.10, 0.0));
+    assert_eq!(shared.verdict.outcome, Outcome::Parity);
+    assert!(shared.drift.candidate.drifted && shared.drift.baseline.drifted && !shared.drift.ratio.drifted);
+    let messages = drifts(&shared);
+    assert_eq!(messages.len(), 1, "{messages:#?}");
+    assert!(messages[0].starts_with("both arms' timings drifted during the run, the same way"), "{}", messages[0]);
+    assert!(messages[0].contains("so the verdict stands"), "{}", messages[0]);
+
+    let own = judge_drifting(drifting_rounds(&mut rng, 0.10, 0.10));
+    assert!(own.drift.ratio.drifted, "{:?}", own.drift);
+    let messages = drifts(&own);
+    assert!(messages.iter().any(|m| m.starts_with("the candidate-to-baseline ratio drifted")), "{messages:#?}");
+    assert!(!messages.iter().any(|m| m.contains("so the verdict stands")), "{messages:#?}");
 }
