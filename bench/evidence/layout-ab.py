@@ -13,7 +13,8 @@ cargo and python3; writes the results files and rows.json into DIR.
 """
 import argparse, json, math, os, statistics, subprocess, sys, time
 
-root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import fixture
+
 parser = argparse.ArgumentParser()
 parser.add_argument('--runs', type=int, default=20)
 parser.add_argument('--first', type=int, default=1)
@@ -25,13 +26,8 @@ args = parser.parse_args()
 workloads = args.workloads.split(',')
 os.makedirs(args.out, exist_ok=True)
 
-commit = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], cwd=root, capture_output=True, text=True).stdout.strip()
-if subprocess.run(['git', 'diff', '--quiet', 'HEAD', '--', '.'], cwd=root).returncode != 0:
-    commit += ' (with uncommitted changes)'
-build = subprocess.run(['cargo', 'test', '--release', '-p', 'rtcompare-detection-fixture', '--test', 'detection',
-                        '--no-run', '--message-format=json'], cwd=root, capture_output=True, text=True, check=True)
-binary = [json.loads(line)['executable'] for line in build.stdout.splitlines()
-          if line.startswith('{') and json.loads(line).get('executable')][-1]
+commit = fixture.commit()
+binary = fixture.build_fixture()
 print(f'commit {commit}, fixture {binary}, k = {args.k}, {args.time} per run', flush=True)
 
 
