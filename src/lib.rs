@@ -57,8 +57,7 @@
 pub use rtcompare_macros::{compare, main};
 pub use rtcompare_runtime::{
     Arm, Cprng, Dprng, DriftTests, JudgeOptions, Metric, Options, Outcome, Report, ResamplingInfo, ThresholdConfidence,
-    Validations, Verdict, Warning, WarningKind, compare, confirmation, harness, judge, measure, report, stats,
-    validate,
+    Validations, Verdict, Warning, WarningKind, compare, decide, harness, judge, measure, report, stats, validate,
 };
 
 /// Names used by the code the macros generate; not part of the public API.

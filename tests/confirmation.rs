@@ -4,8 +4,9 @@
 
 mod support;
 
-use rtcompare::confirmation::{MIN_FRESH_PROCESSES, Plan};
-use rtcompare::harness::{DEFAULT_MAX_PROCESSES, confirmation_level};
+use rtcompare::decide::spending::{GAMMA, Spender};
+use rtcompare::decide::{MIN_FRESH_PROCESSES, Plan, confirmation_level};
+use rtcompare::harness::DEFAULT_MAX_PROCESSES;
 use support::{fixture, fixture_command, run, scratch_dir, stdout, take_turn, text};
 
 fn faults(args: &[&str], fault: &str) -> std::process::Output {
@@ -32,7 +33,7 @@ fn a_worker_round_trip_writes_the_samples() {
 /// processes of even a 4× difference can measure ratios 3.3 to 5.5 apart, and three of them then
 /// leave the first look's interval wide (a CI run of e0519fc took nine). That a far difference
 /// is decided at the first look is checked on synthetic processes instead
-/// (`runtime/tests/confirmation.rs`, `a_large_difference_is_decided_at_the_first_look`).
+/// (`runtime/tests/decision.rs`, `a_large_difference_is_decided_at_the_first_look`).
 #[test]
 fn a_four_times_slower_candidate_is_a_confirmed_loss() {
     let _turn = take_turn();
@@ -61,9 +62,15 @@ fn the_confirmation_level_does_not_depend_on_the_filter_or_the_format() {
         let file: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&results).expect("results file")).expect("JSON");
         let level = file["comparisons"][0]["confirmation"]["estimate"]["level"].as_f64().unwrap_or(f64::NAN);
-        // The deciding look's level, from the plan for three registered comparisons.
+        // The deciding look's level, from the plan for three registered comparisons: a look's
+        // share of the spending, or what was left when the time cap ended the confirmation.
         let plan = Plan::new(1, DEFAULT_MAX_PROCESSES, confirmation_level(3));
-        let looks: Vec<f64> = (0..plan.sizes().len()).map(|look| plan.look_level(look)).collect();
+        let mut spender = Spender::new(1.0 - plan.level, GAMMA);
+        let mut looks = Vec::new();
+        for size in plan.sizes() {
+            looks.push(1.0 - spender.clone().rest());
+            looks.push(1.0 - spender.look(size as f64 / plan.cap as f64));
+        }
         assert!(
             looks.iter().any(|l| (level - l).abs() < 1e-12),
             "{format}: level {level}, not one of {looks:?}: {file:#}"
@@ -80,7 +87,7 @@ fn a_loss_only_the_first_process_sees_passes_with_a_warning() {
     assert!(out.contains("test faults::flaky_vs_reference ... ok"), "{}", text(&output));
     assert!(out.contains("    loss (not confirmed)"), "{}", text(&output));
     // Fresh processes see the same work in both arms, so they rule the loss out: usually at the
-    // first look, on three, but how many it takes depends on the machine's load (see above).
+    // first look, on four, but how many it takes depends on the machine's load (see above).
     let ruled_out = (MIN_FRESH_PROCESSES..=DEFAULT_MAX_PROCESSES)
         .any(|n| out.contains(&format!("but {n} fresh processes pooled said parity")));
     assert!(ruled_out, "{}", text(&output));

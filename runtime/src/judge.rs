@@ -29,7 +29,6 @@ pub fn judge(
         estimate: bootstrap.estimate,
         scheme,
         processes: Vec::new(),
-        process_spread: None,
         process_rounds: Vec::new(),
         confidence: confidences(options, |t| bootstrap.confidence(t)),
     };
@@ -51,32 +50,18 @@ pub fn judge_processes(measured: Vec<Measured>, metric: Metric, options: &JudgeO
         let only = measured.into_iter().next().expect("one process");
         return judge(&only.candidate, &only.baseline, metric, only.calibration, only.samples, options);
     }
-    judge_pooled(measured, &[], metric, options)
+    judge_pooled(measured, metric, options)
 }
 
-/// Judges a confirmation ([`crate::confirmation`]): [`judge_processes`] on the fresh processes
-/// `measured`, with the spread between processes estimated also from `screening`, the
-/// difference the first round measured ([`crate::stats::pool_processes_with_spread_of`]). The
-/// first round was chosen because it signalled, so it is kept out of the estimate but not out
-/// of the evidence of how much processes vary.
-///
-/// # Panics
-/// When `measured` is empty.
-pub fn judge_confirmation(measured: Vec<Measured>, screening: f64, metric: Metric, options: &JudgeOptions) -> Report {
-    assert!(!measured.is_empty(), "judge_confirmation needs at least one process's samples");
-    judge_pooled(measured, &[screening], metric, options)
-}
-
-fn judge_pooled(measured: Vec<Measured>, spread_also: &[f64], metric: Metric, options: &JudgeOptions) -> Report {
+fn judge_pooled(measured: Vec<Measured>, metric: Metric, options: &JudgeOptions) -> Report {
     let groups: Vec<Vec<f64>> =
         measured.iter().map(|m| paired_ratios(&m.samples.candidate.per_op, &m.samples.baseline.per_op)).collect();
     let slices: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
-    let pooled = crate::stats::pool_processes_with_spread_of(&slices, spread_also, options.level);
+    let pooled = crate::stats::pool_processes(&slices, options.level);
     let resampled = Resampled {
         estimate: pooled.estimate,
         scheme: choose_resampling(&groups[0]),
         processes: pooled.process_differences.clone(),
-        process_spread: Some(pooled.process_spread()),
         process_rounds: groups.iter().map(Vec::len).collect(),
         confidence: confidences(options, |t| pooled.confidence(t)),
     };
@@ -101,9 +86,6 @@ struct Resampled {
     estimate: Estimate,
     scheme: Resampling,
     processes: Vec<f64>,
-    /// The standard deviation of one process's difference, from the processes' spread; `None`
-    /// for one process.
-    process_spread: Option<f64>,
     /// How many rounds each process contributed, in order; empty for one process.
     process_rounds: Vec<usize>,
     confidence: Vec<ThresholdConfidence>,
@@ -127,8 +109,9 @@ fn drift_tests(samples: &Samples) -> DriftTests {
 }
 
 /// The A/A floor of a verdict: how far identical code ran from its own twin in the same process
-/// — the larger of the two arms' A/A differences — averaged over the processes measured; NaN
-/// when an arm has no rounds.
+/// — the larger of the two arms' A/A differences — and over several processes the median of
+/// theirs, so one process that lost the CPU for a stretch of its rounds cannot set it; NaN when
+/// an arm has no rounds.
 ///
 /// It is the difference itself, not a bound on it with its sampling error added: the verdict's
 /// interval already carries the sampling error, and charging it again here hid most 2 %
@@ -143,7 +126,8 @@ fn placement_floor(processes: &[&Samples]) -> f64 {
         let baseline = twin_difference(&samples.baseline.per_op, &samples.baseline_twin.per_op).abs();
         if candidate.is_nan() || baseline.is_nan() { f64::NAN } else { candidate.max(baseline) }
     };
-    processes.iter().map(|s| in_process(s)).sum::<f64>() / processes.len() as f64
+    let floors: Vec<f64> = processes.iter().map(|s| in_process(s)).collect();
+    if floors.iter().any(|f| f.is_nan()) { f64::NAN } else { crate::stats::median(&floors) }
 }
 
 /// The calibration with the smallest batches: its per-op floor is the coarsest of all.
@@ -182,7 +166,6 @@ fn assemble(
         spread: options.spread,
         candidate_floor,
         baseline_floor,
-        process_spread: resampled.process_spread,
         process_rounds: &resampled.process_rounds,
     });
     let baseline_summary = Summary::of(b);

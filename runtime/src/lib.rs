@@ -19,7 +19,7 @@
 #![warn(missing_docs)]
 
 mod compare;
-pub mod confirmation;
+pub mod decide;
 mod environment;
 pub mod harness;
 mod judge;
@@ -34,13 +34,13 @@ pub mod validate;
 mod verdict;
 mod warnings;
 
-pub use compare::{COUNT_ROUNDS, EXTENDED_LEVEL, Options, compare, judge_options_for, measure, measure_and_judge};
-pub use judge::{judge, judge_confirmation, judge_processes};
+pub use compare::{COUNT_ROUNDS, Options, compare, measure, measure_and_judge};
+pub use judge::{judge, judge_processes};
 pub use measure::{Arm, Measured, Metric};
 pub use rng::{Cprng, Dprng};
 pub use stats::Outcome;
 pub use verdict::{
-    CLEAR_BEYOND_TOLERANCE, DriftTests, JudgeOptions, ProcessMean, Report, ResamplingInfo, ThresholdConfidence,
+    CLEAR_BEYOND_TOLERANCE, DriftTests, Ending, JudgeOptions, ProcessMean, Report, ResamplingInfo, ThresholdConfidence,
     Validations, Verdict, Warning, WarningKind,
 };
 

@@ -235,9 +235,22 @@ pub struct Report {
 }
 
 /// How many tolerances the whole interval of a win or a loss must clear to be beyond doubt: a
-/// collection stops early on it ([`crate::measure::collect_until`]), and few rounds are then no
-/// cause for a warning.
+/// fresh process stops early on it ([`crate::decide::Looks`]), and few rounds are then no cause
+/// for a warning.
 pub const CLEAR_BEYOND_TOLERANCE: f64 = 2.0;
+
+/// Why a confirmation stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// A look repeated the signal.
+    Confirmed,
+    /// A look ruled the signal out.
+    RuledOut,
+    /// The last look of the plan was reached with the signal neither confirmed nor ruled out.
+    LastLook,
+    /// The comparison's time cap came first; the last look was taken with the processes at hand.
+    TimeCap,
+}
 
 /// The difference averaged over every process a confirmed or refuted verdict measured
 /// ([`Report::over_processes`]).
@@ -264,7 +277,7 @@ impl Report {
     /// is diluted, and a difference far beyond the tolerance is not chosen at all.
     ///
     /// ```
-    /// use rtcompare_runtime::{Arm, Options, compare, confirmation::{Plan, conclude, confirm}};
+    /// use rtcompare_runtime::{Arm, Options, compare, decide::{Plan, conclude, confirm}};
     /// use rtcompare_runtime::{JudgeOptions, Metric, measure};
     /// use std::time::Duration;
     /// fn slow() -> u64 { (0..3_000u64).map(std::hint::black_box).sum() }
@@ -275,9 +288,10 @@ impl Report {
     /// let fresh = |_: usize| -> Result<_, String> {
     ///     Ok(measure(Arm::from_fn("slow", slow), Arm::from_fn("fast", fast), &options))
     /// };
-    /// let found = confirm(&first, &Plan::new(3, 3, 0.95), &JudgeOptions::default(), Metric::Time, fresh).unwrap();
+    /// let plan = Plan::new(4, 4, 0.95);
+    /// let found = confirm(&first, &plan, &JudgeOptions::default(), Metric::Time, fresh, |_| true).unwrap();
     /// let mean = conclude(first, found).over_processes().expect("confirmed");
-    /// assert_eq!(mean.processes, 4);
+    /// assert_eq!(mean.processes, 5);
     /// assert!(mean.difference < -1.0, "the candidate takes about 3x the time");
     /// ```
     pub fn over_processes(&self) -> Option<ProcessMean> {
@@ -302,55 +316,6 @@ impl Report {
             Outcome::Loss => estimate.high < -factor * verdict.tolerance,
             Outcome::Win => estimate.low > factor * verdict.tolerance,
             Outcome::Parity => false,
-        }
-    }
-
-    /// Whether a parity verdict leans to a loss or a win: the estimate and both ratios of the
-    /// parity rule lie beyond their tolerances on one side, and only the interval still reaches
-    /// back inside. Such a first round earns more rounds ([`crate::measure()`]). `None` for a win,
-    /// a loss, or a parity that leans nowhere.
-    pub fn leans(&self) -> Option<Outcome> {
-        let (v, d) = (&self.verdict, self.estimate.difference);
-        if v.outcome != Outcome::Parity {
-            return None;
-        }
-        if d < -v.tolerance && v.ratio > 1.0 + v.tolerance && v.best_ratio > 1.0 + v.best_tolerance {
-            Some(Outcome::Loss)
-        } else if d > v.tolerance && v.ratio < 1.0 - v.tolerance && v.best_ratio < 1.0 - v.best_tolerance {
-            Some(Outcome::Win)
-        } else {
-            None
-        }
-    }
-
-    /// What fresh processes are asked to confirm: the first round's win or loss, or the side a
-    /// parity leans to when its estimate lies beyond the tolerance and its whole interval lies on
-    /// that side of zero. `None` when there is nothing to confirm.
-    ///
-    /// The lean covers the first rounds that see a difference but cannot establish it alone: an
-    /// interval reaching back inside the tolerance, a fast end of the rounds a little inside it,
-    /// a process whose own hash seeds or layout hide part of the difference. The verdict that can
-    /// fail a test is the fresh processes' pooled one, which holds its level by itself. The
-    /// run-wide guarantee does not weaken either: it counts the first rounds of identical code
-    /// whose interval lies wholly on one side of zero, and a lean is one of those
-    /// (`docs/statistics.md`, section 11).
-    ///
-    /// ```
-    /// use rtcompare_runtime::{Arm, Options, Outcome, compare};
-    /// use std::time::Duration;
-    /// fn slow() -> u64 { (0..3_000u64).map(std::hint::black_box).sum() }
-    /// fn fast() -> u64 { (0..1_000u64).map(std::hint::black_box).sum() }
-    /// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
-    /// let first = compare(Arm::from_fn("slow", slow), Arm::from_fn("fast", fast), &options);
-    /// assert_eq!(first.signal(), Some(Outcome::Loss));
-    /// ```
-    pub fn signal(&self) -> Option<Outcome> {
-        let (v, e) = (&self.verdict, &self.estimate);
-        match v.outcome {
-            Outcome::Parity if e.difference < -v.tolerance && e.high < 0.0 => Some(Outcome::Loss),
-            Outcome::Parity if e.difference > v.tolerance && e.low > 0.0 => Some(Outcome::Win),
-            Outcome::Parity => None,
-            said => Some(said),
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::stats::{Drift, Outcome, ParityVerdict, Resampling};
 use crate::units::{format_ns, pct, signed_pct};
-use crate::verdict::{CLEAR_BEYOND_TOLERANCE, Report, Warning, WarningKind};
+use crate::verdict::{CLEAR_BEYOND_TOLERANCE, Ending, Report, Warning, WarningKind};
 
 /// Fewer rounds than this make the interval rough.
 const FEW_ROUNDS: usize = 30;
@@ -232,27 +232,28 @@ fn drift_sentence(what: &str, drift: &Drift) -> String {
     )
 }
 
-/// The warning for a first round that fresh processes did not confirm: both figures, and — when
-/// the processes ran out before they settled it (`settled` false) — how many more to sample if
-/// the difference matters. A signal the processes ruled out gets no such advice: more of them
-/// would only say the same.
-pub(crate) fn unconfirmed(first: &Report, fresh: &Report, settled: bool) -> Warning {
+/// The warning for a first round that fresh processes did not confirm: both figures, and why the
+/// confirmation ended where it did. A signal the processes ruled out gets no advice: more of
+/// them would only say the same.
+pub(crate) fn unconfirmed(first: &Report, side: Outcome, fresh: &Report, ending: Ending) -> Warning {
     let processes = fresh.resampling.processes;
-    let advice = if settled {
-        "an effect that does not repeat across processes is not reported.".to_owned()
-    } else {
-        format!(
-            "that is as many as RTCOMPARE_MAX_PROCESSES allows, and they did not settle it: if it matters, rerun \
-             with RTCOMPARE_MAX_PROCESSES={} to sample more.",
-            2 * processes
-        )
+    let advice = match ending {
+        Ending::Confirmed | Ending::RuledOut => "an effect that does not repeat across processes is not reported.",
+        Ending::LastLook => {
+            "that is as many as RTCOMPARE_MAX_PROCESSES allows, and they neither confirmed nor ruled it out: the \
+             difference is too close to the tolerance to settle at this binary's confirmation level."
+        }
+        Ending::TimeCap => {
+            "the comparison reached its time cap (4 times its budget) before more processes could settle it; a \
+             longer budget (`time = \"2s\"`, or RTCOMPARE_TIME) gives each process more rounds."
+        }
     };
     Warning {
         kind: WarningKind::Unconfirmed,
         message: format!(
             "the first round {} (ratio {:.3}, difference {:+.2} %), but {processes} fresh processes pooled said {} \
              (ratio {:.3}, difference {:+.2} % [{:+.2} %, {:+.2} %]); {advice}",
-            first_round_said(first),
+            first_round_said(first, side),
             first.verdict.ratio,
             first.estimate.difference * 100.0,
             fresh.verdict.outcome.as_str(),
@@ -267,14 +268,14 @@ pub(crate) fn unconfirmed(first: &Report, fresh: &Report, settled: bool) -> Warn
 /// The warning for a first round that leaned to a win or a loss it could not establish, and
 /// fresh processes established it: why the verdict is not the parity the first round's figures
 /// suggest.
-pub(crate) fn established_lean(first: &Report, fresh: &Report) -> Warning {
+pub(crate) fn established_lean(first: &Report, side: Outcome, fresh: &Report) -> Warning {
     Warning {
         kind: WarningKind::Leaned,
         message: format!(
             "the first round {} without establishing it (difference {:+.2} % [{:+.2} %, {:+.2} %] at {:.0} %, tolerance \
              ±{}), so fresh processes were asked: {} of them pooled said {} (difference {:+.2} % [{:+.2} %, {:+.2} %]), \
              and that is the verdict.",
-            first_round_said(first),
+            first_round_said(first, side),
             first.estimate.difference * 100.0,
             first.estimate.low * 100.0,
             first.estimate.high * 100.0,
@@ -290,10 +291,10 @@ pub(crate) fn established_lean(first: &Report, fresh: &Report) -> Warning {
 }
 
 /// What the first round said, for a sentence: `said loss`, or `leaned to a loss` for a parity
-/// that leaned ([`Report::signal`]).
-pub(crate) fn first_round_said(first: &Report) -> String {
-    match (first.verdict.first_round, first.signal()) {
-        (Outcome::Parity, Some(side)) => format!("leaned to a {}", side.as_str()),
+/// that leaned to `side`.
+pub(crate) fn first_round_said(first: &Report, side: Outcome) -> String {
+    match (first.verdict.first_round, side) {
+        (Outcome::Parity, Outcome::Win | Outcome::Loss) => format!("leaned to a {}", side.as_str()),
         (said, _) => format!("said {}", said.as_str()),
     }
 }

@@ -24,8 +24,6 @@ pub struct Figures {
     pub direction_errors: usize,
     /// Direction errors that a fresh process confirmed: what a user would be told.
     pub confirmed_direction_errors: usize,
-    /// Trials whose first round measured for a second budget.
-    pub extended: usize,
     /// First-round parities that leaned to a win or a loss and went to fresh processes, which
     /// did not establish it: the verdict stayed parity, at the cost of a confirmation.
     pub unestablished_leans: usize,
@@ -33,6 +31,13 @@ pub struct Figures {
     pub median_error_pp: Option<f64>,
     /// Median wall-clock seconds per verdict.
     pub median_wall_s: Option<f64>,
+    /// The longest wall-clock seconds of one verdict: what the cap on a comparison's time
+    /// (4× its budget, confirmation included) is checked against.
+    pub longest_wall_s: Option<f64>,
+    /// Every trial's wall-clock seconds, in trial order: the time targets pool them across
+    /// cells, which the cells' medians cannot do. Not written to the JSON (the figures above
+    /// summarise them).
+    pub walls_s: Vec<f64>,
 }
 
 /// Aggregates `trials` of a cell with injected difference `k` (percent) against the true
@@ -57,10 +62,11 @@ pub fn aggregate(trials: &[Trial], k: i64, truth: Option<f64>) -> Figures {
         confirmed_wins: trials.iter().filter(|t| t.confirmed == Some(Outcome::Win)).count(),
         direction_errors,
         confirmed_direction_errors,
-        extended: trials.iter().filter(|t| t.extended).count(),
         unestablished_leans: trials.iter().filter(|t| t.leaned && t.confirmed.is_none()).count(),
         median_error_pp: median(&errors),
         median_wall_s: median(&walls),
+        longest_wall_s: walls.iter().copied().filter(|w| w.is_finite()).max_by(f64::total_cmp),
+        walls_s: walls,
     }
 }
 
@@ -86,14 +92,7 @@ mod tests {
 
     fn trial(outcome: Outcome, confirmed: bool, difference: f64, wall_s: f64) -> Trial {
         let confirmed = confirmed.then_some(outcome);
-        Trial {
-            outcome,
-            confirmed,
-            difference: Some(difference),
-            extended: outcome == Outcome::Parity,
-            leaned: false,
-            wall_s,
-        }
+        Trial { outcome, confirmed, difference: Some(difference), leaned: false, wall_s }
     }
 
     #[test]
@@ -109,14 +108,7 @@ mod tests {
             trial(Outcome::Loss, true, -0.021, 1.0),
             trial(Outcome::Loss, false, -0.019, 2.0),
             trial(Outcome::Win, true, 0.01, 3.0),
-            Trial {
-                outcome: Outcome::Failed,
-                confirmed: None,
-                difference: None,
-                extended: false,
-                leaned: false,
-                wall_s: 4.0,
-            },
+            Trial { outcome: Outcome::Failed, confirmed: None, difference: None, leaned: false, wall_s: 4.0 },
             // A first-round parity that leaned to a loss, which fresh processes established.
             Trial { confirmed: Some(Outcome::Loss), leaned: true, ..trial(Outcome::Parity, false, -0.02, 5.0) },
             // One that leaned and was not established: a parity, counted apart.
@@ -129,7 +121,8 @@ mod tests {
         assert_eq!((f.direction_errors, f.confirmed_direction_errors), (1, 1));
         let error = f.median_error_pp.expect("errors");
         assert!((error - 0.1).abs() < 1e-9, "{error}");
-        assert_eq!(f.median_wall_s, Some(3.5));
+        assert_eq!((f.median_wall_s, f.longest_wall_s), (Some(3.5), Some(6.0)));
+        assert_eq!(f.walls_s, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0], "every trial's, in order");
         // The same outcomes for a speed-up: the losses are the direction errors now.
         let speedup = aggregate(&trials, -2, None);
         assert_eq!(
@@ -138,6 +131,13 @@ mod tests {
             "the leaned loss counts once confirmed"
         );
         assert_eq!(aggregate(&trials, 0, None).direction_errors, 0);
+    }
+
+    #[test]
+    fn a_cell_without_trials_has_no_wall_times() {
+        let f = aggregate(&[], 0, None);
+        assert_eq!((f.trials, f.median_wall_s, f.longest_wall_s), (0, None, None));
+        assert!(f.walls_s.is_empty());
     }
 
     #[test]

@@ -92,6 +92,11 @@ fn run(plan: &Plan, with_criterion: bool, out_dir: &Path, command: String) {
     // Read before building: the figures describe the code the fixture was built from, even if
     // the working tree changes while the run goes on.
     let commit = commit_described();
+    // "Today's" time per verdict, for the suite-time target: the run whose file this one
+    // replaces, read now because the new one overwrites it at the end.
+    let previous =
+        std::fs::read_to_string(out_dir.join("detection.json")).ok().and_then(|text| report::previous(&text));
+    println!("previous run: {previous:?}");
     let binary = runner::build_fixture();
     let scratch = runner::scratch_dir("trials");
     println!("fixture: {}\nscratch: {}", binary.display(), scratch.display());
@@ -106,7 +111,8 @@ fn run(plan: &Plan, with_criterion: bool, out_dir: &Path, command: String) {
     let truths = truths_of(&calibration);
     let criterion_rows = if with_criterion { criterion::run_all(plan, &truths, &scratch) } else { Vec::new() };
     let _ = std::fs::remove_dir_all(&scratch);
-    let context = context(command, commit, started.elapsed(), runner::registered(&binary));
+    let mut context = context(command, commit, started.elapsed(), runner::registered(&binary));
+    context.previous = previous;
     let markdown = report::markdown(plan, &context, overhead, &calibration, &cells, &criterion_rows);
     let json = report::json(plan, &context, overhead, &calibration, &cells, &criterion_rows);
     println!("\n{markdown}");
@@ -271,6 +277,7 @@ fn context(command: String, commit: String, elapsed: Duration, registered: usize
         command,
         minutes: elapsed.as_secs_f64() / 60.0,
         registered,
+        previous: None,
     }
 }
 

@@ -1,7 +1,7 @@
 //! The table, the targets and the JSON beside them.
 
 use crate::criterion::Row;
-use crate::figures::{Figures, injected};
+use crate::figures::{Figures, injected, median};
 use crate::plan::{Condition, Parity, Plan, Workload};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -64,13 +64,60 @@ pub struct Context {
     pub minutes: f64,
     /// Comparisons registered in the fixture binary: the `m` of its confirmation level.
     pub registered: usize,
+    /// The run this one replaces, read from its `detection.json` before this run overwrites it.
+    pub previous: Option<Previous>,
+}
+
+/// The run a new one replaces, as its JSON recorded it: "today's" figure of the suite-time target.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Previous {
+    /// Mean wall-clock seconds per verdict over its rtcompare trials.
+    pub mean_wall_s: f64,
+    /// Whether the file recorded that mean (`mean_wall_s`). Files written before it did give only
+    /// the cells' medians, and the mean is then their trial-weighted mean: a proxy.
+    pub exact: bool,
+    /// Its plan's mode, `quick` or `full`.
+    pub mode: String,
+    /// Its `RTCOMPARE_TIME` per trial.
+    pub budget: String,
+    /// Its commit, as recorded.
+    pub commit: String,
+}
+
+/// Reads the previous run from the text of its `detection.json`; `None` when the text is not
+/// such a file or holds no wall time.
+pub fn previous(text: &str) -> Option<Previous> {
+    let run: Value = serde_json::from_str(text).ok()?;
+    let recorded = run["mean_wall_s"].as_f64();
+    let mean_wall_s = recorded.or_else(|| proxy_mean(&run["cells"]))?;
+    let text_of = |value: &Value| value.as_str().unwrap_or("unknown").to_owned();
+    Some(Previous {
+        mean_wall_s,
+        exact: recorded.is_some(),
+        mode: text_of(&run["plan"]["mode"]),
+        budget: text_of(&run["plan"]["budget"]),
+        commit: text_of(&run["commit"]),
+    })
+}
+
+/// `Σ median × trials / Σ trials` over the cells of a results JSON: every trial counted at its
+/// cell's median wall time, the nearest a file without per-trial times comes to their mean.
+fn proxy_mean(cells: &Value) -> Option<f64> {
+    let (mut total, mut trials) = (0.0, 0.0);
+    for figures in cells.as_array()?.iter().map(|c| &c["figures"]) {
+        if let (Some(wall), Some(n)) = (figures["median_wall_s"].as_f64(), figures["trials"].as_f64()) {
+            total += wall * n;
+            trials += n;
+        }
+    }
+    (trials > 0.0).then(|| total / trials)
 }
 
 /// A target from the issue and what this run saw.
 #[derive(Debug, Clone)]
 pub struct Target {
-    /// The target as stated.
-    pub target: &'static str,
+    /// The target as stated (time limits scaled to the run's budget).
+    pub target: String,
     /// What was observed.
     pub observed: String,
     /// `Some(true)` met, `Some(false)` missed, `None` not enough data in this run to say.
@@ -96,13 +143,24 @@ fn table(out: &mut String, header: &[&str], rows: impl IntoIterator<Item = Vec<S
     }
 }
 
-/// Evaluates the issue's targets on the cells and the overhead.
-pub fn targets(cells: &[Cell], overhead: Option<Overhead>, registered: usize) -> Vec<Target> {
+/// Evaluates the issue's targets on the cells and the overhead. `registered` is the size of the
+/// fixture's suite; `previous` the run this one replaces, for the suite-time target.
+pub fn targets(
+    plan: &Plan,
+    cells: &[Cell],
+    overhead: Option<Overhead>,
+    registered: usize,
+    previous: Option<&Previous>,
+) -> Vec<Target> {
+    let budget_s = plan.budget_s();
     vec![
         aa_target(cells),
         sensitivity_target(cells, 2, Parity::Tight, SENSITIVITY, registered),
         sensitivity_target(cells, 5, Parity::Default, SENSITIVITY_DEFAULT, registered),
-        wall_target(cells),
+        parity_time_target(cells, budget_s),
+        close_call_target(cells, budget_s),
+        cap_target(cells, budget_s),
+        suite_time_target(cells, plan, previous),
         large_difference_target(cells),
         direction_target(cells),
         estimate_target(cells),
@@ -125,7 +183,8 @@ fn aa_target(cells: &[Cell]) -> Target {
     };
     Target {
         target: "0 confirmed losses (failed tests) on A/A across ≥ 400 comparisons, idle and loaded, ≥ 100 of them on \
-                 workloads that depend on per-process hash seeds or memory layout",
+                 workloads that depend on per-process hash seeds or memory layout"
+            .to_owned(),
         observed: format!(
             "{confirmed} confirmed ({first_round} first-round) losses in {comparisons} A/A comparisons ({seeded} of them \
              on the HashMap, memory-walk and allocation workloads)"
@@ -139,7 +198,7 @@ fn aa_target(cells: &[Cell]) -> Target {
 fn sensitivity_target(cells: &[Cell], k: i64, parity: Parity, target: &'static str, registered: usize) -> Target {
     let chosen: Vec<&Cell> = cells.iter().filter(|c| c.k == k && c.parity == parity && c.workload.long).collect();
     if chosen.is_empty() {
-        return Target { target, observed: "not measured in this run".to_owned(), met: None };
+        return not_measured(target.to_owned());
     }
     let mut observed = vec![format!("in a binary of {registered} comparisons")];
     let mut met = registered >= 50;
@@ -156,24 +215,135 @@ fn sensitivity_target(cells: &[Cell], k: i64, parity: Parity, target: &'static s
             c.figures.median_wall_s.unwrap_or(f64::NAN)
         ));
     }
-    Target { target, observed: observed.join("; "), met: Some(met) }
+    Target { target: target.to_owned(), observed: observed.join("; "), met: Some(met) }
 }
 
 const SENSITIVITY: &str = "parity 0.01: a 2 % slowdown is a confirmed loss in ≥ 95 % of trials on ≥ 10 µs workloads, in a suite of ≥ 50 pairs";
 
 const SENSITIVITY_DEFAULT: &str = "default parity (0.04): a 5 % slowdown is a confirmed loss in ≥ 95 % of trials on ≥ 10 µs workloads, in a suite of ≥ 50 pairs";
 
-/// The median over cells of each cell's median wall time per verdict.
-fn wall_target(cells: &[Cell]) -> Target {
-    let mut walls: Vec<f64> = cells.iter().filter_map(|c| c.figures.median_wall_s).collect();
-    walls.sort_by(f64::total_cmp);
-    let median = walls.get(walls.len() / 2).copied();
-    let slowest = walls.last().copied();
+/// A target this run has no cells for.
+fn not_measured(target: String) -> Target {
+    Target { target, observed: "not measured in this run".to_owned(), met: None }
+}
+
+/// Every trial's wall-clock seconds in `cells`, pooled.
+fn walls<'a>(cells: impl IntoIterator<Item = &'a Cell>) -> Vec<f64> {
+    cells.into_iter().flat_map(|c| c.figures.walls_s.iter().copied()).filter(|w| w.is_finite()).collect()
+}
+
+/// The mean wall-clock seconds per verdict over every rtcompare trial of the run.
+pub fn mean_wall(cells: &[Cell]) -> Option<f64> {
+    let all = walls(cells);
+    (!all.is_empty()).then(|| all.iter().sum::<f64>() / all.len() as f64)
+}
+
+/// The issue states its time targets for rtcompare's default budget of 1 s; a run at another
+/// budget is held to them scaled by budget / 1 s. The stated target and its scaled limit.
+fn scaled(stated: &str, at_1s: f64, budget_s: f64) -> (String, f64) {
+    let limit = at_1s * budget_s;
+    (format!("{stated} at a 1 s budget; ≤ {limit:.3} s at this run's {budget_s} s (scaled by budget / 1 s)"), limit)
+}
+
+/// How long parity on identical code takes: the median over every A/A trial, both conditions
+/// and parities pooled.
+fn parity_time_target(cells: &[Cell], budget_s: f64) -> Target {
+    let (target, limit) = scaled("median time to parity on identical code ≤ 0.35 s", 0.35, budget_s);
+    let aa = |condition: Option<Condition>| {
+        walls(cells.iter().filter(|c| c.k == 0 && condition.is_none_or(|wanted| c.condition == wanted)))
+    };
+    let all = aa(None);
+    let Some(pooled) = median(&all) else { return not_measured(target) };
     Target {
-        target: "median wall time per verdict ≤ 2 s, confirmation included (median of the cells' medians)",
-        observed: format!("{} s; slowest cell {} s", opt(median, 2), opt(slowest, 2)),
-        met: median.map(|m| m <= 2.0),
+        target,
+        observed: format!(
+            "{pooled:.3} s over {} A/A trials, idle and beside the hog (idle {} s, beside the hog {} s)",
+            all.len(),
+            opt(median(&aa(Some(Condition::Idle))), 3),
+            opt(median(&aa(Some(Condition::Hog))), 3)
+        ),
+        met: Some(pooled <= limit),
     }
+}
+
+/// The close calls of the issue: an injected difference just beyond each parity.
+const CLOSE_CALLS: [(i64, Parity); 2] = [(5, Parity::Default), (2, Parity::Tight)];
+
+/// How long a close call takes: the median over the trials of each close-call group, both
+/// signs and conditions pooled. Missed when a measured group is over; met when both are within.
+fn close_call_target(cells: &[Cell], budget_s: f64) -> Target {
+    let (target, limit) = scaled("median close call ≤ 3 s (5 % at parity 0.04, 2 % at parity 0.01)", 3.0, budget_s);
+    let mut observed = Vec::new();
+    let (mut over, mut missing) = (false, false);
+    for (k, parity) in CLOSE_CALLS {
+        let group = walls(cells.iter().filter(|c| c.k.abs() == k && c.parity == parity));
+        let label = format!("±{k} % at parity {}", parity.value());
+        match median(&group) {
+            Some(m) => {
+                over |= m > limit;
+                observed.push(format!("{label}: {m:.2} s over {} trials", group.len()));
+            }
+            None => {
+                missing = true;
+                observed.push(format!("{label}: not measured"));
+            }
+        }
+    }
+    let met = match (over, missing) {
+        (true, _) => Some(false),
+        (false, true) => None,
+        (false, false) => Some(true),
+    };
+    Target { target, observed: observed.join("; "), met }
+}
+
+/// The longest verdict against the hard cap of 4× the budget on one comparison's wall time.
+fn cap_target(cells: &[Cell], budget_s: f64) -> Target {
+    let target = "no comparison over 4× its budget, confirmation included (longest wall time of one verdict / the \
+                  trial budget)"
+        .to_owned();
+    let longest =
+        cells.iter().filter_map(|c| c.figures.longest_wall_s.map(|wall| (wall, c))).max_by(|a, b| a.0.total_cmp(&b.0));
+    // A budget that did not parse would divide by zero: say nothing rather than infinity.
+    let Some((wall, cell)) = longest.filter(|_| budget_s > 0.0) else { return not_measured(target) };
+    let ratio = wall / budget_s;
+    Target {
+        target,
+        observed: format!(
+            "longest {wall:.2} s = {ratio:.2}× the {budget_s} s budget ({} at parity {}, {}, k = {:+}); the wall time \
+             is process start to exit, so it includes starting the process, and nothing is subtracted",
+            cell.workload.name,
+            cell.parity.value(),
+            cell.condition.label(),
+            cell.k
+        ),
+        met: Some(ratio <= 4.0),
+    }
+}
+
+/// The suite's mean time per verdict against half of the previous run's. Only a run of the
+/// same plan and budget is compared: another mix of k or another budget changes the mean by
+/// itself.
+fn suite_time_target(cells: &[Cell], plan: &Plan, previous: Option<&Previous>) -> Target {
+    let target = "suite mean per verdict at most half of today's (today's: the previous run's, from the \
+                  detection.json this run replaces)"
+        .to_owned();
+    let Some(mean) = mean_wall(cells) else { return not_measured(target) };
+    let now = format!("{mean:.3} s per verdict over {} trials", walls(cells).len());
+    let Some(before) = previous else {
+        return Target { target, observed: format!("{now}; no previous run to compare with"), met: None };
+    };
+    let how = if before.exact { "recorded" } else { "proxy: mean of cell medians, weighted by their trials" };
+    let then = format!(
+        "previous run ({}, {} plan at {}): {:.3} s ({how})",
+        before.commit, before.mode, before.budget, before.mean_wall_s
+    );
+    if before.mode != plan.mode || before.budget != plan.budget {
+        let why = format!("not comparable: this run is the {} plan at {}", plan.mode, plan.budget);
+        return Target { target, observed: format!("{now}; {then}; {why}"), met: None };
+    }
+    let ratio = mean / before.mean_wall_s;
+    Target { target, observed: format!("{now} = {ratio:.2}× the {then}"), met: Some(mean <= before.mean_wall_s / 2.0) }
 }
 
 /// Cells whose injected difference is at least three times the parity: decided in ≤ 0.5 s.
@@ -183,7 +353,7 @@ fn large_difference_target(cells: &[Cell]) -> Target {
     let slowest = largest(chosen.iter().filter_map(|c| c.figures.median_wall_s));
     let within = chosen.iter().filter(|c| c.figures.median_wall_s.is_some_and(|w| w <= 0.5)).count();
     Target {
-        target: "a difference of ≥ 3× the parity decided in ≤ 0.5 s (median per cell)",
+        target: "a difference of ≥ 3× the parity decided in ≤ 0.5 s (median per cell)".to_owned(),
         observed: format!("{within}/{} cells within; slowest cell median {} s", chosen.len(), opt(slowest, 2)),
         met: slowest.map(|w| w <= 0.5),
     }
@@ -199,7 +369,7 @@ fn direction_target(cells: &[Cell]) -> Target {
     let confirmed: usize = cells.iter().map(|c| c.figures.confirmed_direction_errors).sum();
     let trials: usize = cells.iter().filter(|c| c.k != 0).map(|c| c.figures.trials).sum();
     Target {
-        target: "no direction errors (first-round verdicts)",
+        target: "no direction errors (first-round verdicts)".to_owned(),
         observed: format!("{errors} first-round ({confirmed} confirmed) in {trials} trials with k ≠ 0"),
         met: Some(errors == 0),
     }
@@ -210,7 +380,7 @@ fn estimate_target(cells: &[Cell]) -> Target {
     let worst = largest(chosen.iter().filter_map(|c| c.figures.median_error_pp));
     let within = chosen.iter().filter(|c| c.figures.median_error_pp.is_some_and(|e| e <= 0.5)).count();
     Target {
-        target: "estimate within ±0.5 pp of the truth at k = ±10 on ≥ 10 µs workloads (median per cell)",
+        target: "estimate within ±0.5 pp of the truth at k = ±10 on ≥ 10 µs workloads (median per cell)".to_owned(),
         observed: format!("{within}/{} cells within; worst cell median {} pp", chosen.len(), opt(worst, 2)),
         met: worst.map(|w| w <= 0.5),
     }
@@ -218,7 +388,7 @@ fn estimate_target(cells: &[Cell]) -> Target {
 
 fn overhead_target(overhead: Option<Overhead>) -> Target {
     Target {
-        target: "empty-function overhead ≤ 0.5 ns per call",
+        target: "empty-function overhead ≤ 0.5 ns per call".to_owned(),
         observed: overhead.map_or_else(
             || "not measured".to_owned(),
             |o| format!("{:.3} ns (candidate), {:.3} ns (baseline)", o.candidate_ns, o.baseline_ns),
@@ -247,9 +417,9 @@ pub fn markdown(
     let mut out = String::new();
     header(&mut out, plan, context);
     let _ = writeln!(out, "## Targets\n");
-    let rows = targets(cells, overhead, context.registered)
+    let rows = targets(plan, cells, overhead, context.registered, context.previous.as_ref())
         .into_iter()
-        .map(|t| vec![t.target.to_owned(), t.observed, met_label(t.met).to_owned()]);
+        .map(|t| vec![t.target, t.observed, met_label(t.met).to_owned()]);
     table(&mut out, &["target", "observed", ""], rows);
     let _ = writeln!(
         out,
@@ -326,11 +496,11 @@ fn header(out: &mut String, plan: &Plan, context: &Context) {
         *loss/win/parity* are first-round verdicts; *confirmed* losses are the ones that fail a test; *confirmed* wins the ones reported as wins. \
         Both count a first-round parity that leaned to the outcome (estimate beyond the tolerance, whole interval on that side of zero) and that fresh processes established. \
         A direction error is a true slowdown reported as a win or a true speed-up reported as a loss. \
-        *second budget* counts the trials whose first round leaned and measured a second budget; \
-        *leaned, not established* the first-round parities that leaned to a win or a loss, went to fresh processes and stayed parity. \
+        *leaned, not established* counts the first-round parities that leaned to a win or a loss, went to fresh processes and stayed parity. \
         *|est − true|* is the median absolute difference between the estimate and the calibrated truth, in percentage points; \
         the estimate is the mean over every process once a confirmation ran (`over_processes`), the first round's otherwise. \
-        *wall* is the median wall-clock time of one verdict: process start to exit, confirmation included.\n"
+        *wall* is the median wall-clock time of one verdict: process start to exit, confirmation included; \
+        *longest* the longest of the cell.\n"
     );
 }
 
@@ -349,10 +519,10 @@ fn verdict_table(out: &mut String, cells: &[Cell]) {
         "confirmed loss",
         "confirmed win",
         "direction errors",
-        "second budget",
         "leaned, not established",
         "\\|est − true\\| (pp)",
         "wall (s)",
+        "longest (s)",
     ];
     let rows = cells.iter().map(|c| {
         let f = &c.figures;
@@ -369,10 +539,10 @@ fn verdict_table(out: &mut String, cells: &[Cell]) {
             f.confirmed_losses.to_string(),
             f.confirmed_wins.to_string(),
             f.direction_errors.to_string(),
-            f.extended.to_string(),
             f.unestablished_leans.to_string(),
             opt(f.median_error_pp, 2),
             opt(f.median_wall_s, 2),
+            opt(f.longest_wall_s, 2),
         ]
     });
     table(out, &header, rows);
@@ -558,7 +728,8 @@ fn figures_json(f: &Figures) -> Value {
     json!({
         "trials": f.trials, "losses": f.losses, "wins": f.wins, "parity": f.parity, "failed": f.failed,
         "confirmed_losses": f.confirmed_losses, "confirmed_wins": f.confirmed_wins, "direction_errors": f.direction_errors, "confirmed_direction_errors": f.confirmed_direction_errors,
-        "second_budget": f.extended, "leaned_not_established": f.unestablished_leans, "median_abs_error_pp": f.median_error_pp, "median_wall_s": f.median_wall_s,
+        "leaned_not_established": f.unestablished_leans, "median_abs_error_pp": f.median_error_pp, "median_wall_s": f.median_wall_s,
+        "longest_wall_s": f.longest_wall_s,
     })
 }
 
@@ -574,6 +745,7 @@ pub fn json(
     json!({
         "date": context.date, "cores": context.cores, "cpu_model": context.cpu, "commit": context.commit,
         "command": context.command, "minutes": context.minutes, "registered": context.registered,
+        "mean_wall_s": mean_wall(cells),
         "plan": {
             "mode": plan.mode, "workloads": plan.workloads.iter().map(|w| w.name).collect::<Vec<_>>(), "ks": plan.ks,
             "trials_aa": plan.trials_aa, "trials": plan.trials, "budget": plan.budget, "calibration_budget": plan.calibration_budget, "calibration_runs": plan.calibration_runs,
@@ -591,7 +763,7 @@ pub fn json(
             "condition": s.condition.label(), "setting": s.setting, "aa_changes": s.aa_changes, "slowdowns_2": s.slowdowns_2,
             "speedups_2": s.speedups_2, "found_10": s.found_10, "direction_errors": s.direction_errors, "wall_s": s.wall_s,
         })).collect::<Vec<_>>(),
-        "targets": targets(cells, overhead, context.registered).iter().map(|t| json!({"target": t.target, "observed": t.observed, "met": t.met})).collect::<Vec<_>>(),
+        "targets": targets(plan, cells, overhead, context.registered, context.previous.as_ref()).iter().map(|t| json!({"target": t.target, "observed": t.observed, "met": t.met})).collect::<Vec<_>>(),
     })
 }
 
@@ -609,7 +781,6 @@ mod tests {
                 outcome,
                 confirmed: confirmed.then_some(outcome),
                 difference: Some(injected(k)),
-                extended: false,
                 leaned: false,
                 wall_s: 1.0,
             })
@@ -624,6 +795,29 @@ mod tests {
         }
     }
 
+    /// A cell of parities that took `walls` seconds each.
+    fn timed(k: i64, parity: Parity, condition: Condition, walls: &[f64]) -> Cell {
+        let trials: Vec<Trial> = walls
+            .iter()
+            .map(|&wall_s| Trial { outcome: Outcome::Parity, confirmed: None, difference: None, leaned: false, wall_s })
+            .collect();
+        Cell { condition, figures: aggregate(&trials, k, None), ..cell(k, parity, &[]) }
+    }
+
+    /// The quick plan at `budget`.
+    fn plan(budget: &'static str) -> Plan {
+        Plan { budget, ..Plan::quick() }
+    }
+
+    fn find<'a>(all: &'a [Target], name: &str) -> &'a Target {
+        all.iter().find(|t| t.target.contains(name)).unwrap_or_else(|| panic!("no target {name}"))
+    }
+
+    /// The target named `name` evaluated on `cells` at `budget`, after a run with `previous`.
+    fn target(cells: &[Cell], budget: &'static str, previous: Option<&Previous>, name: &str) -> Target {
+        find(&targets(&plan(budget), cells, None, 51, previous), name).clone()
+    }
+
     #[test]
     fn targets_follow_the_cells() {
         let cells = [
@@ -631,23 +825,164 @@ mod tests {
             cell(2, Parity::Tight, &[(Outcome::Loss, true), (Outcome::Loss, true)]),
             cell(10, Parity::Tight, &[(Outcome::Loss, true)]),
         ];
-        let t = targets(&cells, Some(Overhead { candidate_ns: 0.24, baseline_ns: 0.25 }), 51);
-        let met = |name: &str| t.iter().find(|t| t.target.contains(name)).map(|t| t.met);
-        assert_eq!(met("on A/A"), Some(None), "3 A/A comparisons are too few to claim the target");
-        assert_eq!(met("2 % slowdown"), Some(Some(true)));
-        assert_eq!(met("5 % slowdown"), Some(None), "no 5 % cell measured");
-        assert_eq!(met("median wall time"), Some(Some(true)), "1 s per verdict");
-        assert_eq!(met("3× the parity"), Some(Some(false)), "k = 10 at parity 0.01 took 1 s");
-        assert_eq!(met("direction errors"), Some(Some(true)));
-        assert_eq!(met("estimate within"), Some(Some(true)));
-        assert_eq!(met("overhead"), Some(Some(true)));
+        let t = targets(&plan("1s"), &cells, Some(Overhead { candidate_ns: 0.24, baseline_ns: 0.25 }), 51, None);
+        let met = |name: &str| find(&t, name).met;
+        assert_eq!(met("on A/A"), None, "3 A/A comparisons are too few to claim the target");
+        assert_eq!(met("2 % slowdown"), Some(true));
+        assert_eq!(met("5 % slowdown"), None, "no 5 % cell measured");
+        assert_eq!(met("3× the parity"), Some(false), "k = 10 at parity 0.01 took 1 s");
+        assert_eq!(met("direction errors"), Some(true));
+        assert_eq!(met("estimate within"), Some(true));
+        assert_eq!(met("overhead"), Some(true));
+        assert!(t.iter().all(|t| !t.target.contains("median wall time per verdict ≤ 2 s")), "superseded");
         let missed = [cell(2, Parity::Tight, &[(Outcome::Loss, true), (Outcome::Parity, false)])];
-        let t = targets(&missed, None, 51);
-        assert_eq!(t.iter().find(|t| t.target.contains("2 % slowdown")).map(|t| t.met), Some(Some(false)));
-        let small_suite = targets(&cells, None, 11);
-        let found = small_suite.iter().find(|t| t.target.contains("2 % slowdown")).map(|t| t.met);
-        assert_eq!(found, Some(Some(false)), "every 2 % slowdown found, but in a binary of 11 comparisons");
-        assert_eq!(t.iter().find(|t| t.target.contains("estimate within")).map(|t| t.met), Some(None));
+        let t = targets(&plan("1s"), &missed, None, 51, None);
+        assert_eq!(find(&t, "2 % slowdown").met, Some(false));
+        let small_suite = targets(&plan("1s"), &cells, None, 11, None);
+        let found = find(&small_suite, "2 % slowdown").met;
+        assert_eq!(found, Some(false), "every 2 % slowdown found, but in a binary of 11 comparisons");
+        assert_eq!(find(&t, "estimate within").met, None);
+    }
+
+    #[test]
+    fn time_to_parity_is_the_median_of_every_aa_trial_scaled_to_the_budget() {
+        let cells = [
+            timed(0, Parity::Default, Condition::Idle, &[0.2, 0.3]),
+            timed(0, Parity::Tight, Condition::Idle, &[0.3]),
+            timed(0, Parity::Default, Condition::Hog, &[0.4, 0.5]),
+            timed(2, Parity::Tight, Condition::Idle, &[5.0, 5.0, 5.0]),
+        ];
+        let at_1s = target(&cells, "1s", None, "time to parity");
+        assert_eq!(at_1s.met, Some(true), "0.3 s pooled: {}", at_1s.observed);
+        assert!(at_1s.observed.starts_with("0.300 s over 5 A/A trials"), "{}", at_1s.observed);
+        assert!(at_1s.observed.contains("idle 0.300 s, beside the hog 0.450 s"), "{}", at_1s.observed);
+        let at_500ms = target(&cells, "500ms", None, "time to parity");
+        assert!(at_500ms.target.contains("≤ 0.175 s at this run's 0.5 s"), "{}", at_500ms.target);
+        assert_eq!(at_500ms.met, Some(false), "0.3 s is over 0.35 × 0.5 s");
+        let none = target(&cells[3..], "1s", None, "time to parity");
+        assert_eq!((none.met, none.observed.as_str()), (None, "not measured in this run"));
+    }
+
+    #[test]
+    fn close_calls_are_5_percent_at_the_default_parity_and_2_at_the_tight_one() {
+        let cells = [
+            timed(5, Parity::Default, Condition::Idle, &[2.0, 2.5]),
+            timed(-5, Parity::Default, Condition::Hog, &[3.0]),
+            timed(2, Parity::Tight, Condition::Idle, &[1.0]),
+            timed(-2, Parity::Tight, Condition::Hog, &[2.0, 4.0]),
+            // Neither is a close call at its parity.
+            timed(5, Parity::Tight, Condition::Idle, &[10.0; 5]),
+            timed(2, Parity::Default, Condition::Idle, &[10.0; 5]),
+        ];
+        let at_1s = target(&cells, "1s", None, "close call");
+        assert_eq!(at_1s.met, Some(true), "{}", at_1s.observed);
+        assert_eq!(
+            at_1s.observed,
+            "±5 % at parity 0.04: 2.50 s over 3 trials; ±2 % at parity 0.01: 2.00 s over 3 trials"
+        );
+        assert_eq!(target(&cells, "500ms", None, "close call").met, Some(false), "over 1.5 s");
+        // Only the tight group measured: within says nothing of both, over is a miss already.
+        let tight_only = target(&cells[2..4], "1s", None, "close call");
+        assert_eq!(tight_only.met, None);
+        assert!(tight_only.observed.contains("±5 % at parity 0.04: not measured"), "{}", tight_only.observed);
+        assert_eq!(target(&cells[2..4], "500ms", None, "close call").met, Some(false));
+        assert_eq!(target(&[], "1s", None, "close call").met, None);
+    }
+
+    #[test]
+    fn the_cap_is_4_times_the_budget_on_the_longest_verdict() {
+        let cells = [
+            timed(0, Parity::Default, Condition::Idle, &[0.3, 1.0]),
+            timed(2, Parity::Tight, Condition::Hog, &[3.9, 1.0]),
+        ];
+        let within = target(&cells, "1s", None, "4× its budget");
+        assert_eq!(within.met, Some(true));
+        assert!(
+            within.observed.starts_with("longest 3.90 s = 3.90× the 1 s budget (cpu_10us at parity 0.01, hog, k = +2)")
+        );
+        assert!(within.observed.contains("includes starting the process"), "{}", within.observed);
+        assert_eq!(target(&cells, "500ms", None, "4× its budget").met, Some(false), "7.8× a 0.5 s budget");
+        let over = [timed(-10, Parity::Default, Condition::Idle, &[4.1])];
+        assert_eq!(target(&over, "1s", None, "4× its budget").met, Some(false));
+        assert_eq!(target(&[], "1s", None, "4× its budget").met, None);
+    }
+
+    fn before(mean_wall_s: f64, budget: &str) -> Previous {
+        let (mode, commit) = ("quick".to_owned(), "abc1234".to_owned());
+        Previous { mean_wall_s, exact: true, mode, budget: budget.to_owned(), commit }
+    }
+
+    #[test]
+    fn the_suite_mean_is_held_to_half_of_the_previous_run_of_the_same_plan() {
+        let cells =
+            [timed(0, Parity::Default, Condition::Idle, &[1.0, 2.0]), timed(2, Parity::Tight, Condition::Hog, &[3.0])];
+        assert_eq!(mean_wall(&cells), Some(2.0));
+        let halved = target(&cells, "1s", Some(&before(4.0, "1s")), "suite mean");
+        assert_eq!(halved.met, Some(true), "{}", halved.observed);
+        assert!(halved.observed.starts_with("2.000 s per verdict over 3 trials = 0.50× the previous run"));
+        assert!(halved.observed.contains("(recorded)"), "{}", halved.observed);
+        assert_eq!(target(&cells, "1s", Some(&before(3.9, "1s")), "suite mean").met, Some(false));
+        let proxy = Previous { exact: false, ..before(3.9, "1s") };
+        let by_proxy = target(&cells, "1s", Some(&proxy), "suite mean");
+        assert!(by_proxy.observed.contains("proxy: mean of cell medians"), "{}", by_proxy.observed);
+        let other_budget = target(&cells, "1s", Some(&before(40.0, "500ms")), "suite mean");
+        assert_eq!(other_budget.met, None, "another budget changes the mean by itself");
+        assert!(other_budget.observed.contains("not comparable"), "{}", other_budget.observed);
+        let first_run = target(&cells, "1s", None, "suite mean");
+        assert_eq!(first_run.met, None);
+        assert!(first_run.observed.contains("no previous run"));
+        assert_eq!(target(&[], "1s", Some(&before(4.0, "1s")), "suite mean").met, None);
+        assert_eq!(mean_wall(&[]), None);
+    }
+
+    #[test]
+    fn reads_the_previous_mean_or_its_proxy() {
+        let recorded = r#"{"commit": "e36201b", "mean_wall_s": 0.9, "plan": {"mode": "full", "budget": "500ms"},
+            "cells": [{"figures": {"median_wall_s": 5.0, "trials": 20}}]}"#;
+        assert_eq!(
+            previous(recorded),
+            Some(Previous {
+                mean_wall_s: 0.9,
+                exact: true,
+                mode: "full".to_owned(),
+                budget: "500ms".to_owned(),
+                commit: "e36201b".to_owned()
+            })
+        );
+        let older = r#"{"plan": {"mode": "full"}, "cells": [
+            {"figures": {"median_wall_s": 1.0, "trials": 20}}, {"figures": {"median_wall_s": 4.0, "trials": 5}},
+            {"figures": {"median_wall_s": null, "trials": 0}}]}"#;
+        let proxy = previous(older).expect("cells with wall times");
+        assert!((proxy.mean_wall_s - 1.6).abs() < 1e-12, "(20 × 1 + 5 × 4) / 25: {}", proxy.mean_wall_s);
+        assert_eq!((proxy.exact, proxy.budget.as_str(), proxy.commit.as_str()), (false, "unknown", "unknown"));
+        assert_eq!(previous(r#"{"cells": []}"#), None);
+        assert_eq!(previous("not json"), None);
+    }
+
+    fn context() -> Context {
+        Context {
+            date: "2026-12-02 15:00 UTC".to_owned(),
+            cores: "2".to_owned(),
+            cpu: "test".to_owned(),
+            commit: "abc1234".to_owned(),
+            command: "cargo run --release -p rtcompare-detection -- --quick".to_owned(),
+            minutes: 1.0,
+            registered: 51,
+            previous: None,
+        }
+    }
+
+    #[test]
+    fn the_json_has_the_mean_and_longest_wall_times_and_no_second_budget() {
+        let cells = [timed(0, Parity::Default, Condition::Idle, &[1.0, 3.0])];
+        let value = json(&plan("1s"), &context(), None, &[], &cells, &[]);
+        assert_eq!(value["mean_wall_s"], 2.0);
+        let figures = &value["cells"][0]["figures"];
+        assert_eq!((figures["longest_wall_s"].as_f64(), figures["median_wall_s"].as_f64()), (Some(3.0), Some(2.0)));
+        assert!(figures.get("second_budget").is_none() && figures.get("walls_s").is_none(), "{figures}");
+        assert_eq!(json(&plan("1s"), &context(), None, &[], &[], &[])["mean_wall_s"], Value::Null);
+        let text = markdown(&plan("1s"), &context(), None, &[], &cells, &[]);
+        assert!(!text.contains("second budget") && text.contains("| longest (s) |"), "{text}");
     }
 
     #[test]
@@ -661,7 +996,7 @@ mod tests {
     fn the_verdict_table_has_a_row_per_cell() {
         let mut out = String::new();
         verdict_table(&mut out, &[cell(2, Parity::Tight, &[(Outcome::Loss, true)])]);
-        let row = "| cpu_10us | 0.01 | idle | +2 | -2.00 % | 1 | 1 | 0 | 0 | 1 | 0 | 0 | 0 | 0 | 0.00 | 1.00 |";
+        let row = "| cpu_10us | 0.01 | idle | +2 | -2.00 % | 1 | 1 | 0 | 0 | 1 | 0 | 0 | 0 | 0.00 | 1.00 | 1.00 |";
         assert!(out.lines().any(|l| l == row), "{out}");
     }
 
@@ -676,14 +1011,7 @@ mod tests {
         let row = |k: i64, outcomes: &[Outcome]| {
             let trials: Vec<Trial> = outcomes
                 .iter()
-                .map(|&outcome| Trial {
-                    outcome,
-                    confirmed: None,
-                    difference: None,
-                    extended: false,
-                    leaned: false,
-                    wall_s: 20.0,
-                })
+                .map(|&outcome| Trial { outcome, confirmed: None, difference: None, leaned: false, wall_s: 20.0 })
                 .collect();
             Row {
                 condition: Condition::Idle,

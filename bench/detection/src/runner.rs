@@ -125,7 +125,6 @@ pub fn run_pair(binary: &Path, scratch: &Path, run: &Run) -> (Reading, Duration)
                 outcome: Outcome::Failed,
                 confirmed: None,
                 difference: None,
-                extended: false,
                 leaned: false,
                 ratio: None,
                 medians: None,
@@ -141,7 +140,6 @@ pub fn trial(binary: &Path, scratch: &Path, run: &Run) -> Trial {
         outcome: reading.outcome,
         confirmed: reading.confirmed,
         difference: reading.difference,
-        extended: reading.extended,
         leaned: reading.leaned,
         wall_s: wall.as_secs_f64(),
     }

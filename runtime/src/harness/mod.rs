@@ -25,4 +25,4 @@ pub use registry::{AttributeSettings, Batches, Comparison, Expectation, Registra
 pub use revision::{BASELINE_VARIABLE, revision_label, sanitise_revision};
 pub use run::main;
 pub use settings::{DEFAULT_MAX_PROCESSES, DEFAULT_SEED, Settings, SettingsError, parse_duration};
-pub use trial::{TrialRecord, confirmation_level, run_trial};
+pub use trial::{TrialRecord, run_trial};

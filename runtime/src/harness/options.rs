@@ -3,10 +3,12 @@
 //! git revision all derive from the same registration and run settings.
 
 use super::{Comparison, Settings};
+use crate::decide::Role;
 use crate::{JudgeOptions, Options};
 
 /// How a comparison is measured in this process: its budget (a worker's share when it is one), its
-/// metric, its layout and its first-round judging options.
+/// metric, its layout and its judging options; its collection stops early as a fresh process's
+/// does ([`Role::Fresh`]), which the first round in the test process overrides.
 pub(crate) fn options(comparison: Comparison, name: &str, settings: &Settings) -> Options {
     let attribute = &comparison.registration.settings;
     Options {
@@ -16,6 +18,7 @@ pub(crate) fn options(comparison: Comparison, name: &str, settings: &Settings) -
         judge: judge_options(comparison, name, settings.seed, 0.95),
         progress: super::console::progress_hook(),
         layout: settings.layout,
+        role: Role::Fresh,
         ..Options::default()
     }
 }

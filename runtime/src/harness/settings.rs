@@ -2,7 +2,7 @@
 //! measured.
 
 use super::protocol::{LOCKSTEP_VARIABLE, WORKER_TIME_VARIABLE, WORKER_VARIABLE};
-use crate::confirmation::MIN_FRESH_PROCESSES;
+use crate::decide::MIN_FRESH_PROCESSES;
 use crate::measure::Layout;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -37,7 +37,7 @@ pub struct Settings {
     pub processes: usize,
     /// `RTCOMPARE_MAX_PROCESSES`: most fresh processes a confirmation may measure before it
     /// gives up on a close call (default 12; at least
-    /// [`MIN_FRESH_PROCESSES`](crate::confirmation::MIN_FRESH_PROCESSES), 3). See
+    /// [`MIN_FRESH_PROCESSES`](crate::decide::MIN_FRESH_PROCESSES), 4). See
     /// `docs/design.md`, "Confirmation".
     pub max_processes: usize,
     /// `RTCOMPARE_TIMEOUT`: how long one worker process may take before it is killed (default
@@ -62,12 +62,8 @@ pub struct Settings {
 }
 
 /// The most fresh processes a confirmation measures when `RTCOMPARE_MAX_PROCESSES` is not set:
-/// looks at 3, 6, 9 and 12 ([`Plan::new`](crate::confirmation::Plan::new)).
-///
-/// Twelve, not eight: processes of memory- and layout-bound code differ by a few tenths of a
-/// percent each, and at a margin of about 1 pp over the tolerance eight of them, at the eighth's
-/// share of the level, often leave the pooled interval across it. Only close calls take the last
-/// looks; a far difference is decided at the first.
+/// looks at 4, 8 and 12 ([`Plan::new`](crate::decide::Plan::new)). Only close calls take the
+/// last looks; a far difference is decided at the first.
 pub const DEFAULT_MAX_PROCESSES: usize = 12;
 
 /// The seed used when `RTCOMPARE_SEED` is not set.

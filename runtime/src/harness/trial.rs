@@ -5,14 +5,14 @@ use super::options::{judge_options, options};
 use super::protocol::{confirmation_seed, process_seed};
 use super::worker::{WorkerRun, measure_in_worker};
 use super::{Comparison, Expectation, Settings};
-use crate::confirmation::{Confirmation, Plan, conclude};
+use crate::decide::{Confirmation, Plan, Role, TIME_CAP, conclude, confirmation_level, signal};
 use crate::measure::{Arm, counting_allocator_installed};
 use crate::report::format_value;
 use crate::warnings::first_round_said;
-use crate::{Measured, Options, Outcome, Report, judge_options_for, judge_processes, measure, measure_and_judge};
+use crate::{Measured, Options, Outcome, Report, judge_processes, measure, measure_and_judge};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Measurements never overlap, whatever `--test-threads` says.
 static MEASURING: Mutex<()> = Mutex::new(());
@@ -39,37 +39,9 @@ impl TrialRecord {
     }
 }
 
-/// The two-sided level of a pair's confirmation: `1 − min(0.02, 1 / registered)`, from
-/// `registered`, the number of comparisons registered in the test binary. The registry is the
-/// same in every process of a binary, so the level — and with it every verdict — does not
-/// depend on how the binary was invoked: a name filter, `--format json`, or one test per
-/// process under nextest.
-///
-/// What it guarantees (`docs/statistics.md`, section 11): whatever per-process effects a pair
-/// has, a confirmation confirms a false signal on one side with probability at most half the
-/// shortfall, 1 %; and since a pair reaches confirmation only after its first round signalled
-/// (a loss at most 5 % of the time for a pair without per-process effects, counting every look
-/// the first round takes), the chance that any of a binary's identical-code pairs fails is at
-/// most `registered · 0.05 · (1 − level) / 2 ≤ 2.5 %`. Adjusting for every registered pair
-/// again, as though the first round had not been taken, would make big suites blind without
-/// making them safer.
-///
-/// ```
-/// use rtcompare_runtime::harness::confirmation_level;
-/// assert!((confirmation_level(1) - 0.98).abs() < 1e-12);
-/// assert!((confirmation_level(50) - 0.98).abs() < 1e-12);
-/// assert!((confirmation_level(200) - 0.995).abs() < 1e-12);
-/// ```
-pub fn confirmation_level(registered: usize) -> f64 {
-    1.0 - CONFIRMATION_SHORTFALL.min(1.0 / registered.max(1) as f64)
-}
-
-/// The most a confirmation's two-sided level falls short of 1 (see [`confirmation_level`]).
-const CONFIRMATION_SHORTFALL: f64 = 0.02;
-
-/// The share of the comparison's budget each confirmation process measures for. Every
-/// confirmation takes at least two processes, so two of them cost about one first round.
-const CONFIRMATION_BUDGET_SHARE: f64 = 0.5;
+/// The share of the comparison's budget each confirmation process measures for: a quarter, so
+/// the screen and twelve fresh processes fit in [`TIME_CAP`] budgets.
+const CONFIRMATION_BUDGET_SHARE: f64 = 0.25;
 
 /// Measures one comparison (never two at once), confirms a win or a loss in fresh processes,
 /// and decides whether its test passes. `registered` is the number of comparisons registered in
@@ -102,8 +74,9 @@ pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, regist
         }
     };
     let expect = comparison.registration.settings.expect;
-    let report = if settings.confirm && needs_confirmation(&first) {
-        match confirm(&first, comparison, name, settings, registered) {
+    let report = if settings.confirm && signal(&first).is_some() {
+        let deadline = started + budget_of(comparison, settings) * TIME_CAP;
+        match confirm(&first, comparison, name, settings, registered, deadline) {
             Ok(found) => conclude(first, found),
             Err(problem) => return record(Some(Report { duration: started.elapsed(), ..first }), Some(problem)),
         }
@@ -128,21 +101,23 @@ pub(crate) fn unoptimised_note(report: &Report, expect: Expectation) -> String {
     format!("unoptimised code (RTCOMPARE_DEBUG=1): these figures describe a debug build, and {consequence}")
 }
 
-/// Measures one comparison without judging it: a worker's round for the parent to judge.
+/// Measures one comparison without judging it: a worker's round for the parent to judge, which
+/// stops early as a fresh process does ([`Role::Fresh`]).
 pub(crate) fn measure_for_worker(comparison: Comparison, name: &str, settings: &Settings) -> Measured {
     let (candidate, baseline) = arms(comparison);
     measure(candidate, baseline, &options(comparison, name, settings))
 }
 
-/// The first round in this process, measured and judged: like a worker's, but a round that ends
-/// leaning to a win or a loss it cannot yet establish goes on for a second budget
-/// ([`crate::Options::extend`]). Workers never extend: a confirmation adds processes instead, and
-/// the lock-step processes of a comparison against a git revision must stop together. Judged
-/// with the options [`judged`] would use for one process, so the judgement made to see whether
-/// the round leans is the verdict when the round did not go on.
+/// The first round in this process, measured and judged: the screen, whose looks stop it once
+/// parity is established or a signal is seen ([`Role::Screen`]).
 fn measure_first_round(comparison: Comparison, name: &str, settings: &Settings) -> Report {
     let (candidate, baseline) = arms(comparison);
-    measure_and_judge(candidate, baseline, &Options { extend: true, ..options(comparison, name, settings) }).1
+    measure_and_judge(candidate, baseline, &Options { role: Role::Screen, ..options(comparison, name, settings) }).1
+}
+
+/// The comparison's budget: the attribute's `time`, or the run's.
+fn budget_of(comparison: Comparison, settings: &Settings) -> Duration {
+    comparison.registration.settings.time.unwrap_or(settings.time)
 }
 
 /// Why a comparison cannot be measured in this binary at all.
@@ -168,13 +143,9 @@ fn arms(comparison: Comparison) -> (Arm<'static>, Arm<'static>) {
     )
 }
 
-/// Judges the rounds of one process (at [`crate::EXTENDED_LEVEL`] if they took a second
-/// budget), or pools those of several.
+/// Judges the rounds of one process, or pools those of several.
 fn judged(measured: Vec<Measured>, comparison: Comparison, name: &str, seed: u64, level: f64) -> Report {
-    let mut options = judge_options(comparison, name, seed, level);
-    if let [only] = measured.as_slice() {
-        options = judge_options_for(only, &options);
-    }
+    let options = judge_options(comparison, name, seed, level);
     judge_processes(measured, comparison.registration.settings.metric, &options)
 }
 
@@ -191,7 +162,7 @@ fn measure_in_workers(
         return super::lockstep::measure_against_revision(comparison, name, settings, seed, count)?
             .ok_or_else(|| format!("the baseline build no longer has the comparison `{name}`"));
     }
-    let budget = comparison.registration.settings.time.unwrap_or(settings.time);
+    let budget = budget_of(comparison, settings);
     (0..count)
         .map(|process| {
             let run =
@@ -202,27 +173,20 @@ fn measure_in_workers(
         .collect()
 }
 
-/// Every win and loss gets a second opinion: a loss before it fails a test, a win before it is
-/// reported as more than a first impression (and before it satisfies `expect = "win"`). So does
-/// a parity that leans to one of them ([`Report::signal`]): fresh processes may establish what
-/// one process could not.
-fn needs_confirmation(report: &Report) -> bool {
-    report.signal().is_some()
-}
-
 /// The confirmation: fresh processes, fresh calibration, new seeds, each for a share of the
-/// budget, looked at sequentially until they confirm or rule out the first round's outcome
-/// ([`crate::confirmation::confirm`]).
+/// budget, looked at sequentially until they confirm or rule out the first round's signal, or
+/// another process would end past `deadline` ([`crate::decide::confirm`]).
 fn confirm(
     first: &Report,
     comparison: Comparison,
     name: &str,
     settings: &Settings,
     registered: usize,
+    deadline: Instant,
 ) -> Result<Confirmation, String> {
     let seed = confirmation_seed(settings.seed);
-    let said = first_round_said(first);
-    let budget = comparison.registration.settings.time.unwrap_or(settings.time);
+    let said = first_round_said(first, signal(first).unwrap_or(Outcome::Parity));
+    let budget = budget_of(comparison, settings);
     let share = budget.mul_f64(CONFIRMATION_BUDGET_SHARE);
     let plan = Plan::new(settings.processes, settings.max_processes, confirmation_level(registered));
     let fresh = |process: usize| {
@@ -238,7 +202,8 @@ fn confirm(
         })
     };
     let options = judge_options(comparison, name, seed, plan.level);
-    crate::confirmation::confirm(first, &plan, &options, comparison.registration.settings.metric, fresh)
+    let fits = |longest: Duration| Instant::now() + longest <= deadline;
+    crate::decide::confirm(first, &plan, &options, comparison.registration.settings.metric, fresh, fits)
 }
 
 /// One fresh lock-step pair of a comparison against a git revision, for `share` of the budget.

@@ -87,6 +87,40 @@ impl Samples {
         self.candidate.per_op.len()
     }
 
+    /// The first `rounds` rounds (all of them when there are fewer), as a collection that
+    /// stopped there would have kept them.
+    ///
+    /// ```
+    /// use rtcompare_runtime::measure::Samples;
+    /// let mut samples = Samples::default();
+    /// samples.candidate.per_op = vec![1.0, 2.0, 3.0];
+    /// samples.candidate.position = vec![0, 4, 8];
+    /// assert_eq!(samples.first(2).candidate.per_op, vec![1.0, 2.0]);
+    /// ```
+    pub fn first(&self, rounds: usize) -> Samples {
+        let cut = |series: &Series| {
+            let kept = rounds.min(series.per_op.len());
+            Series {
+                per_op: series.per_op[..kept].to_vec(),
+                position: series.position[..kept.min(series.position.len())].to_vec(),
+                // Which rounds a copy ran in is not recorded; each copy keeps its share.
+                placements: series
+                    .placements
+                    .iter()
+                    .map(|values| values[..values.len() * kept / series.per_op.len().max(1)].to_vec())
+                    .collect(),
+            }
+        };
+        Samples {
+            candidate_iters: self.candidate_iters,
+            baseline_iters: self.baseline_iters,
+            candidate: cut(&self.candidate),
+            candidate_twin: cut(&self.candidate_twin),
+            baseline: cut(&self.baseline),
+            baseline_twin: cut(&self.baseline_twin),
+        }
+    }
+
     /// These rounds followed by `later`'s, as one series: positions continue after this
     /// collection's last batch, and each placement copy's values are joined. The batch sizes
     /// are `later`'s.
@@ -161,16 +195,13 @@ const ROUTINES: usize = Routine::ALL.len();
 /// assert!(samples.rounds() >= 10);
 /// ```
 pub fn collect(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &CollectOptions) -> Samples {
-    collect_until(candidate, baseline, options, |_| false)
+    collect_until(candidate, baseline, options, &[], |_, _| false)
 }
 
-/// Shares of the budget at which [`collect_until`] asks whether the rounds so far decide.
-pub const EARLY_LOOKS: [f64; 4] = [0.05, 0.1, 0.2, 0.4];
-
-/// [`collect`], stopping early when `decided` says the rounds so far already settle the
-/// comparison. It is asked once the collection has spent each share of the budget in
-/// [`EARLY_LOOKS`] (and has at least `min_rounds` rounds), so a difference far beyond any doubt
-/// costs a twentieth of the budget and a close one all of it.
+/// [`collect`], stopping early when `stop` says so: it is asked, with the rounds so far and the
+/// share, once the collection has spent each share of the budget in `looks` (ascending) and has
+/// at least `min_rounds` rounds. What to stop for is the caller's policy
+/// ([`crate::decide::Looks`]); a look passed over for want of rounds is not asked later.
 ///
 /// ```
 /// use rtcompare_runtime::measure::{collect_until, Arm, CollectOptions, Layout, Meter, Metric};
@@ -183,17 +214,18 @@ pub const EARLY_LOOKS: [f64; 4] = [0.05, 0.1, 0.2, 0.4];
 ///     progress: None,
 /// };
 /// let started = std::time::Instant::now();
-/// let samples = collect_until(&mut a, &mut b, &options, |samples| samples.rounds() >= 10);
+/// let samples = collect_until(&mut a, &mut b, &options, &[0.05], |samples, _| samples.rounds() >= 10);
 /// assert!(samples.rounds() >= 10 && started.elapsed() < Duration::from_millis(150));
 /// ```
 pub fn collect_until(
     candidate: &mut Arm<'_>,
     baseline: &mut Arm<'_>,
     options: &CollectOptions,
-    mut decided: impl FnMut(&Samples) -> bool,
+    looks: &[f64],
+    mut stop: impl FnMut(&Samples, f64) -> bool,
 ) -> Samples {
     let mut rng = Dprng::new(options.seed);
-    let mut looks = EARLY_LOOKS.iter().map(|share| options.budget.mul_f64(*share)).peekable();
+    let mut looks = looks.iter().map(|&share| (share, options.budget.mul_f64(share))).peekable();
     warm_up(candidate, baseline, options);
     let iters = [options.candidate_iters.max(1), options.baseline_iters.max(1)];
     let mut samples = Samples { candidate_iters: iters[0], baseline_iters: iters[1], ..Samples::default() };
@@ -224,9 +256,9 @@ pub fn collect_until(
             series.push(&batches[routine as usize], copies[routine.arm()], position + slot);
         }
         position += ROUTINES as u32;
-        if looks.next_if(|at| started.elapsed() >= *at).is_some()
+        if let Some((share, _)) = looks.next_if(|(_, at)| started.elapsed() >= *at)
             && samples.rounds() >= options.min_rounds
-            && decided(&samples)
+            && stop(&samples, share)
         {
             break;
         }

@@ -14,10 +14,4 @@ pub struct Measured {
     pub calibration: Calibration,
     /// The interleaved rounds.
     pub samples: Samples,
-    /// Whether the collection went on for a second budget because the first one leaned to a
-    /// win or a loss without deciding it ([`Options::extend`](crate::Options::extend)). Its
-    /// interval is then judged at [`EXTENDED_LEVEL`](crate::EXTENDED_LEVEL), which pays for the
-    /// second look.
-    #[serde(default)]
-    pub extended: bool,
 }

@@ -19,7 +19,7 @@ pub use alloc::{CountingAllocator, counting_allocator_installed};
 pub use arm::{Arm, Batch, BatchFn, Placed};
 pub use calibrate::{Calibration, CalibrationOptions, MAX_SHARED_BATCH_RATIO, calibrate};
 pub use clock::clock_precision;
-pub use collect::{CollectOptions, EARLY_LOOKS, Samples, Series, collect, collect_until};
+pub use collect::{CollectOptions, Samples, Series, collect, collect_until};
 pub use input::{Setup, SizedSetup, WithRng, WithoutRng};
 pub use layout::{HEAP_CLASSES, Layout, MAX_BLOCKS, STACK_SHIFTS, STACK_STEP};
 pub use measured::Measured;

@@ -84,33 +84,11 @@ impl Pooled {
 /// assert!(pooled.estimate.low < 0.0 && pooled.estimate.high > 0.15);
 /// ```
 pub fn pool_processes(groups: &[&[f64]], level: f64) -> Pooled {
-    pool_processes_with_spread_of(groups, &[], level)
-}
-
-/// [`pool_processes`], with the processes' spread also estimated from `spread_also`: further
-/// per-process differences that must not move the estimate but do say how much processes vary.
-/// Confirmation uses it for the screening round that started a dispute — chosen because it
-/// signalled, so its value would lean the mean its way, yet it is a draw of the per-process
-/// effect like any other, and leaving it out of the spread would hide the very disagreement
-/// that called for more processes.
-///
-/// ```
-/// use rtcompare_runtime::stats::{pool_processes, pool_processes_with_spread_of};
-/// let fresh = [[0.95, 0.95], [0.94, 0.94], [0.95, 0.96]];
-/// let slices: Vec<&[f64]> = fresh.iter().map(|g| &g[..]).collect();
-/// let alone = pool_processes(&slices, 0.95);
-/// let with_screening = pool_processes_with_spread_of(&slices, &[-0.06], 0.95);
-/// assert_eq!(alone.estimate.difference, with_screening.estimate.difference);
-/// assert!(with_screening.standard_error > 5.0 * alone.standard_error);
-/// ```
-pub fn pool_processes_with_spread_of(groups: &[&[f64]], spread_also: &[f64], level: f64) -> Pooled {
     let process_differences: Vec<f64> = groups.iter().map(|g| 1.0 - median(g)).collect();
     let k = process_differences.len();
     let mean = process_differences.iter().sum::<f64>() / k.max(1) as f64;
-    let all: Vec<f64> = process_differences.iter().chain(spread_also).copied().collect();
-    let centre = all.iter().sum::<f64>() / all.len().max(1) as f64;
-    let degrees_of_freedom = all.len().saturating_sub(1) as f64;
-    let variance = all.iter().map(|d| (d - centre).powi(2)).sum::<f64>() / degrees_of_freedom;
+    let degrees_of_freedom = k.saturating_sub(1) as f64;
+    let variance = process_differences.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / degrees_of_freedom;
     let standard_error = (variance / k as f64).sqrt();
     let half = if standard_error == 0.0 {
         0.0

@@ -1,0 +1,248 @@
+//! The confirmation: a group-sequential one-sided t test of the screen's signal on fresh
+//! processes alone.
+//!
+//! Each fresh process gives its own difference `d_j` (its rounds' median ratio); the `k`
+//! differences are independent draws that carry the per-process effect, so the pooled interval
+//! is Student's t on them with `k − 1` degrees of freedom ([`crate::stats::pool_processes`]).
+//! The screen's own process is left out entirely: it was chosen because it signalled, and
+//! counting it, in the estimate or in the spread, would make the test's level depend on that
+//! choice. Looks come at [`MIN_FRESH_PROCESSES`], twice and three times as many (up to the
+//! cap); look `j` judges the processes at level `1 − 2 α_j`, where `α_j` is its share of the
+//! one-sided `α` by error spending, so its interval's far end is a one-sided bound at `1 − α_j`.
+//! The look **confirms** when the pooled verdict (the parity rule, fast ends per process,
+//! interval beyond the tolerance) repeats the signal; it **rules the signal out** when the
+//! pooled verdict is the opposite outcome or the fresh processes' one-sided 90 % bound on the
+//! signal's side lies inside the tolerance (a non-binding futility stop); otherwise it asks for
+//! more. The logic is pure: processes come from a closure, so it is tested on synthetic
+//! processes whose truth is known.
+
+use super::signal;
+use super::spending::{GAMMA, Spender};
+use crate::judge::judge_processes;
+use crate::measure::{Measured, Metric};
+use crate::stats::{Outcome, paired_ratios, pool_processes};
+use crate::verdict::{Ending, JudgeOptions, Report, Verdict};
+use crate::warnings::{established_lean, unconfirmed};
+use std::time::{Duration, Instant};
+
+/// The fewest fresh processes a confirmation looks at, and the step between its looks. Four,
+/// so the first look's t has three degrees of freedom: with two, its quantile at the first
+/// look's share of the level is above 20 and nothing but a tie would confirm; and three fresh
+/// processes that land in one exact speed class (a hash seed, an alignment) agree to the last
+/// digit more often than four do.
+pub const MIN_FRESH_PROCESSES: usize = 4;
+
+/// The one-sided level of the futility bound: a look rules a signal out once the fresh
+/// processes' 90 % bound on the signal's side lies inside the tolerance.
+const FUTILITY_LEVEL: f64 = 0.9;
+
+/// The most a confirmation's two-sided level falls short of 1 (see [`confirmation_level`]).
+const CONFIRMATION_SHORTFALL: f64 = 0.02;
+
+/// The two-sided level of a pair's confirmation: `1 − min(0.02, 1 / registered)`, from
+/// `registered`, the number of comparisons registered in the test binary, so each side is
+/// tested at `α = min(1 %, 1 / (2 · registered))`. The registry is the same in every process
+/// of a binary, so the level — and with it every verdict — does not depend on how the binary
+/// was invoked: a name filter, `--format json`, or one test per process under nextest.
+///
+/// ```
+/// use rtcompare_runtime::decide::confirmation_level;
+/// assert!((confirmation_level(1) - 0.98).abs() < 1e-12);
+/// assert!((confirmation_level(50) - 0.98).abs() < 1e-12);
+/// assert!((confirmation_level(200) - 0.995).abs() < 1e-12);
+/// ```
+pub fn confirmation_level(registered: usize) -> f64 {
+    1.0 - CONFIRMATION_SHORTFALL.min(1.0 / registered.max(1) as f64)
+}
+
+/// How many fresh processes a confirmation may take, and at what level.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Plan {
+    /// Fresh processes at the first look, and added at each later one.
+    pub step: usize,
+    /// Most fresh processes; the last look is at this many.
+    pub cap: usize,
+    /// Two-sided level of the whole confirmation, spent over the looks.
+    pub level: f64,
+}
+
+impl Plan {
+    /// Looks at `first`, `2 · first`, … up to `cap` processes (both raised to
+    /// [`MIN_FRESH_PROCESSES`] when below it), at `level`.
+    ///
+    /// ```
+    /// use rtcompare_runtime::decide::Plan;
+    /// assert_eq!(Plan::new(1, 12, 0.98).sizes(), vec![4, 8, 12]);
+    /// assert_eq!(Plan::new(5, 12, 0.98).sizes(), vec![5, 10, 12]);
+    /// assert_eq!(Plan::new(1, 2, 0.98).sizes(), vec![4]);
+    /// ```
+    pub fn new(first: usize, cap: usize, level: f64) -> Plan {
+        let step = first.max(MIN_FRESH_PROCESSES);
+        Plan { step, cap: cap.max(step), level }
+    }
+
+    /// The number of fresh processes at each look.
+    pub fn sizes(&self) -> Vec<usize> {
+        let mut sizes: Vec<usize> = (self.step..self.cap).step_by(self.step.max(1)).collect();
+        sizes.push(self.cap);
+        sizes
+    }
+}
+
+/// What a confirmation found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Confirmation {
+    /// The pooled judgement of the fresh processes at the look that decided; its `duration` is
+    /// the whole confirmation's.
+    pub report: Report,
+    /// Whether it repeated the signal.
+    pub confirmed: bool,
+    /// How many looks were taken.
+    pub looks: usize,
+    /// Why it stopped.
+    pub ending: Ending,
+}
+
+/// Confirms the screen's signal ([`signal`]) on fresh processes drawn from `measure`, which is
+/// called with the index of each new process (0, 1, …) and may fail; its error is returned as
+/// is. Before each process past the first look, `may_start` is asked with the longest time one
+/// process has taken so far whether another fits in the comparison's time ([`super::TIME_CAP`]);
+/// when it says no, the last look is taken with the processes at hand, spending what is left
+/// of the level. `options` are the pair's judging options, used as they are but for the level.
+///
+/// ```
+/// use rtcompare_runtime::decide::{Plan, confirm};
+/// use rtcompare_runtime::{Arm, JudgeOptions, Metric, Options, Outcome, compare, measure};
+/// use std::time::Duration;
+/// fn slow() -> u64 { (0..3_000u64).map(std::hint::black_box).sum() }
+/// fn fast() -> u64 { (0..1_000u64).map(std::hint::black_box).sum() }
+/// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
+/// let first = compare(Arm::from_fn("slow", slow), Arm::from_fn("fast", fast), &options);
+/// assert_eq!(first.verdict.outcome, Outcome::Loss);
+/// let fresh = |_process: usize| -> Result<_, String> {
+///     Ok(measure(Arm::from_fn("slow", slow), Arm::from_fn("fast", fast), &options))
+/// };
+/// let plan = Plan::new(4, 8, 0.95);
+/// let found = confirm(&first, &plan, &JudgeOptions::default(), Metric::Time, fresh, |_| true).unwrap();
+/// assert!(found.confirmed);
+/// ```
+pub fn confirm<E>(
+    first: &Report,
+    plan: &Plan,
+    options: &JudgeOptions,
+    metric: Metric,
+    mut measure: impl FnMut(usize) -> Result<Measured, E>,
+    mut may_start: impl FnMut(Duration) -> bool,
+) -> Result<Confirmation, E> {
+    let started = Instant::now();
+    // A screen with nothing to confirm is taken as a parity to repeat.
+    let side = signal(first).unwrap_or(Outcome::Parity);
+    let sizes = plan.sizes();
+    let mut spender = Spender::new(1.0 - plan.level, GAMMA);
+    let mut measured: Vec<Measured> = Vec::new();
+    let mut longest = Duration::ZERO;
+    for (look, &size) in sizes.iter().enumerate() {
+        let mut cut = false;
+        while measured.len() < size {
+            if look > 0 && !may_start(longest) {
+                cut = true;
+                break;
+            }
+            let one = Instant::now();
+            measured.push(measure(measured.len())?);
+            longest = longest.max(one.elapsed());
+        }
+        let last = cut || look + 1 == sizes.len();
+        let share = if last { spender.rest() } else { spender.look(size as f64 / plan.cap as f64) };
+        let report = judge_processes(measured.clone(), metric, &JudgeOptions { level: 1.0 - share, ..options.clone() });
+        let confirmed = report.verdict.outcome == side;
+        let ending = if confirmed {
+            Some(Ending::Confirmed)
+        } else if ruled_out(side, &report, &measured) {
+            Some(Ending::RuledOut)
+        } else if cut {
+            Some(Ending::TimeCap)
+        } else if last {
+            Some(Ending::LastLook)
+        } else {
+            None
+        };
+        if let Some(ending) = ending {
+            let report = Report { duration: started.elapsed(), ..report };
+            return Ok(Confirmation { report, confirmed, looks: look + 1, ending });
+        }
+    }
+    unreachable!("the last look always ends the confirmation")
+}
+
+/// Whether the fresh processes exclude `side`: their pooled verdict says the opposite, or their
+/// one-sided [`FUTILITY_LEVEL`] bound on that side lies inside the tolerance, where more
+/// processes would most likely only narrow it further. Stopping for that never confirms
+/// anything, so it cannot raise the error rate.
+fn ruled_out(side: Outcome, pooled: &Report, measured: &[Measured]) -> bool {
+    let tolerance = pooled.verdict.tolerance;
+    let groups: Vec<Vec<f64>> =
+        measured.iter().map(|m| paired_ratios(&m.samples.candidate.per_op, &m.samples.baseline.per_op)).collect();
+    let slices: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
+    let bound = pool_processes(&slices, 2.0 * FUTILITY_LEVEL - 1.0).estimate;
+    match side {
+        Outcome::Loss => pooled.verdict.outcome == Outcome::Win || bound.low > -tolerance,
+        Outcome::Win => pooled.verdict.outcome == Outcome::Loss || bound.high < tolerance,
+        Outcome::Parity => true,
+    }
+}
+
+/// The screen's report with its confirmation joined to it: whether it was confirmed, the fresh
+/// processes' judgement, and the warning when they did not repeat it. The one place a verdict's
+/// confirmation is recorded, so a report is complete when it leaves here.
+///
+/// A screen that was a parity leaning to a win or a loss ([`signal`]) becomes that win or loss
+/// when the fresh processes establish it: the verdict is theirs, the figures beside it stay the
+/// screen's (`verdict.first_round` says it was a parity), and the warnings that explained the
+/// parity give way to one saying what happened.
+pub fn conclude(first: Report, found: Confirmation) -> Report {
+    let side = signal(&first).unwrap_or(Outcome::Parity);
+    let leaned = first.verdict.outcome == Outcome::Parity;
+    let established = leaned && found.confirmed;
+    let warning = match (found.confirmed, leaned) {
+        (false, _) => Some(unconfirmed(&first, side, &found.report, found.ending)),
+        (true, true) => Some(established_lean(&first, side, &found.report)),
+        (true, false) => None,
+    };
+    let kept = first.warnings.into_iter().filter(|w| !(established && w.kind.explains_parity()));
+    let warnings = kept.chain(warning).collect();
+    let verdict = if established {
+        Verdict { outcome: found.report.verdict.outcome, resolved: true, confirmed: Some(true), ..first.verdict }
+    } else {
+        Verdict { confirmed: Some(found.confirmed), ..first.verdict }
+    };
+    Report { verdict, warnings, confirmation: Some(Box::new(found.report)), ..first }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::student_t_quantile;
+
+    /// The t a pooled difference must reach at each look of the default plan (`α = 1 %` a side,
+    /// looks at 4, 8 and 12): the figures `docs/statistics.md` gives.
+    #[test]
+    fn the_default_plans_boundaries() {
+        let plan = Plan::new(1, 12, confirmation_level(50));
+        let sizes = plan.sizes();
+        let mut spender = Spender::new(1.0 - plan.level, GAMMA);
+        let boundaries: Vec<f64> = sizes
+            .iter()
+            .enumerate()
+            .map(|(look, &k)| {
+                let share = if look + 1 == sizes.len() { spender.rest() } else { spender.look(k as f64 / 12.0) };
+                // The look's two-sided share; each side gets half.
+                student_t_quantile(1.0 - share / 2.0, (k - 1) as f64)
+            })
+            .collect();
+        let expected = [8.9, 3.9, 3.1];
+        for (t, e) in boundaries.iter().zip(expected) {
+            assert!((t - e).abs() < 0.1, "{boundaries:?}");
+        }
+    }
+}

@@ -1,0 +1,147 @@
+//! Looks inside one process: when the rounds collected so far are judged, at what level, and
+//! whether they end the collection.
+//!
+//! A process's rounds are judged at an eighth, a quarter and a half of its budget ([`LOOKS`])
+//! and at its end. The looks share [`PROCESS_ALPHA`] by error spending
+//! ([`super::spending`]), so the interval of each look is at its own level and all of a
+//! process's looks together claim no more than one 95 % interval would. What ends a collection
+//! early depends on the process's [`Role`]:
+//!
+//! - **the screen** (a comparison's first round) stops at the first look whose rounds
+//!   establish parity — the whole interval within `±parity` — or signal a win or a loss
+//!   ([`super::signal`]); a signal goes to fresh processes, so stopping for it only saves time;
+//! - **a fresh process** of a confirmation stops when its rounds establish parity, or when its
+//!   interval lies beyond twice the tolerance: its own answer is then clear, and the
+//!   confirmation pools processes anyway. Every fresh process follows the same rule, so their
+//!   differences stay independent draws of one distribution, which is what the confirmation's
+//!   t test needs.
+//!
+//! Count metrics (allocations) are judged once, at the end: their rounds are few and exact.
+
+use super::signal;
+use super::spending::{GAMMA, Spender};
+use crate::measure::Samples;
+use crate::stats::{Outcome, resamples_for_level};
+use crate::verdict::{CLEAR_BEYOND_TOLERANCE, JudgeOptions, Report};
+
+/// Shares of a process's budget at which its rounds are judged before its end.
+pub const LOOKS: [f64; 3] = [0.125, 0.25, 0.5];
+
+/// Two-sided error rate of a process's intervals over all its looks by default (`1 − level` of
+/// the judging options): a single look at the end would be a 95 % interval.
+pub const PROCESS_ALPHA: f64 = 0.05;
+
+/// The most resamples an interim look's bootstrap takes, as a multiple of the options' own: its
+/// level is extreme (99.7 % or so), where a full complement of replicates beyond each end would
+/// cost more than the look saves.
+const INTERIM_RESAMPLES_FACTOR: usize = 4;
+
+/// What a process is for, which decides what ends its collection early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A comparison's first round: stops once parity is established or a signal is seen.
+    Screen,
+    /// A fresh process of a confirmation (or of a pooled first round): stops once parity is
+    /// established or its interval clears twice the tolerance.
+    Fresh,
+}
+
+/// The looks of one process: each one's level, and whether its judgement ends the collection.
+///
+/// ```
+/// use rtcompare_runtime::decide::{Looks, Role};
+/// use rtcompare_runtime::JudgeOptions;
+/// let mut looks = Looks::new(Role::Screen, &JudgeOptions::default());
+/// let first = looks.options_at(0.125);
+/// let second = looks.options_at(0.25);
+/// let last = looks.options_at_end();
+/// assert!(first.level > 0.997 && second.level > 0.997);
+/// assert!(last.level > 0.95 && last.level < 0.97, "most of the 5 % is kept for the end");
+/// ```
+#[derive(Clone, Debug)]
+pub struct Looks {
+    role: Role,
+    options: JudgeOptions,
+    spender: Spender,
+}
+
+impl Looks {
+    /// The looks of a process in `role`, judged with `options` (whose level is replaced by each
+    /// look's own).
+    pub fn new(role: Role, options: &JudgeOptions) -> Looks {
+        Looks { role, options: options.clone(), spender: Spender::new(1.0 - options.level, GAMMA) }
+    }
+
+    /// Judges the rounds at an interim look at share `t` of the budget, with `judge` given the
+    /// look's options; returns the judgement when it ends the collection (see [`Role`]).
+    pub fn look(&mut self, t: f64, judge: impl FnOnce(&JudgeOptions) -> Report) -> Option<Report> {
+        let report = judge(&self.options_at(t));
+        self.stops(&report).then_some(report)
+    }
+
+    /// Judges the rounds at the last look, which spends whatever the interim looks left.
+    pub fn last(&mut self, judge: impl FnOnce(&JudgeOptions) -> Report) -> Report {
+        judge(&self.options_at_end())
+    }
+
+    /// The looks of a process in `role` taken over `samples` already collected, as though they
+    /// had come at an even pace: the look at share `t` sees the first `t` of the rounds (when
+    /// that is at least `min_rounds`). Returns the rounds up to the look that ended the
+    /// collection, and its judgement. The same looks, levels and stopping rule as a real
+    /// collection, so simulations of the decision run the procedure itself.
+    pub fn replay(
+        role: Role,
+        options: &JudgeOptions,
+        samples: &Samples,
+        min_rounds: usize,
+        judge: impl Fn(&Samples, &JudgeOptions) -> Report,
+    ) -> (Samples, Report) {
+        let mut looks = Looks::new(role, options);
+        for &t in &LOOKS {
+            let rounds = (t * samples.rounds() as f64).round() as usize;
+            if rounds < min_rounds {
+                continue;
+            }
+            let seen = samples.first(rounds);
+            if let Some(report) = looks.look(t, |at| judge(&seen, at)) {
+                return (seen, report);
+            }
+        }
+        let report = looks.last(|at| judge(samples, at));
+        (samples.clone(), report)
+    }
+
+    /// The judging options of an interim look at share `t` of the budget: its level is what
+    /// the spending allows by `t` less what earlier looks used. (Asking spends it.)
+    pub fn options_at(&mut self, t: f64) -> JudgeOptions {
+        let level = 1.0 - self.spender.look(t);
+        let most = INTERIM_RESAMPLES_FACTOR * self.options.resamples;
+        let resamples = resamples_for_level(level).max(self.options.resamples).min(most);
+        JudgeOptions { level, resamples, thresholds: Vec::new(), ..self.options.clone() }
+    }
+
+    /// The judging options of the last look: its level spends whatever the interim looks left.
+    pub fn options_at_end(&mut self) -> JudgeOptions {
+        let level = 1.0 - self.spender.rest();
+        JudgeOptions {
+            level,
+            resamples: self.options.resamples.max(resamples_for_level(level)),
+            ..self.options.clone()
+        }
+    }
+
+    fn stops(&self, report: &Report) -> bool {
+        parity_established(report)
+            || match self.role {
+                Role::Screen => signal(report).is_some(),
+                Role::Fresh => report.clears(CLEAR_BEYOND_TOLERANCE),
+            }
+    }
+}
+
+/// Whether a report establishes parity: no win or loss, and the whole interval within
+/// `±parity` with neither the A/A floor nor the clock's resolution beyond it (two one-sided
+/// tests at the interval's level; Schuirmann, 1987).
+pub fn parity_established(report: &Report) -> bool {
+    report.verdict.outcome == Outcome::Parity && report.verdict.resolved
+}
