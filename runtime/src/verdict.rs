@@ -59,7 +59,7 @@ pub struct Verdict {
     /// ratio, see [`Spread::RoundMedian`]).
     pub noise: f64,
     /// The A/A floor the difference had to clear: how far each arm ran from its own twin in the
-    /// same process, the larger arm's, averaged over the processes pooled.
+    /// same process, the larger arm's, the median over the processes pooled.
     pub floor: f64,
     /// The band the whole interval must lie within for parity to be established: the parity
     /// setting itself. Parity is not established when the A/A floor or the clock's resolution
@@ -69,7 +69,7 @@ pub struct Verdict {
     /// Whether an independent second round agreed; `None` until confirmation has run.
     pub confirmed: Option<bool>,
     /// The first round's own outcome. The same as `outcome` except when the first round was a
-    /// parity that leaned to a win or a loss ([`Report::signal`]) and fresh processes then
+    /// parity that leaned to a win or a loss ([`crate::decide::signal`]) and fresh processes then
     /// established it: `outcome` is then that win or loss, and this stays parity.
     pub first_round: Outcome,
 }
@@ -228,7 +228,7 @@ pub struct Report {
     /// Wall-clock time of the whole comparison (calibration, collection and analysis).
     pub duration: Duration,
     /// The confirmation: the pooled judgement of the fresh processes measured when the first
-    /// round signalled a win or a loss ([`Report::signal`]), at the look that decided
+    /// round signalled a win or a loss ([`crate::decide::signal`]), at the look that decided
     /// `verdict.confirmed`
     /// ([`crate::confirmation`]).
     pub confirmation: Option<Box<Report>>,

@@ -386,6 +386,17 @@ fn the_floor_of_pooled_processes_carries_their_twins_disagreement() {
     }
 }
 
+/// A round in which the twin lost the CPU (150 times its usual time, as a starved round of ten
+/// measured in CI beside a CPU hog) does not set the A/A floor: it is the median of the paired
+/// ratios, which one round cannot move.
+#[test]
+fn one_starved_round_does_not_set_the_floor() {
+    let primary = vec![100.0; 10];
+    let mut twin = vec![100.0; 10];
+    twin[3] = 15_000.0;
+    assert_eq!(rtcompare_runtime::validate::twin_difference(&primary, &twin), 0.0);
+}
+
 /// One process of five whose candidate twin lost the CPU for every one of its batches (30 %
 /// slower): the pooled A/A floor is the median of the processes' own, so that process cannot set
 /// it, and identical code still establishes parity. (The mean of the processes' floors, the rule

@@ -16,7 +16,7 @@
 //! more. The logic is pure: processes come from a closure, so it is tested on synthetic
 //! processes whose truth is known.
 
-use super::signal;
+use super::looks::signal;
 use super::spending::{GAMMA, Spender};
 use crate::judge::judge_processes;
 use crate::measure::{Measured, Metric};
@@ -31,6 +31,10 @@ use std::time::{Duration, Instant};
 /// processes that land in one exact speed class (a hash seed, an alignment) agree to the last
 /// digit more often than four do.
 pub const MIN_FRESH_PROCESSES: usize = 4;
+
+/// The most wall time one comparison takes, as a multiple of its budget: the screen and its
+/// confirmation together.
+pub const TIME_CAP: u32 = 4;
 
 /// The one-sided level of the futility bound: a look rules a signal out once the fresh
 /// processes' 90 % bound on the signal's side lies inside the tolerance.
@@ -106,7 +110,7 @@ pub struct Confirmation {
 /// Confirms the screen's signal ([`signal`]) on fresh processes drawn from `measure`, which is
 /// called with the index of each new process (0, 1, …) and may fail; its error is returned as
 /// is. Before each process past the first look, `may_start` is asked with the longest time one
-/// process has taken so far whether another fits in the comparison's time ([`super::TIME_CAP`]);
+/// process has taken so far whether another fits in the comparison's time ([`TIME_CAP`]);
 /// when it says no, the last look is taken with the processes at hand, spending what is left
 /// of the level. `options` are the pair's judging options, used as they are but for the level.
 ///

@@ -2,14 +2,15 @@
 //! whether they end the collection.
 //!
 //! A process's rounds are judged at an eighth, a quarter and a half of its budget ([`LOOKS`])
-//! and at its end. The looks share [`PROCESS_ALPHA`] by error spending
+//! and at its end. The looks share the shortfall of the judging level ([`PROCESS_LEVEL`] in the
+//! harness) by error spending
 //! ([`super::spending`]), so the interval of each look is at its own level and all of a
 //! process's looks together claim no more than one 95 % interval would. What ends a collection
 //! early depends on the process's [`Role`]:
 //!
 //! - **the screen** (a comparison's first round) stops at the first look whose rounds
 //!   establish parity — the whole interval within `±parity` — or signal a win or a loss
-//!   ([`super::signal`]); a signal goes to fresh processes, so stopping for it only saves time;
+//!   ([`signal`]); a signal goes to fresh processes, so stopping for it only saves time;
 //! - **a fresh process** of a confirmation stops when its rounds establish parity, or when its
 //!   interval lies beyond twice the tolerance: its own answer is then clear, and the
 //!   confirmation pools processes anyway. Every fresh process follows the same rule, so their
@@ -18,7 +19,6 @@
 //!
 //! Count metrics (allocations) are judged once, at the end: their rounds are few and exact.
 
-use super::signal;
 use super::spending::{GAMMA, Spender};
 use crate::measure::Samples;
 use crate::stats::{Outcome, resamples_for_level};
@@ -27,14 +27,15 @@ use crate::verdict::{CLEAR_BEYOND_TOLERANCE, JudgeOptions, Report};
 /// Shares of a process's budget at which its rounds are judged before its end.
 pub const LOOKS: [f64; 3] = [0.125, 0.25, 0.5];
 
-/// Two-sided error rate of a process's intervals over all its looks by default (`1 − level` of
-/// the judging options): a single look at the end would be a 95 % interval.
-pub const PROCESS_ALPHA: f64 = 0.05;
+/// The level of a process's intervals over all its looks together (the judging options' `level`
+/// in the harness): its two-sided shortfall, 5 %, is spent over the looks, so that a single look
+/// at the end would be a 95 % interval.
+pub const PROCESS_LEVEL: f64 = 0.95;
 
 /// The most resamples an interim look's bootstrap takes, as a multiple of the options' own: its
 /// level is extreme (99.7 % or so), where a full complement of replicates beyond each end would
 /// cost more than the look saves.
-const INTERIM_RESAMPLES_FACTOR: usize = 4;
+const INTERIM_RESAMPLES_FACTOR: usize = 2;
 
 /// What a process is for, which decides what ends its collection early.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,4 +145,32 @@ impl Looks {
 /// tests at the interval's level; Schuirmann, 1987).
 pub fn parity_established(report: &Report) -> bool {
     report.verdict.outcome == Outcome::Parity && report.verdict.resolved
+}
+
+/// What fresh processes are asked to confirm: the screen's win or loss, or the side its parity
+/// leans to when the estimate lies beyond the tolerance and the whole interval lies on that side
+/// of zero. `None` when there is nothing to confirm.
+///
+/// A lean covers what one process sees but cannot establish alone: an interval reaching back
+/// inside the tolerance, a fast end a little inside it, a process whose own hash seeds or layout
+/// hide part of the difference. The screen needs no error bookkeeping of its own for it: what
+/// can fail a test is the confirmation, which holds its level by itself.
+///
+/// ```
+/// use rtcompare_runtime::{Arm, Options, Outcome, compare, decide::signal};
+/// use std::time::Duration;
+/// fn slow() -> u64 { (0..3_000u64).map(std::hint::black_box).sum() }
+/// fn fast() -> u64 { (0..1_000u64).map(std::hint::black_box).sum() }
+/// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
+/// let first = compare(Arm::from_fn("slow", slow), Arm::from_fn("fast", fast), &options);
+/// assert_eq!(signal(&first), Some(Outcome::Loss));
+/// ```
+pub fn signal(report: &Report) -> Option<Outcome> {
+    let (v, e) = (&report.verdict, &report.estimate);
+    match v.outcome {
+        Outcome::Parity if e.difference < -v.tolerance && e.high < 0.0 => Some(Outcome::Loss),
+        Outcome::Parity if e.difference > v.tolerance && e.low > 0.0 => Some(Outcome::Win),
+        Outcome::Parity => None,
+        said => Some(said),
+    }
 }

@@ -34,40 +34,5 @@ pub mod looks;
 pub mod spending;
 
 pub use crate::verdict::{CLEAR_BEYOND_TOLERANCE, Ending};
-pub use confirm::{Confirmation, MIN_FRESH_PROCESSES, Plan, conclude, confirm, confirmation_level};
-pub use looks::{LOOKS, Looks, PROCESS_ALPHA, Role, parity_established};
-
-use crate::stats::Outcome;
-use crate::verdict::Report;
-
-/// The most wall time one comparison takes, as a multiple of its budget: the screen and its
-/// confirmation together.
-pub const TIME_CAP: u32 = 4;
-
-/// What fresh processes are asked to confirm: the screen's win or loss, or the side its parity
-/// leans to when the estimate lies beyond the tolerance and the whole interval lies on that side
-/// of zero. `None` when there is nothing to confirm.
-///
-/// A lean covers what one process sees but cannot establish alone: an interval reaching back
-/// inside the tolerance, a fast end a little inside it, a process whose own hash seeds or layout
-/// hide part of the difference. The screen needs no error bookkeeping of its own for it: what
-/// can fail a test is the confirmation, which holds its level by itself.
-///
-/// ```
-/// use rtcompare_runtime::{Arm, Options, Outcome, compare, decide::signal};
-/// use std::time::Duration;
-/// fn slow() -> u64 { (0..3_000u64).map(std::hint::black_box).sum() }
-/// fn fast() -> u64 { (0..1_000u64).map(std::hint::black_box).sum() }
-/// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
-/// let first = compare(Arm::from_fn("slow", slow), Arm::from_fn("fast", fast), &options);
-/// assert_eq!(signal(&first), Some(Outcome::Loss));
-/// ```
-pub fn signal(report: &Report) -> Option<Outcome> {
-    let (v, e) = (&report.verdict, &report.estimate);
-    match v.outcome {
-        Outcome::Parity if e.difference < -v.tolerance && e.high < 0.0 => Some(Outcome::Loss),
-        Outcome::Parity if e.difference > v.tolerance && e.low > 0.0 => Some(Outcome::Win),
-        Outcome::Parity => None,
-        said => Some(said),
-    }
-}
+pub use confirm::{Confirmation, MIN_FRESH_PROCESSES, Plan, TIME_CAP, conclude, confirm, confirmation_level};
+pub use looks::{LOOKS, Looks, PROCESS_LEVEL, Role, parity_established, signal};

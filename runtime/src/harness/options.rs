@@ -3,7 +3,7 @@
 //! git revision all derive from the same registration and run settings.
 
 use super::{Comparison, Settings};
-use crate::decide::Role;
+use crate::decide::{PROCESS_LEVEL, Role};
 use crate::{JudgeOptions, Options};
 
 /// How a comparison is measured in this process: its budget (a worker's share when it is one), its
@@ -15,7 +15,7 @@ pub(crate) fn options(comparison: Comparison, name: &str, settings: &Settings) -
         // A confirmation worker measures for its share of the budget.
         budget: settings.worker_time.or(attribute.time).unwrap_or(settings.time),
         metric: attribute.metric,
-        judge: judge_options(comparison, name, settings.seed, 0.95),
+        judge: judge_options(comparison, name, settings.seed, PROCESS_LEVEL),
         progress: super::console::progress_hook(),
         layout: settings.layout,
         role: Role::Fresh,

@@ -5,7 +5,7 @@ use super::options::{judge_options, options};
 use super::protocol::{confirmation_seed, process_seed};
 use super::worker::{WorkerRun, measure_in_worker};
 use super::{Comparison, Expectation, Settings};
-use crate::decide::{Confirmation, Plan, Role, TIME_CAP, conclude, confirmation_level, signal};
+use crate::decide::{Confirmation, PROCESS_LEVEL, Plan, Role, TIME_CAP, conclude, confirmation_level, signal};
 use crate::measure::{Arm, counting_allocator_installed};
 use crate::report::format_value;
 use crate::warnings::first_round_said;
@@ -56,13 +56,13 @@ pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, regist
     let first = if comparison.registration.settings.revision {
         // Against a git revision: measured in lock-step processes of both builds.
         match super::lockstep::measure_against_revision(comparison, name, settings, settings.seed, settings.processes) {
-            Ok(Some(measured)) => judged(measured, comparison, name, settings.seed, 0.95),
+            Ok(Some(measured)) => judged(measured, comparison, name, settings.seed, PROCESS_LEVEL),
             Ok(None) => return record(None, None),
             Err(why) => return record(None, Some(why)),
         }
     } else if settings.processes > 1 {
         match measure_in_workers(comparison, name, settings, settings.seed, settings.processes) {
-            Ok(measured) => judged(measured, comparison, name, settings.seed, 0.95),
+            Ok(measured) => judged(measured, comparison, name, settings.seed, PROCESS_LEVEL),
             Err(why) => return record(None, Some(why)),
         }
     } else {
