@@ -42,6 +42,9 @@ pub(crate) fn run(build: &BuildInfo, settings: &Settings, results: &Path) -> Res
         )
     })?;
     let exe = std::env::current_exe().map_err(|e| Unavailable(format!("cannot find this test binary: {e}")))?;
+    if exe.parent().and_then(Path::file_name).is_some_and(|dir| dir == "examples") {
+        return Err(Unavailable("it is an example, and rtcompare builds only test targets itself".to_owned()));
+    }
     let layout = Layout::of(&exe).map_err(Unavailable)?;
     let target_dir = layout.target_root.join(FOLDER);
     let cargo = cargo_program(std::env::var_os("CARGO"), build.cargo);
@@ -66,7 +69,7 @@ pub(crate) fn run(build: &BuildInfo, settings: &Settings, results: &Path) -> Res
         } else {
             format!("failed ({}); cargo's messages are above", output.status)
         };
-        eprintln!("error: {}", build_failed(&command, &package_dir, &layout.target, &what));
+        eprintln!("error: {}", build_failed(&typed(&command, &target_dir), &package_dir, &layout.target, &what));
         return Ok(ExitCode::from(2));
     };
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
@@ -100,14 +103,18 @@ fn optimised_command(binary: &Path, args: &[OsString], target_root: &Path, resul
     command
 }
 
-/// The message of a build of the optimised binary that did not give one: the command, where it
-/// ran, `what` went wrong, and the ways on.
-fn build_failed(command: &Command, package_dir: &Path, target: &str, what: &str) -> String {
+/// The build command as the user could type it to see the failure: its target folder, then cargo.
+fn typed(command: &Command, target_dir: &Path) -> String {
+    format!("CARGO_TARGET_DIR={} {}", target_dir.display(), describe(command))
+}
+
+/// The message of a build of the optimised binary that did not give one: the command as typed,
+/// where it ran, `what` went wrong, and the ways on.
+fn build_failed(command: &str, package_dir: &Path, target: &str, what: &str) -> String {
     format!(
         "this perf binary is an unoptimised build, and building its optimised one to measure instead did not \
-         work: `{}` in {} {what}. Fix the build, or run `cargo test --release --test {target}` to see it fail \
+         work: `{command}` in {} {what}. Fix the build, or run `cargo test --release --test {target}` to see it fail \
          there; to measure the unoptimised build on purpose, set RTCOMPARE_DEBUG=1",
-        describe(command),
         package_dir.display()
     )
 }
@@ -184,16 +191,15 @@ mod tests {
 
     #[test]
     fn a_failed_build_names_the_command_and_the_ways_on() {
-        let mut command = Command::new("cargo");
-        command
-            .args(["test", "--no-run", "--release", "--test", "perf"])
-            .env("CARGO_TARGET_DIR", "/t/rtcompare-optimised");
-        let message = build_failed(&command, Path::new("/w"), "perf", "failed (exit status: 101)");
+        let mut command = Command::new("/somewhere/cargo");
+        command.args(["test", "--no-run", "--release", "--test", "perf"]);
+        let typed = typed(&command, Path::new("/t/rtcompare-optimised"));
+        assert_eq!(typed, "CARGO_TARGET_DIR=/t/rtcompare-optimised cargo test --no-run --release --test perf");
+        let message = build_failed(&typed, Path::new("/w"), "perf", "failed (exit status: 101)");
         for part in [
-            "`CARGO_TARGET_DIR=/t/rtcompare-optimised cargo test --no-run --release --test perf` in /w failed (exit \
-             status: 101)",
-            "cargo test --release --test perf",
-            "RTCOMPARE_DEBUG=1",
+            &format!("`{typed}` in /w failed (exit status: 101)"),
+            "run `cargo test --release --test perf` to see it fail",
+            "set RTCOMPARE_DEBUG=1",
         ] {
             assert!(message.contains(part), "missing {part:?} in {message}");
         }
