@@ -120,7 +120,7 @@ fn build_failed(command: &str, package_dir: &Path, target: &str, what: &str) -> 
 }
 
 /// The exit code of the optimised binary as this process's: its own, or 101 (a failed test run)
-/// when a signal ended it.
+/// when a signal ended it or the code does not fit in a byte.
 fn exit_code(status: ExitStatus) -> ExitCode {
     match status.code() {
         Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(101)),
