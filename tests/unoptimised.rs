@@ -1,52 +1,154 @@
 //! `cargo test --test perf` without `--release` builds the unoptimised test profile. Such a
-//! binary measures nothing and says which command to run instead; with `RTCOMPARE_DEBUG=1` it
-//! measures debug code on purpose, and even a clear loss passes, marked as debug code (in an
-//! optimised build the variable changes nothing). Fixture:
-//! tests/fixtures/verdicts/tests/known_answers.rs, built in the test profile (and in release for the last test).
+//! binary builds the same test target optimised, in a target folder of its own, and runs that in
+//! its place: the verdicts are about optimised code, and a loss fails the run (101). Where cargo
+//! cannot be run it measures nothing and says which command to run instead (exit 2). With
+//! `RTCOMPARE_DEBUG=1` it measures debug code on purpose, and even a clear loss passes, marked as
+//! debug code (in an optimised build the variable changes nothing). Fixture:
+//! tests/fixtures/verdicts/tests/known_answers.rs, built in the test profile (and in release for
+//! the optimised build and the last test).
 
 mod support;
 
 use serde_json::Value;
-use support::{Profile, fixture_cargo, fixture_command, run, scratch_dir, stdout, take_turn, text};
+use std::path::Path;
+use std::process::{Command, Output};
+use support::{
+    Profile, fixture_binary, fixture_cargo, fixture_command, root, run, scratch_dir, stdout, take_turn, text,
+};
 
 /// Four times the reference's work: a loss in any build.
 const LOSS: &str = "known_answers::four_times_the_work_vs_reference";
 
+/// The line an unoptimised binary prints before it builds its optimised self.
+const BUILDING: &str = "rtcompare: this is an unoptimised build; building the optimised one in ";
+
 /// `cargo test` (no `--release`) of the fixture's known-answers target with a short budget and no colour.
-fn debug_build(args: &[&str]) -> std::process::Command {
+fn debug_build(args: &[&str]) -> Command {
     let mut command = fixture_cargo(Profile::Unoptimised, "known_answers", args);
     command.env("RTCOMPARE_TIME", "300ms").env("NO_COLOR", "1");
     command
 }
 
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
 #[test]
-fn an_unoptimised_build_measures_nothing_and_names_the_command_to_run() {
+fn an_unoptimised_build_run_by_cargo_measures_its_optimised_build() {
     let _turn = take_turn();
-    let dir = scratch_dir("unoptimised-refusal");
+    let dir = scratch_dir("rebuilt-optimised");
     let results = dir.join("perf.json");
     let output = run(debug_build(&["--exact", LOSS]).env("RTCOMPARE_RESULTS", &results));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
-    for part in [
-        "error: this perf binary is an unoptimised build (debug assertions are on), so nothing was measured",
-        &format!("\n    cargo test --release --test known_answers -- --exact {LOSS}\n"),
-        "set RTCOMPARE_DEBUG=1",
-    ] {
-        assert!(stderr.contains(part), "missing {part:?}:\n{}", text(&output));
+    assert_eq!(output.status.code(), Some(101), "a loss of optimised code must fail the run:\n{}", text(&output));
+    let out = stdout(&output);
+    for part in [&format!("test {LOSS} ... FAILED"), "    loss (confirmed)", "test result: FAILED. 0 passed; 1 failed"]
+    {
+        assert!(out.contains(part), "missing {part:?}:\n{}", text(&output));
     }
-    assert!(!stdout(&output).contains("running"), "measured before refusing:\n{}", text(&output));
-    assert!(!results.exists() && !dir.join("perf").exists(), "files were written:\n{}", text(&output));
+    assert!(!out.contains("unoptimised") && !out.contains("RTCOMPARE_DEBUG"), "{}", text(&output));
+    let err = stderr(&output);
+    assert!(err.contains(BUILDING) && err.contains("rtcompare-optimised"), "{}", text(&output));
+    let json = std::fs::read_to_string(&results).unwrap_or_else(|e| panic!("no results file: {e}\n{}", text(&output)));
+    let file: Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}\n{json}"));
+    assert_eq!(file["environment"]["profile"]["debug_assertions"], false, "{json}");
+    let comparison = &file["comparisons"][0];
+    assert_eq!((&comparison["verdict"]["outcome"], &comparison["passed"]), (&Value::from("loss"), &Value::from(false)));
+}
 
+#[test]
+fn listing_and_a_filter_that_selects_nothing_build_nothing() {
+    let _turn = take_turn();
     // Listing measures nothing, so it works in any build (nextest lists with `--format terse`).
     let listed = run(&mut debug_build(&["--list", "--format", "terse"]));
     assert!(listed.status.success(), "{}", text(&listed));
     assert!(stdout(&listed).contains(&format!("{LOSS}: test\n")), "{}", text(&listed));
+    assert!(!stderr(&listed).contains(BUILDING), "{}", text(&listed));
+
+    let nothing = run(&mut debug_build(&["no_comparison_is_called_this"]));
+    assert!(nothing.status.success(), "{}", text(&nothing));
+    assert!(stdout(&nothing).contains("running 0 tests"), "{}", text(&nothing));
+    assert!(!stderr(&nothing).contains(BUILDING), "{}", text(&nothing));
 
     // A malformed value is a settings error like any other.
     let malformed = run(debug_build(&["--exact", LOSS]).env("RTCOMPARE_DEBUG", "yes"));
     assert_eq!(malformed.status.code(), Some(2), "{}", text(&malformed));
-    let stderr = String::from_utf8_lossy(&malformed.stderr);
-    assert!(stderr.contains("invalid RTCOMPARE_DEBUG=\"yes\"") && stderr.contains("RTCOMPARE_DEBUG=1"), "{stderr}");
+    let err = stderr(&malformed);
+    assert!(err.contains("invalid RTCOMPARE_DEBUG=\"yes\"") && err.contains("RTCOMPARE_DEBUG=1"), "{err}");
+}
+
+/// The unoptimised fixture binary started directly, as neither cargo nor nextest would: none of
+/// the outer run's cargo or rtcompare variables.
+fn direct(binary: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(binary);
+    command.args(args).current_dir(root()).env("RTCOMPARE_TIME", "300ms").env("NO_COLOR", "1");
+    for (name, _) in std::env::vars() {
+        if name.starts_with("RTCOMPARE_") || name.starts_with("CARGO") || name.starts_with("NEXTEST") {
+            command.env_remove(name);
+        }
+    }
+    command
+}
+
+#[test]
+fn where_cargo_cannot_be_run_nothing_is_measured_and_the_command_is_named() {
+    let _turn = take_turn();
+    let binary = fixture_binary(Profile::Unoptimised, "known_answers");
+    let package = root().join("tests/fixtures/verdicts");
+    let dir = scratch_dir("unoptimised-refusal");
+    let results = dir.join("perf.json");
+    let manifest = package.as_os_str();
+    let cases: [(&[(&str, &std::ffi::OsStr)], &str); 3] = [
+        (&[], "it was not started by cargo (CARGO_MANIFEST_DIR is not set)"),
+        (
+            &[("CARGO_MANIFEST_DIR", manifest), ("CARGO", "/no/such/cargo".as_ref())],
+            "cargo could not be run (/no/such/cargo: ",
+        ),
+        // The optimised build it would start has this variable; one with debug assertions on too
+        // must not build itself again.
+        (
+            &[("CARGO_MANIFEST_DIR", manifest), ("RTCOMPARE_OPTIMISED", dir.as_os_str())],
+            "this is already the optimised build rtcompare made",
+        ),
+    ];
+    for (variables, why) in cases {
+        let output =
+            run(direct(&binary, &["--exact", LOSS]).envs(variables.iter().copied()).env("RTCOMPARE_RESULTS", &results));
+        assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+        let err = stderr(&output);
+        for part in [
+            "error: this perf binary is an unoptimised build (debug assertions are on), so nothing was measured",
+            &format!("\nrtcompare could not build and run the optimised one itself: {why}"),
+            &format!("\n    cargo test --release --test known_answers -- --exact {LOSS}\n"),
+            "set RTCOMPARE_DEBUG=1",
+        ] {
+            assert!(err.contains(part), "missing {part:?}:\n{}", text(&output));
+        }
+        assert!(!stdout(&output).contains("running"), "measured before refusing:\n{}", text(&output));
+        assert!(!results.exists() && !dir.join("perf").exists(), "files were written:\n{}", text(&output));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_failed_optimised_build_is_an_error_naming_the_command() {
+    let _turn = take_turn();
+    let binary = fixture_binary(Profile::Unoptimised, "known_answers");
+    let package = root().join("tests/fixtures/verdicts");
+    // `false` stands in for a cargo whose build fails.
+    let output = run(direct(&binary, &["--exact", LOSS]).env("CARGO_MANIFEST_DIR", &package).env("CARGO", "false"));
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    let err = stderr(&output);
+    for part in [
+        "error: this perf binary is an unoptimised build, and building its optimised one to measure instead did not \
+         work: `CARGO_TARGET_DIR=",
+        "rtcompare-optimised cargo test --no-run --message-format=json-render-diagnostics --manifest-path ",
+        " --package rtcompare-fixture-verdicts --test known_answers --release --no-default-features` in ",
+        "failed (exit status: 1)",
+        "set RTCOMPARE_DEBUG=1",
+    ] {
+        assert!(err.contains(part), "missing {part:?}:\n{}", text(&output));
+    }
+    assert!(!stdout(&output).contains("running"), "{}", text(&output));
 }
 
 #[test]
@@ -56,6 +158,7 @@ fn with_rtcompare_debug_a_loss_in_debug_code_is_reported_and_passes() {
     let results = dir.join("perf.json");
     let output = run(debug_build(&["--exact", LOSS]).env("RTCOMPARE_DEBUG", "1").env("RTCOMPARE_RESULTS", &results));
     assert!(output.status.success(), "{}", text(&output));
+    assert!(!stderr(&output).contains(BUILDING), "{}", text(&output));
     let out = stdout(&output);
     for part in [
         &format!("test {LOSS} ... ok"),

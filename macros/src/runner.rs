@@ -41,6 +41,7 @@ pub(crate) fn main(input: TokenStream) -> syn::Result<TokenStream> {
                 package: ::core::env!("CARGO_PKG_NAME"),
                 manifest_dir: ::core::env!("CARGO_MANIFEST_DIR"),
                 features: &[#((#features, ::core::cfg!(feature = #features))),*],
+                cargo: ::core::option_env!("CARGO"),
             })
         }
     })

@@ -63,7 +63,7 @@ pub fn take_turn() -> std::sync::MutexGuard<'static, ()> {
 pub enum Profile {
     /// `--release`: what a user runs, and the only build that measures.
     Release,
-    /// The unoptimised test profile (no `--release`), which refuses to measure.
+    /// The unoptimised test profile (no `--release`), which builds and runs its optimised self.
     Unoptimised,
 }
 
@@ -78,6 +78,26 @@ pub fn fixture_cargo(profile: Profile, target: &str, args: &[&str]) -> Command {
     all.extend_from_slice(&["-p", "rtcompare-fixture-verdicts", "--test", target, "--"]);
     all.extend_from_slice(args);
     cargo(&all)
+}
+
+/// The executable of a test target of the fixture crate, built first if need be: for a test
+/// that starts it without cargo.
+#[allow(dead_code)]
+pub fn fixture_binary(profile: Profile, target: &str) -> PathBuf {
+    let mut args =
+        vec!["test", "--no-run", "--message-format=json", "-p", "rtcompare-fixture-verdicts", "--test", target];
+    if profile == Profile::Release {
+        args.push("--release");
+    }
+    let output = run(&mut cargo(&args));
+    assert!(output.status.success(), "the fixture did not build:\n{}", text(&output));
+    let messages = String::from_utf8_lossy(&output.stdout);
+    let executable =
+        messages.lines().filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok()).find_map(|message| {
+            let wanted = message["target"]["name"] == target && message["profile"]["test"] == true;
+            wanted.then(|| message["executable"].as_str().map(PathBuf::from)).flatten()
+        });
+    executable.unwrap_or_else(|| panic!("cargo built no test target `{target}`:\n{messages}"))
 }
 
 /// Runs a perf-style test target of the fixture crate in release with a short budget and no

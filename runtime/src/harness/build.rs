@@ -1,5 +1,5 @@
-//! What `main!()` tells the harness about the build it expands in: the facts the unoptimised-build
-//! refusal and the baseline build of a git revision need.
+//! What `main!()` tells the harness about the build it expands in: the facts the optimised
+//! re-build of an unoptimised binary and the baseline build of a git revision need.
 
 /// What `main!()` knows about the build of the crate it expands in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,4 +13,7 @@ pub struct BuildInfo {
     /// The package's declared features, each with whether it is on in this build: a
     /// comparison against another revision builds that revision with the same ones.
     pub features: &'static [(&'static str, bool)],
+    /// The cargo that built the test crate (`CARGO` at compile time), for re-building it when
+    /// the running process was not told which cargo started it.
+    pub cargo: Option<&'static str>,
 }

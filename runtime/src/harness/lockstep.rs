@@ -22,7 +22,7 @@
 //! `@rtcompare-lockstep <total>`, until `quit` or the end of its input. Lines without the
 //! prefix (a measured function's own printing) are skipped, and so is whatever precedes it.
 
-use super::protocol::{LOCKSTEP_VARIABLE, WORKER_VARIABLE};
+use super::protocol::{LOCKSTEP_VARIABLE, OPTIMISED_VARIABLE, WORKER_VARIABLE};
 use super::revision::{Baseline, prepared};
 use super::{Comparison, Settings};
 use crate::measure::{Arm, BatchFn, Meter, Metric, PLACEMENTS};
@@ -210,6 +210,8 @@ impl Side {
         let mut command = Command::new(exe);
         let mode = cpu.map_or_else(|| "1".to_owned(), |cpu| format!("cpu={cpu}"));
         command.args([name, "--exact", "--color", "never"]).env(LOCKSTEP_VARIABLE, mode).env_remove(WORKER_VARIABLE);
+        // A baseline built from an older rtcompare rejects a variable it does not know.
+        command.env_remove(OPTIMISED_VARIABLE);
         if settings.debug {
             command.env("RTCOMPARE_DEBUG", "1");
         }

@@ -7,8 +7,10 @@
 //! no way to print a block under a test's result line.
 
 mod build;
+mod cargo;
 mod console;
 mod lockstep;
+mod optimised;
 mod options;
 mod protocol;
 mod registry;
@@ -20,7 +22,7 @@ mod unoptimised;
 mod worker;
 
 pub use build::BuildInfo;
-pub use protocol::{LOCKSTEP_VARIABLE, WORKER_TIME_VARIABLE, WORKER_VARIABLE};
+pub use protocol::{LOCKSTEP_VARIABLE, OPTIMISED_VARIABLE, WORKER_TIME_VARIABLE, WORKER_VARIABLE};
 pub use registry::{AttributeSettings, Batches, Comparison, Expectation, Registration, comparisons};
 pub use revision::{BASELINE_VARIABLE, revision_label, sanitise_revision};
 pub use run::main;

@@ -17,6 +17,12 @@ pub const WORKER_TIME_VARIABLE: &str = "RTCOMPARE_WORKER_TIME";
 /// The variable that puts a test binary in lock-step mode.
 pub const LOCKSTEP_VARIABLE: &str = "RTCOMPARE_LOCKSTEP";
 
+/// The variable that marks the optimised build an unoptimised perf binary built and started in
+/// its place; its value is the unoptimised build's target folder, where the results file and
+/// baseline builds go as if it had measured itself. It also keeps the optimised build from
+/// re-building itself should it have debug assertions on too.
+pub const OPTIMISED_VARIABLE: &str = "RTCOMPARE_OPTIMISED";
+
 /// Exit code of a worker whose command line did not select exactly one comparison.
 pub(crate) const EXIT_NO_SUCH_COMPARISON: u8 = 3;
 

@@ -9,6 +9,7 @@
 //! the run with one error.
 
 use super::build::BuildInfo;
+use super::cargo::{Layout, TestBuild, describe, executable, last_lines};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
@@ -73,15 +74,21 @@ pub(crate) fn how_to_run() -> String {
 }
 
 /// Resolves `revision`, checks it out and builds this test target there, once per process.
-pub(crate) fn prepare(revision: &str, build: &BuildInfo) -> Result<&'static Baseline, String> {
+/// `target_root` is the target folder to keep them in, when not this binary's own (the
+/// optimised build of an unoptimised binary keeps them where the unoptimised one would).
+pub(crate) fn prepare(
+    revision: &str,
+    build: &BuildInfo,
+    target_root: Option<&Path>,
+) -> Result<&'static Baseline, String> {
     if let Some(baseline) = PREPARED.get() {
         return Ok(baseline);
     }
-    let baseline = build_baseline(revision, build)?;
+    let baseline = build_baseline(revision, build, target_root)?;
     Ok(PREPARED.get_or_init(|| baseline))
 }
 
-fn build_baseline(revision: &str, build: &BuildInfo) -> Result<Baseline, String> {
+fn build_baseline(revision: &str, build: &BuildInfo, target_root: Option<&Path>) -> Result<Baseline, String> {
     let manifest_dir = package_dir(build);
     let top = git(&manifest_dir, &["rev-parse", "--show-toplevel"]).map_err(|why| {
         format!(
@@ -100,7 +107,7 @@ fn build_baseline(revision: &str, build: &BuildInfo) -> Result<Baseline, String>
     })?;
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this test binary: {e}"))?;
     let layout = Layout::of(&exe)?;
-    let base = layout.target_root.join("rtcompare-baseline");
+    let base = target_root.unwrap_or(&layout.target_root).join("rtcompare-baseline");
     let checkout = base.join(&commit);
     worktree(&top, &checkout, &commit)?;
     let relative = relative_package_dir(&top, &manifest_dir)?;
@@ -176,89 +183,12 @@ fn worktree(top: &Path, checkout: &Path, commit: &str) -> Result<(), String> {
     }
 }
 
-/// Where this binary sits in Cargo's target folder: `<root>[/<triple>]/<profile>/deps/<name>-<hash>`.
-struct Layout {
-    target_root: PathBuf,
-    /// The profile's folder name (`debug` for the dev and test profiles).
-    profile: String,
-    triple: Option<String>,
-    /// The test target's name: the binary's without Cargo's `-<hash>`.
-    target: String,
-}
-
-impl Layout {
-    fn of(exe: &Path) -> Result<Layout, String> {
-        let unexpected = || {
-            format!(
-                "this test binary ({}) is not where Cargo puts test binaries (<target>/<profile>/deps/<name>-<hash>); \
-                 run it through `cargo test` or `cargo nextest run`",
-                exe.display()
-            )
-        };
-        let stem = exe.file_stem().and_then(|s| s.to_str()).ok_or_else(unexpected)?;
-        let target = stem.rsplit_once('-').map_or(stem, |(name, _hash)| name).to_owned();
-        let deps = exe.parent().filter(|d| d.file_name().is_some_and(|n| n == "deps")).ok_or_else(unexpected)?;
-        let profile_dir = deps.parent().ok_or_else(unexpected)?;
-        let profile = profile_dir.file_name().and_then(|n| n.to_str()).ok_or_else(unexpected)?.to_owned();
-        let above = profile_dir.parent().ok_or_else(unexpected)?;
-        // A `--target` build puts the triple's folder between the target folder and the
-        // profile's: a folder named after a target rustc knows.
-        let name = above.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-        let (target_root, triple) = match above.parent() {
-            Some(root) if name.contains('-') && known_target(name) => (root.to_path_buf(), Some(name.to_owned())),
-            _ => (above.to_path_buf(), None),
-        };
-        Ok(Layout { target_root, profile, triple, target })
-    }
-}
-
-/// Whether `name` is one of the targets rustc knows (`rustc --print target-list`).
-fn known_target(name: &str) -> bool {
-    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
-    Command::new(rustc)
-        .args(["--print", "target-list"])
-        .stdin(Stdio::null())
-        .output()
-        .is_ok_and(|output| String::from_utf8_lossy(&output.stdout).lines().any(|line| line.trim() == name))
-}
-
-/// Builds the test target in the baseline checkout and returns its executable.
+/// Builds the test target in the baseline checkout, in the same profile as this binary, and
+/// returns its executable.
 fn cargo_build(package_dir: &Path, target_dir: &Path, build: &BuildInfo, layout: &Layout) -> Result<PathBuf, String> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut command = Command::new(cargo);
-    command
-        .current_dir(package_dir)
-        .args(["test", "--no-run", "--message-format=json-render-diagnostics", "--manifest-path"])
-        .arg(package_dir.join("Cargo.toml"))
-        .args(["--package", build.package, "--test", &layout.target]);
-    if layout.profile != "debug" {
-        command.args(["--profile", &layout.profile]);
-    }
-    if let Some(triple) = &layout.triple {
-        command.args(["--target", triple]);
-    }
-    let features: Vec<&str> = build.features.iter().filter(|(_, on)| *on).map(|(name, _)| *name).collect();
-    command.arg("--no-default-features");
-    if !features.is_empty() {
-        command.args(["--features", &features.join(",")]);
-    }
-    command.env("CARGO_TARGET_DIR", target_dir);
-    // What Cargo told this test process about its own package must not reach the other build.
-    for (name, _) in std::env::vars_os() {
-        let name = name.to_string_lossy();
-        if name.starts_with("CARGO_PKG_")
-            || name.starts_with("CARGO_BIN_")
-            || ["CARGO_MANIFEST_DIR", "CARGO_MANIFEST_PATH", "CARGO_CRATE_NAME", "CARGO_PRIMARY_PACKAGE"]
-                .contains(&name.as_ref())
-            || name == "CARGO_TARGET_TMPDIR"
-        {
-            command.env_remove(name.as_ref());
-        }
-    }
-    let output = command
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("could not run cargo: {e}; put cargo on PATH or set CARGO"))?;
+    let mut command = TestBuild { cargo, package_dir, profile: &layout.profile, target_dir }.command(build, layout);
+    let output = command.output().map_err(|e| format!("could not run cargo: {e}; put cargo on PATH or set CARGO"))?;
     let text = String::from_utf8_lossy(&output.stdout);
     if !output.status.success() {
         return Err(format!(
@@ -277,56 +207,9 @@ fn cargo_build(package_dir: &Path, target_dir: &Path, build: &BuildInfo, layout:
     })
 }
 
-/// The executable of the test target `target` in Cargo's JSON messages.
-fn executable(messages: &str, target: &str) -> Option<PathBuf> {
-    messages.lines().filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok()).find_map(|message| {
-        let is_target = message["reason"] == "compiler-artifact"
-            && message["target"]["name"] == target
-            && message["profile"]["test"] == true;
-        is_target.then(|| message["executable"].as_str().map(PathBuf::from)).flatten()
-    })
-}
-
-fn describe(command: &Command) -> String {
-    let args: Vec<String> = command.get_args().map(|a| a.to_string_lossy().into_owned()).collect();
-    format!("cargo {}", args.join(" "))
-}
-
-fn last_lines(text: &str, count: usize) -> String {
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    lines[lines.len().saturating_sub(count)..].join("\n")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_layout_of_a_test_binary() {
-        let layout = Layout::of(Path::new("/x/target/release/deps/perf-0123abcd")).map_err(|e| e.to_string());
-        let layout = layout.as_ref().map(|l| (l.target_root.clone(), l.profile.as_str(), l.target.as_str()));
-        assert_eq!(layout, Ok((PathBuf::from("/x/target"), "release", "perf")));
-        assert!(Layout::of(Path::new("/x/perf")).is_err());
-        let of = |path: &str| Layout::of(Path::new(path)).map(|l| (l.target_root, l.triple)).map_err(|e| e.to_string());
-        assert_eq!(of("/x/target/nested/release/deps/perf-1"), Ok((PathBuf::from("/x/target/nested"), None)));
-        assert_eq!(
-            of("/x/target/x86_64-unknown-linux-gnu/release/deps/perf-1"),
-            Ok((PathBuf::from("/x/target"), Some("x86_64-unknown-linux-gnu".to_owned())))
-        );
-    }
-
-    #[test]
-    fn the_executable_is_read_from_cargos_messages() {
-        let messages = concat!(
-            r#"{"reason":"compiler-artifact","target":{"name":"perf","kind":["lib"]},"profile":{"test":false},"executable":null}"#,
-            "\n",
-            r#"{"reason":"compiler-artifact","target":{"name":"perf","kind":["test"]},"profile":{"test":true},"executable":"/t/perf-1"}"#,
-            "\n",
-            r#"{"reason":"build-finished","success":true}"#,
-        );
-        assert_eq!(executable(messages, "perf"), Some(PathBuf::from("/t/perf-1")));
-        assert_eq!(executable(messages, "other"), None);
-    }
 
     #[test]
     fn names_keep_letters_digits_and_underscores() {

@@ -5,6 +5,7 @@ use super::console::{
     Counts, file_lines, measuring, print_failures, print_header, print_ignored, print_result_line, print_summary,
     print_trial, print_warning,
 };
+use super::optimised::Unavailable;
 use super::protocol::{EXIT_NO_SUCH_COMPARISON, write_result};
 use super::trial::measure_for_worker;
 use super::unoptimised::refusal;
@@ -20,8 +21,11 @@ use std::time::Instant;
 
 /// Runs every registered comparison selected by the command line, writes the results file,
 /// pictures and summaries, and returns the exit code (101 when a test failed, 2 on a
-/// configuration error, a file that cannot be written, or an unoptimised build that was not
-/// asked to measure with `RTCOMPARE_DEBUG=1`).
+/// configuration error or a file that cannot be written).
+///
+/// An unoptimised build (debug assertions on) that was not asked to measure with
+/// `RTCOMPARE_DEBUG=1` builds the same test target optimised and runs that in its place,
+/// returning its exit code: 2 when it does not build, or when cargo cannot be run from here.
 pub fn main(build: BuildInfo) -> ExitCode {
     let mut args = Arguments::from_args();
     let comparisons = comparisons();
@@ -45,14 +49,11 @@ pub fn main(build: BuildInfo) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    // Verdicts about debug code must never fail a build: measure it only when asked to. A worker
-    // is asked by its parent, which passes `RTCOMPARE_DEBUG=1` on when it opted in.
-    if build.debug_assertions && !settings.debug {
-        let exe = std::env::current_exe().ok();
-        let args: Vec<OsString> = std::env::args_os().skip(1).collect();
-        let nextest = std::env::var_os("NEXTEST_RUN_ID").is_some();
-        eprintln!("error: {}", refusal(exe.as_deref(), &args, nextest));
-        return ExitCode::from(2);
+    // Verdicts about debug code must never fail a build: an unoptimised binary measures in its
+    // optimised build, or debug code only when asked to. A worker is asked by its parent, which
+    // passes `RTCOMPARE_DEBUG=1` on when it opted in. A run that measures nothing needs no build.
+    if build.debug_assertions && !settings.debug && selects(&args, &comparisons, &settings, |_| true) {
+        return in_optimised_build(&build, &settings);
     }
     // In an optimised build `RTCOMPARE_DEBUG=1` changes nothing: its verdicts fail as always.
     settings.debug &= build.debug_assertions;
@@ -71,7 +72,7 @@ pub fn main(build: BuildInfo) -> ExitCode {
     }
     // The baseline build of comparisons against a revision, before anything is measured.
     if let Some(revision) = settings.baseline.as_deref().filter(|_| wants_revision(&args, &comparisons, &settings)) {
-        if let Err(error) = super::revision::prepare(revision, &build) {
+        if let Err(error) = super::revision::prepare(revision, &build, settings.optimised.as_deref()) {
             eprintln!("error: {error}");
             return ExitCode::from(2);
         }
@@ -86,10 +87,39 @@ pub fn main(build: BuildInfo) -> ExitCode {
 
 /// Whether the command line selects a comparison against a revision that will run.
 fn wants_revision(args: &Arguments, comparisons: &[(String, Comparison)], settings: &Settings) -> bool {
+    selects(args, comparisons, settings, |c| c.registration.settings.revision)
+}
+
+/// Whether the command line selects a comparison that will run (neither filtered out nor ignored)
+/// and is one `which` accepts.
+fn selects(
+    args: &Arguments,
+    comparisons: &[(String, Comparison)],
+    settings: &Settings,
+    which: impl Fn(&Comparison) -> bool,
+) -> bool {
     let all = trials(comparisons, settings, &Records::default());
-    comparisons.iter().zip(&all).any(|((_, c), trial)| {
-        c.registration.settings.revision && !args.is_filtered_out(trial) && !args.is_ignored(trial)
-    })
+    comparisons
+        .iter()
+        .zip(&all)
+        .any(|((_, c), trial)| which(c) && !args.is_filtered_out(trial) && !args.is_ignored(trial))
+}
+
+/// Runs the optimised build of this unoptimised binary in its place and returns its exit code;
+/// where that cannot be done, measures nothing and names the command to run instead (exit 2).
+fn in_optimised_build(build: &BuildInfo, settings: &Settings) -> ExitCode {
+    // The results file where this binary would write it, not under the optimised build's folder.
+    let results = Destinations::resolve(&requested(settings)).results;
+    match super::optimised::run(build, settings, &results) {
+        Ok(code) => code,
+        Err(Unavailable(why)) => {
+            let exe = std::env::current_exe().ok();
+            let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+            let nextest = std::env::var_os("NEXTEST_RUN_ID").is_some();
+            eprintln!("error: {}", refusal(exe.as_deref(), &args, nextest, &why));
+            ExitCode::from(2)
+        }
+    }
 }
 
 /// What a run needs besides the command line.

@@ -1,7 +1,7 @@
 //! Run-wide settings from `RTCOMPARE_*` environment variables, validated before anything is
 //! measured.
 
-use super::protocol::{LOCKSTEP_VARIABLE, WORKER_TIME_VARIABLE, WORKER_VARIABLE};
+use super::protocol::{LOCKSTEP_VARIABLE, OPTIMISED_VARIABLE, WORKER_TIME_VARIABLE, WORKER_VARIABLE};
 use crate::decide::MIN_FRESH_PROCESSES;
 use crate::measure::Layout;
 use std::path::PathBuf;
@@ -25,9 +25,9 @@ pub struct Settings {
     /// to write (none by default).
     pub gha_benchmark: Option<PathBuf>,
     /// `RTCOMPARE_DEBUG`: measure an unoptimised (debug) build on purpose (default off: such a
-    /// build refuses to measure). Its verdicts are printed but never fail a test. The harness
-    /// keeps it only in a binary built with debug assertions; in an optimised build it changes
-    /// nothing.
+    /// build builds and runs its optimised self instead). Its verdicts are printed but never fail
+    /// a test. The harness keeps it only in a binary built with debug assertions; in an optimised
+    /// build it changes nothing.
     pub debug: bool,
     /// `RTCOMPARE_CONFIRM`: re-measure a loss (or, with `expect = "win"`, a win) in a fresh
     /// process before it counts (default on; `0` turns it off).
@@ -59,6 +59,9 @@ pub struct Settings {
     /// `RTCOMPARE_LOCKSTEP`: set by rtcompare itself when it starts one side of a comparison
     /// against a revision: the process runs batches on command.
     pub lockstep: bool,
+    /// `RTCOMPARE_OPTIMISED`: set by rtcompare itself in the optimised build that an unoptimised
+    /// perf binary built and runs in its place: the unoptimised build's target folder.
+    pub optimised: Option<PathBuf>,
 }
 
 /// The most fresh processes a confirmation measures when `RTCOMPARE_MAX_PROCESSES` is not set:
@@ -88,6 +91,7 @@ impl Default for Settings {
             worker_time: None,
             baseline: None,
             lockstep: false,
+            optimised: None,
         }
     }
 }
@@ -125,6 +129,7 @@ const KNOWN: &[(&str, &str)] = &[
     (WORKER_TIME_VARIABLE, "(set by rtcompare for its worker processes; do not set it)"),
     ("RTCOMPARE_BASELINE", "RTCOMPARE_BASELINE=origin/main"),
     (LOCKSTEP_VARIABLE, "(set by rtcompare for its lock-step processes; do not set it)"),
+    (OPTIMISED_VARIABLE, "(set by rtcompare for the optimised build it runs; do not set it)"),
 ];
 
 /// A malformed setting: names the variable, the value and a valid example.
@@ -185,7 +190,7 @@ impl Settings {
                         "0" => false,
                         _ => {
                             return Err(invalid(
-                                "expected 1 (measure an unoptimised build on purpose) or 0 (refuse to)",
+                                "expected 1 (measure an unoptimised build on purpose) or 0 (measure its optimised build)",
                             ));
                         }
                     }
@@ -233,6 +238,7 @@ impl Settings {
                     settings.baseline = Some(revision.to_owned());
                 }
                 LOCKSTEP_VARIABLE => settings.lockstep = value == "1" || value.starts_with("cpu="),
+                OPTIMISED_VARIABLE => settings.optimised = Some(PathBuf::from(value)),
                 _ => {
                     let known: Vec<&str> = KNOWN.iter().map(|(n, _)| *n).collect();
                     return Err(SettingsError(format!(

@@ -1,24 +1,25 @@
 //! Refusing to measure an unoptimised build: `cargo test --test perf` without `--release` builds
 //! the test profile, whose timings describe debug code, and a loss found there can fail a build
-//! for a difference the release build does not have. Such a binary measures nothing unless
-//! `RTCOMPARE_DEBUG=1` asks for it; this module words the refusal and the command to run
-//! instead.
+//! for a difference the release build does not have. Such a binary builds and runs its optimised
+//! self (`optimised.rs`); where it cannot, it measures nothing unless `RTCOMPARE_DEBUG=1` asks for
+//! it. This module words that refusal and the command to run instead.
 
 use crate::report::binary_name;
 use std::ffi::OsString;
 use std::path::Path;
 
-/// The message of a binary built with debug assertions that was not asked to measure anyway:
-/// why nothing was measured, the command to run instead and how to measure debug code on
-/// purpose. `exe` is the running binary, `args` its arguments (without the program name) and
-/// `nextest` whether cargo nextest started it.
-pub(crate) fn refusal(exe: Option<&Path>, args: &[OsString], nextest: bool) -> String {
+/// The message of a binary built with debug assertions that was not asked to measure anyway and
+/// could not run its optimised build (`why` says why not): why nothing was measured, the command
+/// to run instead and how to measure debug code on purpose. `exe` is the running binary, `args`
+/// its arguments (without the program name) and `nextest` whether cargo nextest started it.
+pub(crate) fn refusal(exe: Option<&Path>, args: &[OsString], nextest: bool, why: &str) -> String {
     format!(
         "this perf binary is an unoptimised build (debug assertions are on), so nothing was measured: timings \
          of debug code say little about release code, and a loss found in them could fail a build over a \
-         difference the release build does not have. Run the optimised build instead:\n\n    {}\n\nTo measure \
-         debug code on purpose, set RTCOMPARE_DEBUG=1: its verdicts are printed but never fail a test. \
-         (rtcompare goes by `debug_assertions`; a profile with `debug-assertions = false` is measured as usual.)",
+         difference the release build does not have.\nrtcompare could not build and run the optimised one \
+         itself: {why}. Run the optimised build instead:\n\n    {}\n\nTo measure debug code on purpose, set \
+         RTCOMPARE_DEBUG=1: its verdicts are printed but never fail a test. (rtcompare goes by \
+         `debug_assertions`; a profile with `debug-assertions = false` is measured as usual.)",
         suggested_command(exe, args, nextest)
     )
 }
@@ -113,10 +114,11 @@ mod tests {
     #[test]
     fn the_message_says_why_what_to_run_and_how_to_opt_in() {
         let exe = Path::new("/repo/target/debug/deps/perf-1a2b3c4d5e6f7a8b");
-        let message = refusal(Some(exe), &args(&["sort"]), false);
+        let message = refusal(Some(exe), &args(&["sort"]), false, "no cargo");
         for part in [
             "unoptimised build",
             "nothing was measured",
+            "\nrtcompare could not build and run the optimised one itself: no cargo. Run",
             "\n    cargo test --release --test perf -- sort\n",
             "RTCOMPARE_DEBUG=1",
             "never fail",
