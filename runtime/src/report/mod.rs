@@ -3,13 +3,16 @@
 //! Markdown summary, one SVG picture per comparison, and the files continuous-benchmarking tools
 //! read: Bencher Metric Format and github-action-benchmark JSON).
 
+mod atomic;
 mod bmf;
 mod files;
 mod gha;
 mod json;
 mod markdown;
 mod ranking;
+mod record;
 mod run;
+mod shared;
 mod svg;
 mod text;
 mod tracking;
