@@ -4,10 +4,9 @@
 //! The structs here are the schema; they borrow from the reports so that writing copies nothing.
 //! A change to a field's name or meaning is a new [`SCHEMA_VERSION`].
 //!
-//! A file is assembled from parts rendered on their own — each comparison, and the environment —
-//! so that the processes of one nextest run can each keep theirs and any of them can write the
-//! run's file from all ([`super::record`]). Each part is rendered at the depth it has in the file,
-//! so the assembled file is the same text as one rendered whole.
+//! A file is assembled from comparisons rendered on their own, so that the processes of one nextest run can each keep theirs and any of them can write the
+//! run's file from all ([`super::record`]). Each comparison is rendered at the depth it has in the
+//! file, so the assembled file is the same text as one rendered whole.
 
 use super::run::Test;
 use crate::environment::Environment;
@@ -29,7 +28,7 @@ struct ResultsFile<'a> {
     rtcompare_version: &'static str,
     binary: &'a str,
     settings: RunSettings,
-    environment: &'a RawValue,
+    environment: &'a Environment,
     comparisons: &'a [&'a RawValue],
 }
 
@@ -221,17 +220,17 @@ pub(crate) struct Head<'a> {
     pub time_s: f64,
     /// The run's seed.
     pub seed: u64,
-    /// The machine and build, rendered by [`environment_part`].
-    pub environment: &'a RawValue,
+    /// The machine and build.
+    pub environment: &'a Environment,
 }
 
 /// The results file of a run, as JSON text.
 #[cfg(test)]
 pub(crate) fn render(run: &super::run::Run<'_>) -> String {
-    let parts = run.tests.iter().map(comparison_part).collect::<Result<Vec<_>, _>>();
-    let (Ok(environment), Ok(parts)) = (environment_part(run.environment), parts) else { return String::new() };
+    let Ok(parts) = run.tests.iter().map(comparison_part).collect::<Result<Vec<_>, _>>() else { return String::new() };
     let comparisons: Vec<&RawValue> = parts.iter().map(AsRef::as_ref).collect();
-    let head = Head { binary: run.binary, time_s: run.budget.as_secs_f64(), seed: run.seed, environment: &environment };
+    let head =
+        Head { binary: run.binary, time_s: run.budget.as_secs_f64(), seed: run.seed, environment: run.environment };
     assemble(&head, &comparisons)
 }
 
@@ -256,11 +255,6 @@ pub(crate) fn assemble(head: &Head<'_>, comparisons: &[&RawValue]) -> String {
 /// One comparison of a results file, rendered as it stands in the file's `comparisons`.
 pub(crate) fn comparison_part(test: &Test<'_>) -> Result<Box<RawValue>, serde_json::Error> {
     part(&comparison(test))
-}
-
-/// The results file's `environment`, rendered as it stands in the file.
-pub(crate) fn environment_part(environment: &Environment) -> Result<Box<RawValue>, serde_json::Error> {
-    part(environment)
 }
 
 /// `value` in the file's layout at the depth of the top-level object's fields (an array adds

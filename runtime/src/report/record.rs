@@ -10,6 +10,7 @@ use super::markdown::{self, Entry};
 use super::run::Run;
 use super::tracking::{ArmEntry, arm_entries};
 use super::{bmf, gha};
+use crate::environment::Environment;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::collections::BTreeMap;
@@ -25,8 +26,8 @@ pub(crate) struct RunRecord {
     pub seed: u64,
     /// Whether an unoptimised build was measured on purpose.
     pub unoptimised: bool,
-    /// The results file's `environment`, as it stands in the file.
-    pub environment: Box<RawValue>,
+    /// The machine and build.
+    pub environment: Environment,
     /// The length `$GITHUB_STEP_SUMMARY` had when this process started, if it is set: where
     /// the run's summary begins in that file (the smallest of a run's processes).
     pub step_summary_start: Option<u64>,
@@ -68,18 +69,22 @@ impl RunRecord {
             time_s: run.budget.as_secs_f64(),
             seed: run.seed,
             unoptimised: run.unoptimised,
-            environment: json::environment_part(run.environment)?,
+            environment: run.environment.clone(),
             step_summary_start,
             tests,
         })
     }
 
     /// One record of the processes of one run, in the order they were written (oldest first):
-    /// the run-wide fields of the newest (its environment was read last), every test once — as
-    /// the newest record that has it — in the order of the tests' names, as `cargo test` runs
-    /// them; the earliest start of the step summary. `None` without records.
+    /// the run-wide fields of the newest (its environment was read last) but the start — time
+    /// and load average — of the process that started first; every test once, as the newest
+    /// record that has it, in the order of the tests' names, as `cargo test` runs them; the
+    /// earliest start of the step summary. `None` without records.
     pub(crate) fn merge(records: Vec<RunRecord>) -> Option<RunRecord> {
         let step_summary_start = records.iter().filter_map(|r| r.step_summary_start).min();
+        // RFC 3339 times in UTC of one format sort as text.
+        let first = records.iter().map(|r| &r.environment).min_by(|a, b| a.started_at.cmp(&b.started_at));
+        let start = first.map(|e| (e.started_at.clone(), e.load_average_start));
         let mut tests = BTreeMap::new();
         let mut newest = None;
         for mut record in records {
@@ -88,7 +93,10 @@ impl RunRecord {
             }
             newest = Some(record);
         }
-        let newest = newest?;
+        let mut newest = newest?;
+        if let Some((started_at, load_average_start)) = start {
+            (newest.environment.started_at, newest.environment.load_average_start) = (started_at, load_average_start);
+        }
         Some(RunRecord { step_summary_start, tests: tests.into_values().collect(), ..newest })
     }
 
@@ -150,11 +158,15 @@ mod tests {
 
     #[test]
     fn records_of_two_processes_merge_into_one_run_with_every_test_once() {
-        let first = written_and_read(&[fixtures::record("perf::b_vs_slow", 25.0, 100.0)], Some(40));
-        let second = written_and_read(
+        let mut first = written_and_read(&[fixtures::record("perf::b_vs_slow", 25.0, 100.0)], Some(40));
+        let mut second = written_and_read(
             &[fixtures::record("perf::a_vs_slow", 50.0, 100.0), fixtures::panicked("perf::c_vs_slow")],
             Some(900),
         );
+        (first.environment.started_at, first.environment.load_average_start) =
+            ("2026-12-02T15:00:00Z".to_owned(), Some([9.0, 8.0, 7.0]));
+        (second.environment.started_at, second.environment.load_average_end) =
+            ("2026-12-02T15:00:01Z".to_owned(), Some([1.0, 2.0, 3.0]));
         let merged = RunRecord::merge(vec![first, second]).unwrap();
         let file: Value = serde_json::from_str(&merged.results_file()).unwrap();
         let names: Vec<&str> =
@@ -162,6 +174,13 @@ mod tests {
         assert_eq!(names, ["perf::a_vs_slow", "perf::b_vs_slow", "perf::c_vs_slow"], "sorted by name, as cargo test");
         assert_eq!(file["schema_version"], 1);
         assert_eq!(file["comparisons"][1]["verdict"]["outcome"], "win");
+        // The run started when its first process did, and ended when its last one did.
+        let environment = &file["environment"];
+        assert_eq!(environment["started_at"], "2026-12-02T15:00:00Z");
+        assert_eq!(
+            (&environment["load_average_start"][0], &environment["load_average_end"][0]),
+            (&9.0.into(), &1.0.into())
+        );
         let summary = merged.markdown();
         for name in ["`perf::a_vs_slow`", "`perf::b_vs_slow`", "`perf::c_vs_slow`"] {
             assert_eq!(summary.matches(&format!("| {name} |")).count(), 1, "{name} in\n{summary}");
