@@ -239,20 +239,20 @@ impl Destinations {
     /// the continuous-benchmarking files, returning what was written and every error (one
     /// failure does not stop the others). Under nextest the files hold every test of the run.
     pub(crate) fn write(&self, run: &Run<'_>) -> (Written, Vec<OutputError>) {
-        let (mut written, mut errors) = (Written::default(), Vec::new());
-        written.pictures = self.write_pictures(run, &mut errors);
+        let mut errors = Vec::new();
+        let pictures = self.write_pictures(run, &mut errors);
         let record = match RunRecord::of(run, self.step_summary_start) {
             Ok(record) => record,
             Err(source) => {
                 errors.push(written_error("results file", &self.results, io::Error::other(source)));
-                return (written, errors);
+                return (Written { pictures, ..Written::default() }, errors);
             }
         };
         let files = match &self.shared {
             Some(shared) => self.write_shared(shared, record, &mut errors),
             None => self.write_files(&record, None, &mut errors),
         };
-        (Written { pictures: written.pictures, ..files }, errors)
+        (Written { pictures, ..files }, errors)
     }
 
     fn write_pictures(&self, run: &Run<'_>, errors: &mut Vec<OutputError>) -> Option<(PathBuf, usize)> {

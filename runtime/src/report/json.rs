@@ -4,9 +4,10 @@
 //! The structs here are the schema; they borrow from the reports so that writing copies nothing.
 //! A change to a field's name or meaning is a new [`SCHEMA_VERSION`].
 //!
-//! A file is assembled from comparisons rendered on their own, so that the processes of one nextest run can each keep theirs and any of them can write the
-//! run's file from all ([`super::record`]). Each comparison is rendered at the depth it has in the
-//! file, so the assembled file is the same text as one rendered whole.
+//! A file is assembled from comparisons rendered on their own, so that the processes of one
+//! nextest run can each keep theirs and any of them can write the run's file from all
+//! ([`super::record`]). Each comparison is rendered at the depth it has in the file, so the
+//! assembled file is the same text as one rendered whole.
 
 use super::run::Test;
 use crate::environment::Environment;
