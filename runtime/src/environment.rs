@@ -5,7 +5,7 @@
 //! `rustc` and `git` on the `PATH`; what cannot be read is recorded as `"unknown"` (or `null`), and
 //! never stops a run.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::process::Command;
 use std::time::SystemTime;
@@ -14,7 +14,7 @@ use std::time::SystemTime;
 pub(crate) const UNKNOWN: &str = "unknown";
 
 /// The machine and build a run measured on, as written to the results file.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Environment {
     /// When the run started, RFC 3339 in UTC.
     pub started_at: String,
@@ -41,7 +41,7 @@ pub(crate) struct Environment {
 }
 
 /// What the test binary knows of its build profile.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Profile {
     /// `cfg!(debug_assertions)` in the test crate.
     pub debug_assertions: bool,
@@ -50,7 +50,7 @@ pub(crate) struct Profile {
 }
 
 /// The compilation target.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Target {
     /// `std::env::consts::ARCH`, e.g. `x86_64`.
     pub arch: String,
@@ -61,7 +61,7 @@ pub(crate) struct Target {
 }
 
 /// The state of the git repository the run started in.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Git {
     /// `git rev-parse HEAD`.
     pub commit: String,

@@ -22,8 +22,9 @@ pub fn cargo(args: &[&str]) -> Command {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let mut command = Command::new(cargo);
     command.current_dir(root()).env("CARGO_TARGET_DIR", nested_target()).args(args);
-    // Settings of the outer run must not leak into the fixtures, nor their summaries into CI's.
-    command.env_remove("GITHUB_STEP_SUMMARY");
+    // Settings of the outer run must not leak into the fixtures, nor their summaries into CI's;
+    // nor an outer nextest run's id, which would make the fixtures' files those of that run.
+    command.env_remove("GITHUB_STEP_SUMMARY").env_remove("NEXTEST_RUN_ID");
     for (name, _) in std::env::vars() {
         if name.starts_with("RTCOMPARE_") {
             command.env_remove(name);

@@ -9,8 +9,7 @@
 //! the arm's median per-operation value over the rounds, `lower_value` and `upper_value` its
 //! first and third quartiles.
 
-use super::run::Run;
-use super::tracking::arm_entries;
+use super::tracking::ArmEntry;
 use crate::Metric;
 use serde_json::{Map, Value, json};
 
@@ -23,14 +22,15 @@ pub(crate) fn measure(metric: Metric) -> &'static str {
     }
 }
 
-/// The run's arms in the Bencher Metric Format, as JSON text (`{}` when nothing was measured).
-pub(crate) fn render(run: &Run<'_>) -> String {
+/// The arms (from [`super::tracking::arm_entries`]) in the Bencher Metric Format, as JSON text
+/// (`{}` when nothing was measured).
+pub(crate) fn render(arms: &[ArmEntry]) -> String {
     let mut benchmarks = Map::new();
-    for arm in arm_entries(run.tests) {
+    for arm in arms {
         let metric = json!({ "value": arm.median, "lower_value": arm.q1, "upper_value": arm.q3 });
         let mut measures = Map::new();
         measures.insert(measure(arm.metric).to_owned(), metric);
-        benchmarks.insert(arm.name, Value::Object(measures));
+        benchmarks.insert(arm.name.clone(), Value::Object(measures));
     }
     // Serializing a tree of plain JSON values cannot fail; an empty string would show it did.
     let mut text = serde_json::to_string_pretty(&Value::Object(benchmarks)).unwrap_or_default();
@@ -56,8 +56,7 @@ mod tests {
     }"#;
 
     fn rendered(tests: &[crate::report::Test<'_>]) -> Value {
-        let environment = fixtures::environment();
-        serde_json::from_str(&render(&fixtures::run(&environment, tests, false))).unwrap()
+        serde_json::from_str(&render(&crate::report::tracking::arm_entries(tests))).unwrap()
     }
 
     #[test]

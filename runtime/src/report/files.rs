@@ -1,12 +1,17 @@
 //! Where a run's files go — the results file, one picture per comparison, the Markdown summary,
 //! the Bencher Metric Format and github-action-benchmark files — checking before measuring that
-//! they can be written, and writing them atomically after.
+//! they can be written, and writing them atomically after. Under nextest (`NEXTEST_RUN_ID` set)
+//! the files hold every test of the nextest run, rebuilt from the records its processes share
+//! ([`super::shared`]).
 
+use super::atomic::{sibling, write_atomically};
+use super::record::RunRecord;
 use super::run::Run;
-use super::{bmf, gha, json, markdown, svg};
+use super::shared::SharedRun;
+use super::svg;
 use std::fmt;
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// The paths a run was asked to write to; `None` takes the default (the results file) or
@@ -56,6 +61,11 @@ pub(crate) struct Destinations {
     pub markdown: Vec<MarkdownTarget>,
     /// The continuous-benchmarking files to write (`RTCOMPARE_BMF`, `RTCOMPARE_GHA_BENCHMARK`).
     pub tracking: Vec<TrackingTarget>,
+    /// The records of the nextest run this process is part of, if it is.
+    pub shared: Option<SharedRun>,
+    /// The length of the appended Markdown summary (`$GITHUB_STEP_SUMMARY`) when this process
+    /// started: under nextest, where the run's summary begins.
+    pub step_summary_start: Option<u64>,
 }
 
 /// A file for a continuous-benchmarking tool.
@@ -93,10 +103,10 @@ impl TrackingFormat {
         }
     }
 
-    fn render(self, run: &Run<'_>) -> String {
+    fn render(self, record: &RunRecord) -> String {
         match self {
-            TrackingFormat::Bmf => bmf::render(run),
-            TrackingFormat::GhaBenchmark => gha::render(run),
+            TrackingFormat::Bmf => record.bmf(),
+            TrackingFormat::GhaBenchmark => record.gha(),
         }
     }
 }
@@ -132,12 +142,23 @@ impl fmt::Display for OutputError {
 impl std::error::Error for OutputError {}
 
 impl Destinations {
-    /// The destinations of this process: from the requested paths, `$GITHUB_STEP_SUMMARY` and
-    /// the test binary's own path.
+    /// The destinations of this process: from the requested paths, `$GITHUB_STEP_SUMMARY`,
+    /// `NEXTEST_RUN_ID` and the test binary's own path.
     pub(crate) fn resolve(settings: &Requested) -> Destinations {
         let exe = std::env::current_exe().ok();
         let step_summary = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()).map(PathBuf::from);
-        Destinations::from_parts(settings, step_summary, exe.as_deref())
+        let mut destinations = Destinations::from_parts(settings, step_summary, exe.as_deref());
+        if let Some(id) = std::env::var("NEXTEST_RUN_ID").ok().filter(|id| !id.is_empty()) {
+            destinations.share(&id);
+        }
+        destinations
+    }
+
+    /// Makes this process one of the processes of run `id`, whose files hold all their tests.
+    fn share(&mut self, id: &str) {
+        self.shared = Some(SharedRun::new(&self.results, id));
+        let appended = self.markdown.iter().find(|t| t.mode == Mode::Append);
+        self.step_summary_start = appended.map(|t| std::fs::metadata(&t.path).map_or(0, |m| m.len()));
     }
 
     /// [`Destinations::resolve`] with its inputs given, for tests.
@@ -162,7 +183,15 @@ impl Destinations {
                 tracking.push(TrackingTarget { path: path.clone(), format });
             }
         }
-        Destinations { binary, pictures: results.with_extension(""), results, markdown, tracking }
+        Destinations {
+            binary,
+            pictures: results.with_extension(""),
+            results,
+            markdown,
+            tracking,
+            shared: None,
+            step_summary_start: None,
+        }
     }
 
     /// Creates the directories and proves each destination writable, so that a wrong path fails
@@ -206,48 +235,126 @@ impl Destinations {
         Ok(())
     }
 
-    /// Writes the results file, a picture per measured comparison and the Markdown summaries,
-    /// returning what was written and every error (one failure does not stop the others).
+    /// Writes the results file, a picture per measured comparison, the Markdown summaries and
+    /// the continuous-benchmarking files, returning what was written and every error (one
+    /// failure does not stop the others). Under nextest the files hold every test of the run.
     pub(crate) fn write(&self, run: &Run<'_>) -> (Written, Vec<OutputError>) {
-        let mut written = Written::default();
         let mut errors = Vec::new();
-        let error = |what, path: &Path, source| OutputError {
-            what,
-            path: path.to_owned(),
-            source,
-            fix: "the path was writable when the run started; check the disk space and permissions".to_owned(),
+        let pictures = self.write_pictures(run, &mut errors);
+        let record = match RunRecord::of(run, self.step_summary_start) {
+            Ok(record) => record,
+            Err(source) => {
+                errors.push(written_error("results file", &self.results, io::Error::other(source)));
+                return (Written { pictures, ..Written::default() }, errors);
+            }
         };
-        match write_atomically(&self.results, |file| file.write_all(json::render(run).as_bytes())) {
-            Ok(()) => written.results = Some(self.results.clone()),
-            Err(source) => errors.push(error("results file", &self.results, source)),
-        }
+        let files = match &self.shared {
+            Some(shared) => self.write_shared(shared, record, &mut errors),
+            None => self.write_files(&record, None, &mut errors),
+        };
+        (Written { pictures, ..files }, errors)
+    }
+
+    fn write_pictures(&self, run: &Run<'_>, errors: &mut Vec<OutputError>) -> Option<(PathBuf, usize)> {
         let mut pictures = 0;
         for test in run.tests {
             let Some(report) = test.report else { continue };
             let path = self.pictures.join(format!("{}.svg", svg::file_stem(test.name)));
             match write_atomically(&path, |file| file.write_all(svg::render_svg(report, test.name).as_bytes())) {
                 Ok(()) => pictures += 1,
-                Err(source) => errors.push(error("picture", &path, source)),
+                Err(source) => errors.push(written_error("picture", &path, source)),
             }
         }
-        if pictures > 0 {
-            written.pictures = Some((self.pictures.clone(), pictures));
+        (pictures > 0).then(|| (self.pictures.clone(), pictures))
+    }
+
+    /// Adds this process's record to the run's and writes the files from all records of the
+    /// run. It rebuilds them until no record was added meanwhile: a process that added its
+    /// record while this one was writing may have written before this one's rename, and would
+    /// otherwise be left out of the files. Without the run's records, this process's own tests
+    /// are written, as under `cargo test`.
+    fn write_shared(&self, shared: &SharedRun, own: RunRecord, errors: &mut Vec<OutputError>) -> Written {
+        const REBUILDS: usize = 10;
+        let gathered = |names: &[String]| shared.read(names).map(RunRecord::merge);
+        let added = shared.add(&own).and_then(|()| shared.names());
+        let mut names = match added {
+            Ok(names) => names,
+            Err(source) => {
+                errors.push(run_records_error(shared, source));
+                return self.write_files(&own, None, errors);
+            }
+        };
+        let (mut written, mut failed) = (Written::default(), Vec::new());
+        for _ in 0..REBUILDS {
+            let merged = match gathered(&names) {
+                Ok(Some(merged)) => merged,
+                Ok(None) => return self.write_files(&own, None, errors),
+                Err(source) => {
+                    errors.push(run_records_error(shared, source));
+                    return self.write_files(&own, None, errors);
+                }
+            };
+            failed.clear();
+            written = self.write_files(&merged, merged.step_summary_start, &mut failed);
+            match shared.names() {
+                Ok(now) if now != names => names = now,
+                _ => break,
+            }
         }
-        let summary = markdown::render(run);
+        errors.extend(failed);
+        written
+    }
+
+    /// Writes the files of `record`; `step_summary_start` (under nextest) is where the run's
+    /// summary begins in the appended Markdown summary, which is then rewritten from there.
+    fn write_files(
+        &self,
+        record: &RunRecord,
+        step_summary_start: Option<u64>,
+        errors: &mut Vec<OutputError>,
+    ) -> Written {
+        let mut written = Written::default();
+        match write_atomically(&self.results, |file| file.write_all(record.results_file().as_bytes())) {
+            Ok(()) => written.results = Some(self.results.clone()),
+            Err(source) => errors.push(written_error("results file", &self.results, source)),
+        }
+        let summary = record.markdown();
         for target in &self.markdown {
-            match write_markdown(target, &summary) {
+            match write_markdown(target, &summary, step_summary_start) {
                 Ok(()) => written.markdown.push(target.clone()),
-                Err(source) => errors.push(error("Markdown summary", &target.path, source)),
+                Err(source) => errors.push(written_error("Markdown summary", &target.path, source)),
             }
         }
         for target in &self.tracking {
-            let text = target.format.render(run);
+            let text = target.format.render(record);
             match write_atomically(&target.path, |file| file.write_all(text.as_bytes())) {
                 Ok(()) => written.tracking.push(target.clone()),
-                Err(source) => errors.push(error(target.format.what(), &target.path, source)),
+                Err(source) => errors.push(written_error(target.format.what(), &target.path, source)),
             }
         }
-        (written, errors)
+        written
+    }
+}
+
+/// A file that could not be written after the run, though it was writable before.
+fn written_error(what: &'static str, path: &Path, source: io::Error) -> OutputError {
+    OutputError {
+        what,
+        path: path.to_owned(),
+        source,
+        fix: "the path was writable when the run started; check the disk space and permissions".to_owned(),
+    }
+}
+
+/// The run's records could not be written or read: this process's own tests are written alone.
+fn run_records_error(shared: &SharedRun, source: io::Error) -> OutputError {
+    OutputError {
+        what: "records of this nextest run",
+        path: shared.folder(),
+        source,
+        fix: "the files hold this process's tests only; check the disk space and permissions of the results \
+              file's directory"
+            .to_owned(),
     }
 }
 
@@ -303,26 +410,6 @@ fn probe_directory(path: &Path) -> io::Result<()> {
     written
 }
 
-/// A hidden file in the same directory as `path`, so that renaming it over `path` is atomic.
-fn sibling(path: &Path, purpose: &str) -> PathBuf {
-    let name = path.file_name().map_or_else(|| "rtcompare".into(), |n| n.to_string_lossy());
-    path.with_file_name(format!(".{name}.{purpose}-{}", std::process::id()))
-}
-
-/// Writes `path` through a temporary file in the same directory and a rename, so readers see the
-/// old file or the new one, never half of one. On failure the temporary file is removed and any
-/// older file is left as it was.
-pub(crate) fn write_atomically(path: &Path, fill: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
-    let temporary = sibling(path, "tmp");
-    let result = File::create(&temporary)
-        .and_then(|mut file| fill(&mut file).and_then(|()| file.sync_all()))
-        .and_then(|()| std::fs::rename(&temporary, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    result
-}
-
 fn open_markdown(target: &MarkdownTarget, truncate: bool) -> io::Result<File> {
     let mut options = OpenOptions::new();
     match target.mode {
@@ -333,10 +420,25 @@ fn open_markdown(target: &MarkdownTarget, truncate: bool) -> io::Result<File> {
     options.open(&target.path)
 }
 
-fn write_markdown(target: &MarkdownTarget, summary: &str) -> io::Result<()> {
-    match target.mode {
-        Mode::Append => open_markdown(target, false)?.write_all(format!("\n{summary}").as_bytes()),
-        Mode::Replace => write_atomically(&target.path, |file| file.write_all(summary.as_bytes())),
+/// Writes a summary. An appended one is added to the end, or, under nextest, replaces what the
+/// run's processes wrote after `step_summary_start` (the file is rewritten atomically), so the
+/// run has one summary of all its tests rather than one per test.
+fn write_markdown(target: &MarkdownTarget, summary: &str, step_summary_start: Option<u64>) -> io::Result<()> {
+    match (target.mode, step_summary_start) {
+        (Mode::Append, None) => open_markdown(target, false)?.write_all(format!("\n{summary}").as_bytes()),
+        (Mode::Append, Some(start)) => {
+            let mut before = Vec::new();
+            match File::open(&target.path) {
+                Ok(file) => file.take(start).read_to_end(&mut before).map(drop)?,
+                Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+                Err(error) => return Err(error),
+            }
+            write_atomically(&target.path, |file| {
+                file.write_all(&before)?;
+                file.write_all(format!("\n{summary}").as_bytes())
+            })
+        }
+        (Mode::Replace, _) => write_atomically(&target.path, |file| file.write_all(summary.as_bytes())),
     }
 }
 
@@ -365,30 +467,6 @@ mod tests {
             std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
         names.sort();
         names
-    }
-
-    #[test]
-    fn atomic_writes_replace_the_file_and_leave_no_temporary_behind() {
-        let dir = scratch("atomic");
-        let path = dir.join("r.json");
-        write_atomically(&path, |f| f.write_all(b"old")).unwrap();
-        write_atomically(&path, |f| f.write_all(b"new")).unwrap();
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
-        assert_eq!(entries(&dir), ["r.json"]);
-    }
-
-    #[test]
-    fn a_failed_write_leaves_the_older_file_intact() {
-        let dir = scratch("failed");
-        let path = dir.join("r.json");
-        write_atomically(&path, |f| f.write_all(b"old")).unwrap();
-        let failed = write_atomically(&path, |f| {
-            f.write_all(b"half of the ne")?;
-            Err(io::Error::other("disk full"))
-        });
-        assert_eq!(failed.unwrap_err().to_string(), "disk full");
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
-        assert_eq!(entries(&dir), ["r.json"]);
     }
 
     #[test]
@@ -474,5 +552,134 @@ mod tests {
         let settings = Requested { results: Some(dir.join("blocker/r.json")), ..Requested::default() };
         let message = Destinations::from_parts(&settings, None, None).probe().unwrap_err().to_string();
         assert!(message.contains("blocker/r.json") && message.contains("RTCOMPARE_RESULTS="), "{message}");
+    }
+
+    /// The destinations of one process of nextest run `id` writing to `dir`, with every file.
+    fn process_of_run(dir: &Path, id: &str, step_summary: Option<PathBuf>) -> Destinations {
+        let settings = Requested {
+            results: Some(dir.join("perf.json")),
+            markdown: Some(dir.join("perf.md")),
+            bmf: Some(dir.join("bmf.json")),
+            gha_benchmark: Some(dir.join("gha.json")),
+        };
+        let mut destinations = Destinations::from_parts(&settings, step_summary, None);
+        destinations.share(id);
+        destinations.probe().unwrap();
+        destinations
+    }
+
+    /// Writes the files of a process that ran `tests`, failing on any error.
+    fn finish(destinations: &Destinations, tests: &[crate::report::Test<'_>]) -> Written {
+        let environment = crate::report::fixtures::environment();
+        let (written, errors) = destinations.write(&crate::report::fixtures::run(&environment, tests, false));
+        assert!(errors.is_empty(), "{}", errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"));
+        written
+    }
+
+    /// The comparisons' names in the results file, the BMF file's entries, and the rows of the
+    /// Markdown summary.
+    fn contents(dir: &Path) -> (Vec<String>, usize, usize) {
+        let file: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("perf.json")).unwrap()).unwrap();
+        let names =
+            file["comparisons"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap().to_owned()).collect();
+        let bmf: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("bmf.json")).unwrap()).unwrap();
+        let markdown = std::fs::read_to_string(dir.join("perf.md")).unwrap();
+        (names, bmf.as_object().unwrap().len(), markdown.lines().filter(|l| l.starts_with("| ✅ | `perf::")).count())
+    }
+
+    #[test]
+    fn processes_of_one_nextest_run_each_add_their_test_to_the_same_files() {
+        use crate::report::fixtures::record;
+        let dir = scratch("shared");
+        // Two processes of one run, each with the destinations it resolved when it started.
+        let (first, second) = (process_of_run(&dir, "run-1", None), process_of_run(&dir, "run-1", None));
+        finish(&first, &[record("perf::b_vs_slow", 25.0, 100.0)]);
+        assert_eq!(contents(&dir), (vec!["perf::b_vs_slow".to_owned()], 2, 1));
+        let written = finish(&second, &[record("perf::a_vs_slow", 50.0, 100.0)]);
+        assert_eq!(contents(&dir), (vec!["perf::a_vs_slow".to_owned(), "perf::b_vs_slow".to_owned()], 4, 2));
+        assert_eq!(written.results.as_deref(), Some(dir.join("perf.json").as_path()));
+        assert_eq!((written.markdown.len(), written.tracking.len()), (1, 2));
+        // Each process kept its record in a file of its own; nothing temporary is left.
+        assert_eq!(entries(&dir.join(".perf.json.runs")), ["run-1"]);
+        assert_eq!(entries(&dir.join(".perf.json.runs/run-1")).len(), 2);
+        assert!(entries(&dir).iter().all(|name| !name.contains("tmp")), "{:?}", entries(&dir));
+        // A later run replaces the files, and the records of the earlier run are removed.
+        finish(&process_of_run(&dir, "run-2", None), &[record("perf::c_vs_slow", 50.0, 100.0)]);
+        assert_eq!(contents(&dir), (vec!["perf::c_vs_slow".to_owned()], 2, 1));
+        assert_eq!(entries(&dir.join(".perf.json.runs")), ["run-2"]);
+    }
+
+    #[test]
+    fn a_process_killed_while_writing_its_record_loses_only_its_own_test() {
+        use crate::report::fixtures::record;
+        let dir = scratch("killed");
+        finish(&process_of_run(&dir, "run", None), &[record("perf::a_vs_slow", 50.0, 100.0)]);
+        // What a process killed inside `write_atomically` leaves: a temporary file, half written.
+        std::fs::write(dir.join(".perf.json.runs/run/.99-1.json.tmp-1"), "{\"binary\": \"pe").unwrap();
+        finish(&process_of_run(&dir, "run", None), &[record("perf::b_vs_slow", 50.0, 100.0)]);
+        assert_eq!(contents(&dir).0, ["perf::a_vs_slow", "perf::b_vs_slow"]);
+    }
+
+    #[test]
+    fn an_unreadable_record_is_named_and_the_process_still_writes_its_own_test() {
+        use crate::report::fixtures::record;
+        let dir = scratch("unreadable");
+        let destinations = process_of_run(&dir, "run", None);
+        std::fs::create_dir_all(dir.join(".perf.json.runs/run")).unwrap();
+        std::fs::write(dir.join(".perf.json.runs/run/0-1.json"), "not a record").unwrap();
+        let environment = crate::report::fixtures::environment();
+        let tests = [record("perf::a_vs_slow", 50.0, 100.0)];
+        let (written, errors) = destinations.write(&crate::report::fixtures::run(&environment, &tests, false));
+        let message = errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n");
+        assert!(
+            errors.len() == 1 && message.contains("0-1.json") && message.contains("remove the folder"),
+            "{message}"
+        );
+        assert!(written.results.is_some());
+        assert_eq!(contents(&dir).0, ["perf::a_vs_slow"]);
+    }
+
+    #[test]
+    fn the_step_summary_of_a_nextest_run_is_one_summary_after_what_came_before() {
+        use crate::report::fixtures::record;
+        let dir = scratch("step-summary");
+        let summary = dir.join("step_summary.md");
+        std::fs::write(&summary, "## an earlier step\n").unwrap();
+        for name in ["perf::a_vs_slow", "perf::b_vs_slow"] {
+            let destinations = process_of_run(&dir, "run", Some(summary.clone()));
+            let written = finish(&destinations, &[record(name, 50.0, 100.0)]);
+            assert_eq!(written.markdown[0].mode, Mode::Append);
+        }
+        let text = std::fs::read_to_string(&summary).unwrap();
+        assert!(text.starts_with("## an earlier step\n\n### rtcompare: `perf`"), "{text}");
+        assert_eq!(text.matches("### rtcompare:").count(), 1, "{text}");
+        assert!(text.contains("| `perf::a_vs_slow` |") && text.contains("| `perf::b_vs_slow` |"), "{text}");
+    }
+
+    #[test]
+    fn without_a_nextest_run_each_run_writes_its_own_tests_and_appends_its_summary() {
+        use crate::report::fixtures::record;
+        let dir = scratch("cargo-test");
+        let summary = dir.join("step_summary.md");
+        let settings = Requested { results: Some(dir.join("perf.json")), ..Requested::default() };
+        for name in ["perf::a_vs_slow", "perf::b_vs_slow"] {
+            let destinations = Destinations::from_parts(&settings, Some(summary.clone()), None);
+            destinations.probe().unwrap();
+            finish(&destinations, &[record(name, 50.0, 100.0)]);
+        }
+        let file = std::fs::read_to_string(dir.join("perf.json")).unwrap();
+        assert!(file.contains("perf::b_vs_slow") && !file.contains("perf::a_vs_slow"), "{file}");
+        assert_eq!(std::fs::read_to_string(&summary).unwrap().matches("### rtcompare:").count(), 2);
+        assert!(!dir.join(".perf.json.runs").exists());
+    }
+
+    #[test]
+    fn run_ids_become_safe_folder_names() {
+        let folder = |id: &str| SharedRun::new(Path::new("t/perf.json"), id).folder();
+        assert_eq!(folder("0b5a-77_Z"), Path::new("t/.perf.json.runs/0b5a-77_Z"));
+        assert_eq!(folder("../x y"), Path::new("t/.perf.json.runs/___x_y"));
+        assert_eq!(folder(""), Path::new("t/.perf.json.runs/run"));
     }
 }

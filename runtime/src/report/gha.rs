@@ -10,8 +10,7 @@
 //! interquartile range (the form the action's own extractors write and its comments parse), and
 //! `extra` (shown in the chart's tooltip) says what the arm was compared with and the verdict.
 
-use super::run::Run;
-use super::tracking::{ArmEntry, arm_entries};
+use super::tracking::ArmEntry;
 use serde::Serialize;
 
 /// One entry of the array, in the action's `BenchmarkResult` layout.
@@ -24,10 +23,11 @@ struct Entry {
     extra: String,
 }
 
-/// The run's arms as github-action-benchmark `customSmallerIsBetter` JSON (`[]` when nothing
-/// was measured).
-pub(crate) fn render(run: &Run<'_>) -> String {
-    let entries: Vec<Entry> = arm_entries(run.tests).iter().map(|arm| entry(arm, run.unoptimised)).collect();
+/// The arms (from [`super::tracking::arm_entries`]) as github-action-benchmark
+/// `customSmallerIsBetter` JSON (`[]` when nothing was measured); `unoptimised` says the run
+/// measured a debug build on purpose.
+pub(crate) fn render(arms: &[ArmEntry], unoptimised: bool) -> String {
+    let entries: Vec<Entry> = arms.iter().map(|arm| entry(arm, unoptimised)).collect();
     // Serializing plain structs cannot fail; an empty string would show it did.
     let mut text = serde_json::to_string_pretty(&entries).unwrap_or_default();
     text.push('\n');
@@ -96,8 +96,7 @@ mod tests {
     ]"#;
 
     fn rendered(tests: &[crate::report::Test<'_>], debug: bool) -> Value {
-        let environment = fixtures::environment();
-        serde_json::from_str(&render(&fixtures::run(&environment, tests, debug))).unwrap()
+        serde_json::from_str(&render(&crate::report::tracking::arm_entries(tests), debug)).unwrap()
     }
 
     #[test]

@@ -3,15 +3,21 @@
 //!
 //! The structs here are the schema; they borrow from the reports so that writing copies nothing.
 //! A change to a field's name or meaning is a new [`SCHEMA_VERSION`].
+//!
+//! A file is assembled from comparisons rendered on their own, so that the processes of one
+//! nextest run can each keep theirs and any of them can write the run's file from all
+//! ([`super::record`]). Each comparison is rendered at the depth it has in the file, so the
+//! assembled file is the same text as one rendered whole.
 
-use super::run::{Run, Test};
+use super::run::Test;
 use crate::environment::Environment;
 use crate::measure::{Calibration, Series};
 use crate::stats::{Drift, Resampling, Summary};
 use crate::validate::{PlacementSpread, Validation};
 use crate::{Report, Warning};
 use serde::Serialize;
-use serde_json::ser::{Formatter, PrettyFormatter};
+use serde_json::ser::Formatter;
+use serde_json::value::RawValue;
 use std::io;
 
 /// The version of the results file's layout.
@@ -24,7 +30,7 @@ struct ResultsFile<'a> {
     binary: &'a str,
     settings: RunSettings,
     environment: &'a Environment,
-    comparisons: Vec<Comparison<'a>>,
+    comparisons: &'a [&'a RawValue],
 }
 
 #[derive(Serialize)]
@@ -207,22 +213,57 @@ struct SeriesRecord<'a> {
     placements: &'a [Vec<f64>],
 }
 
+/// The run-wide fields of a results file, beside its comparisons.
+pub(crate) struct Head<'a> {
+    /// The test binary's name without Cargo's hash.
+    pub binary: &'a str,
+    /// The measurement budget per comparison, in seconds.
+    pub time_s: f64,
+    /// The run's seed.
+    pub seed: u64,
+    /// The machine and build.
+    pub environment: &'a Environment,
+}
+
 /// The results file of a run, as JSON text.
-pub(crate) fn render(run: &Run<'_>) -> String {
+#[cfg(test)]
+pub(crate) fn render(run: &super::run::Run<'_>) -> String {
+    let Ok(parts) = run.tests.iter().map(comparison_part).collect::<Result<Vec<_>, _>>() else { return String::new() };
+    let comparisons: Vec<&RawValue> = parts.iter().map(AsRef::as_ref).collect();
+    let head =
+        Head { binary: run.binary, time_s: run.budget.as_secs_f64(), seed: run.seed, environment: run.environment };
+    assemble(&head, &comparisons)
+}
+
+/// A results file of `comparisons` (each from [`comparison_part`]), as JSON text.
+pub(crate) fn assemble(head: &Head<'_>, comparisons: &[&RawValue]) -> String {
     let file = ResultsFile {
         schema_version: SCHEMA_VERSION,
         rtcompare_version: env!("CARGO_PKG_VERSION"),
-        binary: run.binary,
-        settings: RunSettings { time_s: run.budget.as_secs_f64(), seed: run.seed },
-        environment: run.environment,
-        comparisons: run.tests.iter().map(comparison).collect(),
+        binary: head.binary,
+        settings: RunSettings { time_s: head.time_s, seed: head.seed },
+        environment: head.environment,
+        comparisons,
     };
     let mut out = Vec::new();
-    let mut serializer = serde_json::Serializer::with_formatter(&mut out, Layout::default());
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, Layout::at_depth(0));
     // Serializing these plain structs into memory cannot fail; an empty file would say so.
     let _ = file.serialize(&mut serializer);
     out.push(b'\n');
     String::from_utf8(out).unwrap_or_default()
+}
+
+/// One comparison of a results file, rendered as it stands in the file's `comparisons`.
+pub(crate) fn comparison_part(test: &Test<'_>) -> Result<Box<RawValue>, serde_json::Error> {
+    part(&comparison(test))
+}
+
+/// `value` in the file's layout at the depth of the top-level object's fields (an array adds
+/// none).
+fn part(value: &impl Serialize) -> Result<Box<RawValue>, serde_json::Error> {
+    let mut out = Vec::new();
+    value.serialize(&mut serde_json::Serializer::with_formatter(&mut out, Layout::at_depth(1)))?;
+    RawValue::from_string(String::from_utf8(out).map_err(serde::ser::Error::custom)?)
 }
 
 fn comparison<'a>(test: &Test<'a>) -> Comparison<'a> {
@@ -383,10 +424,24 @@ fn series(s: &Series) -> SeriesRecord<'_> {
 }
 
 /// Indented objects, one field a line, but arrays on one line: a series of a thousand samples
-/// stays one line instead of a thousand, and the file stays readable with `less`.
-#[derive(Default)]
+/// stays one line instead of a thousand, and the file stays readable with `less`. Objects are
+/// laid out as serde_json's `PrettyFormatter` lays them out (two spaces a level), from a given
+/// depth, so that a part rendered alone lines up where it is put.
 struct Layout {
-    objects: PrettyFormatter<'static>,
+    /// Objects open around the current position.
+    depth: usize,
+    /// Whether the innermost open object has a field yet.
+    has_field: bool,
+}
+
+impl Layout {
+    fn at_depth(depth: usize) -> Layout {
+        Layout { depth, has_field: false }
+    }
+
+    fn indent<W: ?Sized + io::Write>(&self, writer: &mut W) -> io::Result<()> {
+        (0..self.depth).try_for_each(|_| writer.write_all(b"  "))
+    }
 }
 
 impl Formatter for Layout {
@@ -407,23 +462,32 @@ impl Formatter for Layout {
     }
 
     fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.objects.begin_object(writer)
+        self.depth += 1;
+        self.has_field = false;
+        writer.write_all(b"{")
     }
 
     fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.objects.end_object(writer)
+        self.depth = self.depth.saturating_sub(1);
+        if self.has_field {
+            writer.write_all(b"\n")?;
+            self.indent(writer)?;
+        }
+        writer.write_all(b"}")
     }
 
     fn begin_object_key<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
-        self.objects.begin_object_key(writer, first)
+        writer.write_all(if first { b"\n" } else { b",\n" })?;
+        self.indent(writer)
     }
 
     fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.objects.begin_object_value(writer)
+        writer.write_all(b": ")
     }
 
-    fn end_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.objects.end_object_value(writer)
+    fn end_object_value<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
+        self.has_field = true;
+        Ok(())
     }
 }
 
@@ -496,6 +560,74 @@ mod tests {
         let line = text.lines().find(|l| l.trim_start().starts_with("\"per_op\"")).unwrap();
         assert!(line.ends_with("],"), "{line}");
         assert!(text.contains("\n  \"comparisons\": [{\n"), "{text}");
+    }
+
+    /// The layout the file had when it was rendered whole: serde_json's `PrettyFormatter` for
+    /// objects, arrays on one line.
+    struct Whole(serde_json::ser::PrettyFormatter<'static>);
+
+    impl Formatter for Whole {
+        fn begin_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+            w.write_all(b"[")
+        }
+        fn end_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+            w.write_all(b"]")
+        }
+        fn begin_array_value<W: ?Sized + io::Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+            if first { Ok(()) } else { w.write_all(b", ") }
+        }
+        fn end_array_value<W: ?Sized + io::Write>(&mut self, _w: &mut W) -> io::Result<()> {
+            Ok(())
+        }
+        fn begin_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+            self.0.begin_object(w)
+        }
+        fn end_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+            self.0.end_object(w)
+        }
+        fn begin_object_key<W: ?Sized + io::Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+            self.0.begin_object_key(w, first)
+        }
+        fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+            self.0.begin_object_value(w)
+        }
+        fn end_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+            self.0.end_object_value(w)
+        }
+    }
+
+    #[test]
+    fn a_file_assembled_from_parts_is_the_text_of_the_file_rendered_whole() {
+        #[derive(Serialize)]
+        struct WholeFile<'a> {
+            schema_version: u32,
+            rtcompare_version: &'static str,
+            binary: &'a str,
+            settings: RunSettings,
+            environment: &'a Environment,
+            comparisons: Vec<Comparison<'a>>,
+        }
+        let mut confirmed = fixtures::report(50.0, 100.0);
+        confirmed.confirmation = Some(Box::new(fixtures::report(52.0, 100.0)));
+        let records = [
+            fixtures::measured("perf::fast_vs_slow", confirmed),
+            fixtures::panicked("perf::boom_vs_slow"),
+            fixtures::record("perf::x_vs_slow", 25.0, 100.0),
+        ];
+        let environment = fixtures::environment();
+        let run = fixtures::run(&environment, &records, false);
+        let whole = WholeFile {
+            schema_version: SCHEMA_VERSION,
+            rtcompare_version: env!("CARGO_PKG_VERSION"),
+            binary: run.binary,
+            settings: RunSettings { time_s: run.budget.as_secs_f64(), seed: run.seed },
+            environment: run.environment,
+            comparisons: run.tests.iter().map(comparison).collect(),
+        };
+        let mut out = Vec::new();
+        whole.serialize(&mut serde_json::Serializer::with_formatter(&mut out, Whole(Default::default()))).unwrap();
+        out.push(b'\n');
+        assert_eq!(render(&run), String::from_utf8(out).unwrap());
     }
 
     #[test]

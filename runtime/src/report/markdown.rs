@@ -2,19 +2,62 @@
 //! comparison, a table per baseline with several candidates, then the warnings and failures in
 //! full below a fold.
 
-use super::run::{Run, Test};
-use super::{factor_words, outcome_line, rankings};
+use super::ranking::{Ranked, rank, ranked};
+use super::run::Test;
+use super::{factor_words, outcome_line};
 use crate::Outcome;
 use crate::units::{pct, signed_pct};
+use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
+/// What one test adds to the summary, as owned data that the processes of one nextest run can
+/// share: its row, what its counts and rankings need, its warnings and its failure.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Entry {
+    /// The test's table row.
+    row: String,
+    /// Whether the test passed.
+    passed: bool,
+    /// `win`, `parity` or `loss`; `None` when the test measured nothing.
+    outcome: Option<String>,
+    /// Whether a parity is established (or a win or loss resolved).
+    resolved: bool,
+    /// Its place in the table of its baseline's candidates.
+    ranked: Option<Ranked>,
+    /// Its warnings, one list item each.
+    warnings: Vec<String>,
+    /// Its failure, as a list item.
+    failure: Option<String>,
+}
+
+/// What `test` adds to the summary.
+pub(crate) fn entry(test: &Test<'_>) -> Entry {
+    Entry {
+        row: row(test),
+        passed: test.passed(),
+        outcome: test.report.map(|r| r.verdict.outcome.as_str().to_owned()),
+        resolved: test.report.is_some_and(|r| r.verdict.resolved),
+        ranked: ranked(test),
+        warnings: warning_items(test),
+        failure: failure_item(test),
+    }
+}
+
 /// The summary of a run as Markdown.
-pub(crate) fn render(run: &Run<'_>) -> String {
+#[cfg(test)]
+pub(crate) fn render(run: &super::Run<'_>) -> String {
+    let entries: Vec<Entry> = run.tests.iter().map(entry).collect();
+    render_entries(run.binary, run.unoptimised, &entries)
+}
+
+/// The summary of the tests of `entries` (from [`entry`]) of the test binary `binary`;
+/// `unoptimised` says the run measured a debug build on purpose.
+pub(crate) fn render_entries(binary: &str, unoptimised: bool, entries: &[Entry]) -> String {
     let mut out = String::new();
     // Writing to a String cannot fail; the results are ignored for that reason.
-    let _ = writeln!(out, "### rtcompare: `{}`\n", run.binary);
-    let _ = writeln!(out, "{}\n", counts(run.tests));
-    if run.unoptimised {
+    let _ = writeln!(out, "### rtcompare: `{binary}`\n");
+    let _ = writeln!(out, "{}\n", counts(entries));
+    if unoptimised {
         let _ = writeln!(
             out,
             "⚠️ **Unoptimised build**, measured on purpose (`RTCOMPARE_DEBUG=1`): these figures describe debug \
@@ -23,31 +66,32 @@ pub(crate) fn render(run: &Run<'_>) -> String {
     }
     let _ = writeln!(out, "| | pair | outcome | difference (interval) | ratio (best) | tolerance | warnings |");
     let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- |");
-    for test in run.tests {
-        let _ = writeln!(out, "{}", row(test));
+    for entry in entries {
+        let _ = writeln!(out, "{}", entry.row);
     }
-    for ranking in rankings(run.tests) {
+    for ranking in rank(entries.iter().filter_map(|e| e.ranked.clone())) {
         let _ = write!(out, "\n{}", ranking.render_markdown());
     }
-    details(&mut out, "Warnings", run.tests.iter().flat_map(warning_items));
-    details(&mut out, "Failures", run.tests.iter().filter_map(failure_item));
+    details(&mut out, "Warnings", entries.iter().flat_map(|e| e.warnings.iter().cloned()));
+    details(&mut out, "Failures", entries.iter().filter_map(|e| e.failure.clone()));
     out
 }
 
 /// `2 wins, 1 parity (1 established, 0 inconclusive), 0 losses; 1 failed`.
-fn counts(tests: &[Test<'_>]) -> String {
-    let outcome = |o: Outcome| tests.iter().filter_map(|t| t.report).filter(move |r| r.verdict.outcome == o);
-    let established = outcome(Outcome::Parity).filter(|r| r.verdict.resolved).count();
-    let parity = outcome(Outcome::Parity).count();
-    let failed = tests.iter().filter(|t| !t.passed()).count();
+fn counts(entries: &[Entry]) -> String {
+    let outcome =
+        |o: Outcome| entries.iter().filter(move |e| e.outcome.as_deref() == Some(o.as_str())).collect::<Vec<_>>();
+    let established = outcome(Outcome::Parity).iter().filter(|e| e.resolved).count();
+    let parity = outcome(Outcome::Parity).len();
+    let failed = entries.iter().filter(|e| !e.passed).count();
     format!(
         "{} win(s), {parity} parity ({established} established, {} inconclusive), {} loss(es); {} of {} test(s) \
          passed",
-        outcome(Outcome::Win).count(),
+        outcome(Outcome::Win).len(),
         parity - established,
-        outcome(Outcome::Loss).count(),
-        tests.len() - failed,
-        tests.len()
+        outcome(Outcome::Loss).len(),
+        entries.len() - failed,
+        entries.len()
     )
 }
 

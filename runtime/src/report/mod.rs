@@ -1,15 +1,19 @@
 //! Presenting reports: human units, the per-comparison text block, the table of several
 //! candidates against one baseline, and the files a run leaves behind (the JSON results file, a
 //! Markdown summary, one SVG picture per comparison, and the files continuous-benchmarking tools
-//! read: Bencher Metric Format and github-action-benchmark JSON).
+//! read: Bencher Metric Format and github-action-benchmark JSON), made from a record of the run
+//! that the processes of one nextest run share.
 
+mod atomic;
 mod bmf;
 mod files;
 mod gha;
 mod json;
 mod markdown;
 mod ranking;
+mod record;
 mod run;
+mod shared;
 mod svg;
 mod text;
 mod tracking;

@@ -3,31 +3,32 @@
 //! candidate's ratio to the baseline, fastest first, with its direction in words. Only baselines
 //! with two or more measured candidates in the run get a table.
 
-use super::run::Test;
+use super::run::{Test, metric_name};
 use super::text::outcome_line;
 use crate::units::pct;
 use crate::{Metric, Outcome};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// The candidates of one baseline (at one size, for one metric), ordered by their ratio to it.
 #[derive(Debug)]
-pub(crate) struct Ranking<'a> {
+pub(crate) struct Ranking {
     /// The baseline as written in the attributes.
-    baseline: &'a str,
+    baseline: String,
     /// The size passed to setup, for pairs with `args`.
     size: Option<u64>,
     /// What was compared.
     metric: Metric,
     /// One row per candidate, smallest ratio (fastest) first.
-    rows: Vec<Row<'a>>,
+    rows: Vec<Row>,
 }
 
 /// One candidate's standing against the baseline.
-#[derive(Debug)]
-struct Row<'a> {
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Row {
     /// The candidate function.
-    candidate: &'a str,
+    candidate: String,
     /// Median of the candidate over median of the baseline, from the candidate's own test.
     ratio: f64,
     /// The tolerance that test judged the ratio against.
@@ -38,37 +39,69 @@ struct Row<'a> {
     decided: bool,
 }
 
-/// The rankings of a run: one per baseline that has two or more measured candidates, at the
-/// same size and metric, in the order of their baselines' names. Tests that measured nothing
-/// are left out.
-pub(crate) fn rankings<'a>(tests: &[Test<'a>]) -> Vec<Ranking<'a>> {
-    let mut groups: BTreeMap<(&str, &str, Option<u64>, &str), Ranking<'a>> = BTreeMap::new();
-    for test in tests {
-        let Some(report) = test.report else { continue };
-        // The same baseline text in another module may name another function.
-        let key = (test.baseline, test.module_path, test.size, report.metric.as_str());
-        let ranking = groups.entry(key).or_insert_with(|| Ranking {
-            baseline: test.baseline,
-            size: test.size,
-            metric: report.metric,
-            rows: Vec::new(),
-        });
-        ranking.rows.push(Row {
-            candidate: &report.candidate,
+/// What one measured test adds to the rankings, as owned data that the processes of one
+/// nextest run can share.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Ranked {
+    /// The baseline as written in the attribute.
+    baseline: String,
+    /// The module of the attribute: the same baseline text elsewhere may name another function.
+    module_path: String,
+    /// The size passed to setup, for pairs with `args`.
+    size: Option<u64>,
+    /// What was compared.
+    #[serde(with = "metric_name")]
+    metric: Metric,
+    /// The candidate's row.
+    row: Row,
+}
+
+/// What `test` adds to the rankings; `None` when it measured nothing.
+pub(crate) fn ranked(test: &Test<'_>) -> Option<Ranked> {
+    let report = test.report?;
+    Some(Ranked {
+        baseline: test.baseline.to_owned(),
+        module_path: test.module_path.to_owned(),
+        size: test.size,
+        metric: report.metric,
+        row: Row {
+            candidate: report.candidate.clone(),
             ratio: report.verdict.ratio,
             tolerance: report.verdict.tolerance,
             verdict: outcome_line(report),
             decided: report.verdict.outcome != Outcome::Parity,
+        },
+    })
+}
+
+/// The rankings of a run: one per baseline that has two or more measured candidates, at the
+/// same size and metric, in the order of their baselines' names. Tests that measured nothing
+/// are left out.
+pub(crate) fn rankings(tests: &[Test<'_>]) -> Vec<Ranking> {
+    rank(tests.iter().filter_map(ranked))
+}
+
+/// [`rankings`] of the candidates `ranked` gives.
+pub(crate) fn rank(ranked: impl IntoIterator<Item = Ranked>) -> Vec<Ranking> {
+    let mut groups: BTreeMap<(String, String, Option<u64>, &str), Ranking> = BTreeMap::new();
+    for entry in ranked {
+        let key = (entry.baseline.clone(), entry.module_path, entry.size, entry.metric.as_str());
+        let ranking = groups.entry(key).or_insert_with(|| Ranking {
+            baseline: entry.baseline,
+            size: entry.size,
+            metric: entry.metric,
+            rows: Vec::new(),
         });
+        ranking.rows.push(entry.row);
     }
-    let mut rankings: Vec<Ranking<'a>> = groups.into_values().filter(|r| r.rows.len() >= 2).collect();
+    let mut rankings: Vec<Ranking> = groups.into_values().filter(|r| r.rows.len() >= 2).collect();
     for ranking in &mut rankings {
-        ranking.rows.sort_by(|a, b| a.ratio.total_cmp(&b.ratio).then_with(|| a.candidate.cmp(b.candidate)));
+        ranking.rows.sort_by(|a, b| a.ratio.total_cmp(&b.ratio).then_with(|| a.candidate.cmp(&b.candidate)));
     }
     rankings
 }
 
-impl Ranking<'_> {
+impl Ranking {
     /// `3 candidates against `reference`, fastest first`.
     fn title(&self) -> String {
         let order = match self.metric {
@@ -136,7 +169,7 @@ impl Ranking<'_> {
 /// or `same speed within the tolerance (±4.00 %)` when the ratio lies within the tolerance its
 /// test was judged against. "1.3x slower" is avoided, as in the verdict blocks: it is read both
 /// as "takes 1.3x the time" and as "takes 2.3x the time".
-fn direction(row: &Row<'_>, metric: Metric) -> String {
+fn direction(row: &Row, metric: Metric) -> String {
     let r = row.ratio;
     let (faster, slower, same, none) = match metric {
         Metric::Time => ("{}x faster", "takes {}x the baseline's time", "same speed", "takes no measurable time"),
@@ -198,7 +231,7 @@ mod tests {
         let records = three_against_reference();
         let tables = rankings(&records);
         assert_eq!(tables.len(), 1, "{tables:?}");
-        let order: Vec<&str> = tables[0].rows.iter().map(|row| row.candidate).collect();
+        let order: Vec<&str> = tables[0].rows.iter().map(|row| row.candidate.as_str()).collect();
         assert_eq!(order, ["quarter", "same", "four_times"]);
         let mut records = records;
         records.push(fixtures::panicked("perf::boom_vs_reference"));
@@ -269,7 +302,13 @@ mod tests {
 
     #[test]
     fn directions_read_one_way_for_every_metric() {
-        let row = |ratio: f64| Row { candidate: "c", ratio, tolerance: 0.04, verdict: String::new(), decided: false };
+        let row = |ratio: f64| Row {
+            candidate: "c".to_owned(),
+            ratio,
+            tolerance: 0.04,
+            verdict: String::new(),
+            decided: false,
+        };
         assert_eq!(direction(&row(0.5), Metric::Time), "2.00x faster");
         assert_eq!(direction(&row(1.3), Metric::Time), "takes 1.30x the baseline's time");
         assert_eq!(direction(&row(1.03), Metric::Time), "same speed within the tolerance (±4.00 %)");

@@ -55,3 +55,24 @@ impl Test<'_> {
         self.failure.is_none()
     }
 }
+
+/// A [`Metric`] in the files that processes of one run share, by its name (`time`,
+/// `alloc_bytes`, `allocs`): `#[serde(with = "metric_name")]`.
+pub(crate) mod metric_name {
+    use crate::Metric;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Writes the metric's name.
+    pub(crate) fn serialize<S: Serializer>(metric: &Metric, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(metric.as_str())
+    }
+
+    /// Reads a metric's name.
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Metric, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        [Metric::Time, Metric::AllocBytes, Metric::Allocs]
+            .into_iter()
+            .find(|metric| metric.as_str() == name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown metric `{name}`")))
+    }
+}

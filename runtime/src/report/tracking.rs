@@ -2,21 +2,24 @@
 //! per arm of every measured comparison, `<test name>/candidate` and `<test name>/baseline`, with
 //! the arm's median per-operation value and its interquartile range over rounds.
 
-use super::run::Test;
+use super::run::{Test, metric_name};
 use super::text::outcome_line;
 use crate::Metric;
 use crate::stats::Summary;
+use serde::{Deserialize, Serialize};
 
-/// One arm of one measured comparison, as the tracking formats report it.
-#[derive(Clone, Debug, PartialEq)]
+/// One arm of one measured comparison, as the tracking formats report it (and as the processes
+/// of one nextest run share it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct ArmEntry {
     /// `<test name>/candidate` or `<test name>/baseline`: stable while the test keeps its name.
     pub name: String,
     /// `candidate` or `baseline`.
-    pub arm: &'static str,
+    pub arm: String,
     /// The arm's function.
     pub function: String,
     /// What was measured; its unit is [`Metric::unit`].
+    #[serde(with = "metric_name")]
     pub metric: Metric,
     /// Median per-operation value over the rounds.
     pub median: f64,
@@ -64,7 +67,7 @@ fn entry(
 ) -> ArmEntry {
     ArmEntry {
         name: format!("{test}/{arm}"),
-        arm,
+        arm: arm.to_owned(),
         function: function.to_owned(),
         metric: report.metric,
         median: summary.median,
