@@ -109,8 +109,9 @@ pub struct Confirmation {
 
 /// Confirms the screen's signal ([`signal`]) on fresh processes drawn from `measure`, which is
 /// called with the index of each new process (0, 1, …) and may fail; its error is returned as
-/// is. Before each process past the first look, `may_start` is asked with the longest time one
-/// process has taken so far whether another fits in the comparison's time ([`TIME_CAP`]);
+/// is. Before each process past the first look, `may_start` is asked whether another fits in the
+/// comparison's time ([`TIME_CAP`]), given what one more costs at most so far: the longest
+/// process and the longest look's judgement;
 /// when it says no, the last look is taken with the processes at hand, spending what is left
 /// of the level. `options` are the pair's judging options, used as they are but for the level.
 ///
@@ -144,21 +145,23 @@ pub fn confirm<E>(
     let sizes = plan.sizes();
     let mut spender = Spender::new(1.0 - plan.level, GAMMA);
     let mut measured: Vec<Measured> = Vec::new();
-    let mut longest = Duration::ZERO;
+    let (mut longest_process, mut longest_look) = (Duration::ZERO, Duration::ZERO);
     for (look, &size) in sizes.iter().enumerate() {
         let mut cut = false;
         while measured.len() < size {
-            if look > 0 && !may_start(longest) {
+            if look > 0 && !may_start(longest_process + longest_look) {
                 cut = true;
                 break;
             }
             let one = Instant::now();
             measured.push(measure(measured.len())?);
-            longest = longest.max(one.elapsed());
+            longest_process = longest_process.max(one.elapsed());
         }
         let last = cut || look + 1 == sizes.len();
         let share = if last { spender.rest() } else { spender.look(size as f64 / plan.cap as f64) };
+        let judging = Instant::now();
         let report = judge_processes(measured.clone(), metric, &JudgeOptions { level: 1.0 - share, ..options.clone() });
+        longest_look = longest_look.max(judging.elapsed());
         let confirmed = report.verdict.outcome == side;
         let ending = if confirmed {
             Some(Ending::Confirmed)

@@ -202,7 +202,7 @@ fn confirm(
         })
     };
     let options = judge_options(comparison, name, seed, plan.level);
-    let fits = |longest: Duration| Instant::now() + longest <= deadline;
+    let fits = |one_more: Duration| Instant::now() + one_more <= deadline;
     crate::decide::confirm(first, &plan, &options, comparison.registration.settings.metric, fresh, fits)
 }
 
