@@ -67,7 +67,9 @@ pub mod __private {
     pub use core::hint::black_box;
     pub use rtcompare_runtime::harness::{AttributeSettings, Batches, BuildInfo, Expectation, Registration, main};
     pub use rtcompare_runtime::inventory;
-    pub use rtcompare_runtime::measure::{CountingAllocator, Meter, Outputs, Setup, SizedSetup, place};
+    pub use rtcompare_runtime::measure::{
+        CountingAllocator, Executor, IsFuture, IsValue, Meter, Outputs, Setup, SizedSetup, place,
+    };
     pub use rtcompare_runtime::{Dprng, Metric};
     pub use std::alloc::System;
 

@@ -7,7 +7,8 @@ use syn::spanned::Spanned;
 use syn::{Expr, ExprArray, ExprLit, ExprUnary, Lit, LitFloat, LitStr, Path, UnOp};
 
 /// The keys of `#[compare]`, for the "unknown key" message.
-const KEYS: &str = "baseline, setup, args, metric, name, parity, time, thresholds, expect, time_drop, ignore, crate";
+const KEYS: &str =
+    "baseline, setup, args, block_on, metric, name, parity, time, thresholds, expect, time_drop, ignore, crate";
 
 /// A parsed `#[compare(...)]`: every key as written, `None` when absent. A key given twice is
 /// an error, detected by its field being already `Some`.
@@ -22,6 +23,8 @@ pub(crate) struct Attrs {
     pub setup: Option<Path>,
     /// `args = [...]`.
     pub args: Option<Args>,
+    /// `block_on = path`: the function that runs each future of an async pair.
+    pub block_on: Option<Path>,
     /// `metric = "..."`.
     pub metric: Option<Metric>,
     /// `time_drop`, at the span of the key.
@@ -77,6 +80,12 @@ impl Attrs {
             "baseline" => set(&mut self.baseline, meta, |m| value(m, "a function path, e.g. `baseline = old_sort`")),
             "setup" => set(&mut self.setup, meta, |m| value(m, "a function path, e.g. `setup = random_input`")),
             "args" => set(&mut self.args, meta, args),
+            "block_on" => set(&mut self.block_on, meta, |m| {
+                value(
+                    m,
+                    "a function path, e.g. `block_on = on_tokio` where `fn on_tokio<F: Future>(f: F) -> F::Output`",
+                )
+            }),
             "metric" => set(&mut self.metric, meta, metric),
             "name" => set(&mut self.name, meta, |m| value(m, "a string, e.g. `name = \"sort/new\"`")),
             "parity" => set(&mut self.parity, meta, parity),

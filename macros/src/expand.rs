@@ -11,7 +11,7 @@
 
 use crate::attr::{self, Attrs, Expect, Metric};
 use crate::valid::{self, Input, Valid};
-use proc_macro2::{Group, Ident, Span, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
@@ -121,9 +121,37 @@ fn batch_loop(
         }
         (None, _) => quote!(()),
     };
-    let keep = |value: TokenStream| match attrs.time_drop {
-        Some(_) => quote!(#rt::black_box(#value);),
-        None => quote!(#outputs.keep(#value);),
+    let [executor, output] = ["executor", "output"].map(local);
+    // A call that returns a future is driven to completion inside the timed region: by
+    // `block_on`, or by rtcompare's executor, which the type of the output picks (a blocking
+    // output passes through untouched), so either arm may be the async one.
+    let settle = |call: TokenStream| {
+        let (method, argument) = match &attrs.block_on {
+            Some(block_on) => (quote!(settle_on), quote!(#block_on)),
+            None => (quote!(settle), quote!(&#executor)),
+        };
+        // The callee's location for the call (so `block_on` beside a blocking function is
+        // reported at that function), the path's own for `block_on` (a runner of the wrong shape
+        // is reported at it).
+        let settle = respan(quote!((&#output).__rtcompare_kind().#method), at);
+        let output_at = Ident::new("output", Span::mixed_site().located_at(at));
+        let mut arguments = Group::new(Delimiter::Parenthesis, quote!(#output_at, #argument));
+        arguments.set_span(Span::call_site().located_at(at));
+        quote!({
+            let #output = #call;
+            #settle #arguments
+        })
+    };
+    let keep = |call: TokenStream| {
+        let value = settle(call);
+        match attrs.time_drop {
+            Some(_) => quote!(#rt::black_box(#value);),
+            None => quote!(#outputs.keep(#value);),
+        }
+    };
+    let executor = match attrs.block_on {
+        Some(_) => quote!(),
+        None => quote!(let #executor = #rt::Executor::current();),
     };
     let (prepare, call_loop, cleanup) = match input {
         Input::None => {
@@ -170,12 +198,14 @@ fn batch_loop(
             #arg: #u64,
             #meter: #rt::Meter,
         ) -> #u64 {
+            use #rt::{IsFuture as _, IsValue as _};
             #rt::place::<__RTCOMPARE_PLACEMENT>();
             #rt::black_box(#marker);
             #bind
             #rng
             #prepare
             #outputs
+            #executor
             let #start = #meter.start();
             #call_loop
             let #total = #meter.stop(#start);

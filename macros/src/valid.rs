@@ -63,19 +63,14 @@ fn item_span(item: &Item) -> Span {
 pub(crate) fn validate<'a>(attrs: &'a Attrs, function: &ItemFn) -> syn::Result<Valid<'a>> {
     let baseline = attrs.baseline.as_ref();
     measurable(function)?;
+    executor(function, attrs)?;
     let input = input(function, attrs)?;
     Ok(Valid { baseline, input })
 }
 
-/// What can be measured: a free, non-async, non-generic function.
+/// What can be measured: a free, non-generic function, blocking or async.
 fn measurable(function: &ItemFn) -> syn::Result<()> {
     let sig = &function.sig;
-    if let Some(asyncness) = &sig.asyncness {
-        return Err(syn::Error::new(
-            asyncness.span(),
-            "#[compare] cannot measure an async fn; compare a blocking function",
-        ));
-    }
     if let Some(param) = sig.generics.params.first() {
         return Err(syn::Error::new(
             param.span(),
@@ -89,6 +84,22 @@ fn measurable(function: &ItemFn) -> syn::Result<()> {
         ));
     }
     Ok(())
+}
+
+/// `block_on` runs the futures of an async pair: the candidate must be an `async fn` (the
+/// baseline's future is checked by the type checker, at the baseline path).
+fn executor(function: &ItemFn, attrs: &Attrs) -> syn::Result<()> {
+    match (&attrs.block_on, &function.sig.asyncness) {
+        (Some(block_on), None) => Err(syn::Error::new(
+            block_on.span(),
+            format!(
+                "`block_on` runs the futures of an async pair, but `{}` is not an async fn; remove `block_on` (an \
+                 async baseline beside a blocking candidate runs on rtcompare's own executor), or make both async",
+                function.sig.ident
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Matches the candidate's parameters with `setup` and `args`.

@@ -68,11 +68,12 @@ const CASES: &[Case] = &[
     Case("bad_args_value", 11, 54, Ours("a size is a non-negative whole number"), true),
     Case("duplicate_size", 11, 59, Ours("the size 10 is listed twice; keep one"), true),
     Case("ignore_with_value", 5, 27, Ours("`ignore` takes no value; write just `ignore`"), true),
+    Case("block_on_not_a_path", 5, 38, Ours("`block_on` expects a function path, e.g. `block_on = on_tokio`"), true),
     // Validation (valid.rs): the item, the baseline, the candidate's inputs.
     Case("not_a_function", 6, 8, Ours("#[compare] goes on a free function (the candidate)"), true),
-    Case("async_candidate", 6, 1, Ours("#[compare] cannot measure an async fn"), true),
     Case("generic_candidate", 12, 8, Ours("#[compare] needs a concrete function"), true),
     Case("method_candidate", 11, 13, Ours("#[compare] goes on a free function, not a method"), true),
+    Case("block_on_blocking_candidate", 9, 38, Ours("`block_on` runs the futures of an async pair, but `new`"), true),
     Case("args_without_setup", 5, 27, Ours("`args` are passed to a setup function"), true),
     Case("candidate_takes_arguments", 8, 8, Ours("#[compare] calls the candidate with no arguments unless"), true),
     Case("setup_without_argument", 9, 35, Ours("with `setup`, the candidate takes the input it builds"), true),
@@ -82,6 +83,8 @@ const CASES: &[Case] = &[
     Case("baseline_takes_an_argument", 7, 22, Rustc, false),
     Case("setup_wrong_signature", 11, 35, Ours("is not a setup function for a comparison without `args`"), false),
     Case("setup_ignores_size", 11, 35, Ours("is not a setup function for a comparison with `args`"), false),
+    Case("block_on_blocking_baseline", 11, 22, Ours("`block_on` runs futures, but this function returns `u64`"), false),
+    Case("block_on_wrong_signature", 9, 38, Rustc, false),
     // main!() (attr.rs)
     Case(
         "main_with_arguments",

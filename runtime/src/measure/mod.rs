@@ -1,13 +1,14 @@
 //! Taking measurements: the meter read around each timed batch (time or allocations), the
-//! clock's precision, batch calibration, inputs built outside the timer, placement copies of each
-//! batch routine, the stack and heap layout re-drawn per round, and the interleaved collection of
-//! rounds.
+//! clock's precision, batch calibration, inputs built outside the timer, the executor that drives
+//! an async fn's futures, placement copies of each batch routine, the stack and heap layout
+//! re-drawn per round, and the interleaved collection of rounds.
 
 mod alloc;
 mod arm;
 mod calibrate;
 mod clock;
 mod collect;
+mod executor;
 mod input;
 mod layout;
 mod measured;
@@ -20,6 +21,7 @@ pub use arm::{Arm, Batch, BatchFn, Placed};
 pub use calibrate::{Calibration, CalibrationOptions, MAX_SHARED_BATCH_RATIO, calibrate};
 pub use clock::clock_precision;
 pub use collect::{CollectOptions, EARLY_LOOKS, Samples, Series, collect, collect_until};
+pub use executor::{BlockOnNeedsAFuture, Executor, FutureCall, IsFuture, IsValue, ValueCall};
 pub use input::{Setup, SizedSetup, WithRng, WithoutRng};
 pub use layout::{HEAP_CLASSES, Layout, MAX_BLOCKS, STACK_SHIFTS, STACK_STEP};
 pub use measured::Measured;
