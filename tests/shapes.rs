@@ -39,3 +39,24 @@ fn async_pairs_run_on_the_executor_and_on_tokio() {
     assert_verdict(&output, &out, "shapes::tokio_async_three_times_vs_tokio_async_reference", "FAILED", loss);
     assert_verdict(&output, &out, "shapes::async_same_sum_vs_async_sum", "ok", "parity (");
 }
+
+#[test]
+fn types_give_one_test_per_type_named_by_it() {
+    let _turn = take_turn();
+    let listed = fixture("shapes", &["--list", "--format", "terse", "sum_three_times"]);
+    assert!(listed.status.success(), "{}", text(&listed));
+    assert_eq!(
+        stdout(&listed),
+        "shapes::sum_three_times_vs_sum_once::<u32>/256: test\n\
+         shapes::sum_three_times_vs_sum_once::<u64>/256: test\n"
+    );
+    let (output, out) = shapes(&["sum_three_times"]);
+    assert_eq!(output.status.code(), Some(101), "{}", text(&output));
+    for ty in ["u32", "u64"] {
+        let name = format!("shapes::sum_three_times_vs_sum_once::<{ty}>/256");
+        assert_verdict(&output, &out, &name, "FAILED", "loss (confirmed)");
+    }
+    // One type alone, by its exact name.
+    let (one, out) = shapes(&["--exact", "shapes::sum_three_times_vs_sum_once::<u64>/256"]);
+    assert!(out.contains("test result: FAILED. 0 passed; 1 failed"), "{}", text(&one));
+}

@@ -3,12 +3,13 @@
 
 use proc_macro2::{Span, TokenStream};
 use syn::meta::ParseNestedMeta;
+use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
-use syn::{Expr, ExprArray, ExprLit, ExprUnary, Lit, LitFloat, LitStr, Path, UnOp};
+use syn::{Expr, ExprArray, ExprLit, ExprUnary, Lit, LitFloat, LitStr, Path, Type, UnOp};
 
 /// The keys of `#[compare]`, for the "unknown key" message.
 const KEYS: &str =
-    "baseline, setup, args, block_on, metric, name, parity, time, thresholds, expect, time_drop, ignore, crate";
+    "baseline, setup, args, types, block_on, metric, name, parity, time, thresholds, expect, time_drop, ignore, crate";
 
 /// A parsed `#[compare(...)]`: every key as written, `None` when absent. A key given twice is
 /// an error, detected by its field being already `Some`.
@@ -23,6 +24,8 @@ pub(crate) struct Attrs {
     pub setup: Option<Path>,
     /// `args = [...]`.
     pub args: Option<Args>,
+    /// `types = [u32, String]`: one pair per type, the candidate being generic.
+    pub types: Option<Types>,
     /// `block_on = path`: the function that runs each future of an async pair.
     pub block_on: Option<Path>,
     /// `metric = "..."`.
@@ -47,6 +50,12 @@ pub(crate) struct Attrs {
 pub(crate) struct Args {
     pub key: Span,
     pub sizes: Vec<u64>,
+}
+
+/// `types = [u32, String]`: the types, and the key's span for errors about it.
+pub(crate) struct Types {
+    pub key: Span,
+    pub types: Vec<Type>,
 }
 
 /// `metric = "..."`.
@@ -80,6 +89,7 @@ impl Attrs {
             "baseline" => set(&mut self.baseline, meta, |m| value(m, "a function path, e.g. `baseline = old_sort`")),
             "setup" => set(&mut self.setup, meta, |m| value(m, "a function path, e.g. `setup = random_input`")),
             "args" => set(&mut self.args, meta, args),
+            "types" => set(&mut self.types, meta, types),
             "block_on" => set(&mut self.block_on, meta, |m| {
                 value(
                     m,
@@ -194,6 +204,34 @@ fn args(meta: &ParseNestedMeta<'_>) -> syn::Result<Args> {
         sizes.push(size);
     }
     Ok(Args { key, sizes })
+}
+
+fn types(meta: &ParseNestedMeta<'_>) -> syn::Result<Types> {
+    let key = meta.path.span();
+    let example = "a list of types, e.g. `types = [u32, u64, String]`";
+    let input = meta.value().map_err(|_| meta.error(format!("`types` needs a value: {example}")))?;
+    if !input.peek(syn::token::Bracket) {
+        let span = input.fork().parse::<Expr>().map_or_else(|_| input.span(), |e| e.span());
+        return Err(syn::Error::new(span, format!("`types` expects {example}")));
+    }
+    let content;
+    let brackets = syn::bracketed!(content in input);
+    let list = Punctuated::<Type, syn::Token![,]>::parse_terminated(&content)
+        .map_err(|error| syn::Error::new(error.span(), format!("`types` expects {example}")))?;
+    if list.is_empty() {
+        return Err(syn::Error::new(brackets.span.join(), "`types` needs at least one type, e.g. `types = [u32]`"));
+    }
+    let mut types: Vec<Type> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    for ty in list {
+        let text = quote::quote!(#ty).to_string();
+        if seen.contains(&text) {
+            return Err(syn::Error::new(ty.span(), "this type is listed twice in `types`; keep one"));
+        }
+        seen.push(text);
+        types.push(ty);
+    }
+    Ok(Types { key, types })
 }
 
 fn parity(meta: &ParseNestedMeta<'_>) -> syn::Result<f64> {

@@ -15,7 +15,7 @@ use proc_macro2::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
-use syn::{ItemFn, Path};
+use syn::{ItemFn, Type};
 
 /// How many placement copies the runtime expects of each batch loop
 /// (`rtcompare_runtime::measure::PLACEMENTS`; the registration's array type checks the count).
@@ -30,32 +30,53 @@ pub(crate) fn compare(args: TokenStream, item: TokenStream) -> syn::Result<Token
         Some(krate) => quote!(#krate::__private),
         None => quote!(::rtcompare::__private),
     };
-    let candidate: Path = function.sig.ident.clone().into();
+    // One pair per type of `types`, each its own test; a concrete candidate is one pair.
+    let pairs: Vec<TokenStream> = match &attrs.types {
+        Some(types) => types.types.iter().map(|ty| pair(&rt, &function, &valid, &attrs, Some(ty))).collect(),
+        None => vec![pair(&rt, &function, &valid, &attrs, None)],
+    };
+    Ok(quote! {
+        #function
+
+        #(#pairs)*
+    })
+}
+
+/// The pair's four batch loops and its registration in a block of their own, with candidate,
+/// baseline and setup instantiated with `ty` when the attribute has `types`.
+fn pair(rt: &TokenStream, function: &ItemFn, valid: &Valid<'_>, attrs: &Attrs, ty: Option<&Type>) -> TokenStream {
+    let ident = &function.sig.ident;
+    let candidate = instantiated(quote!(#ident), ty);
     // Without `baseline`, the baseline is the function itself at another revision, measured in
     // that revision's build; this build's baseline loops call the candidate.
     let (baseline, baseline_at) = match valid.baseline {
-        Some(path) => (baseline_callee(&rt, &candidate, path, valid.input), path.span()),
-        None => (quote!(#candidate), function.sig.ident.span()),
+        Some(path) => (baseline_callee(rt, &candidate, &instantiated(quote!(#path), ty), valid.input), path.span()),
+        None => (candidate.clone(), ident.span()),
     };
-    let candidate = quote!(#candidate);
     let loops = [
-        ("__rtcompare_candidate", &candidate, function.sig.ident.span()),
-        ("__rtcompare_candidate_twin", &candidate, function.sig.ident.span()),
+        ("__rtcompare_candidate", &candidate, ident.span()),
+        ("__rtcompare_candidate_twin", &candidate, ident.span()),
         ("__rtcompare_baseline", &baseline, baseline_at),
         ("__rtcompare_baseline_twin", &baseline, baseline_at),
     ];
     let batches = loops.iter().enumerate().map(|(marker, (name, callee, at))| {
-        batch_loop(&rt, &format_ident!("{name}"), (callee, *at), marker as u8, valid.input, &attrs)
+        batch_loop(rt, &format_ident!("{name}"), (callee, *at), marker as u8, valid.input, attrs, ty)
     });
-    let registration = registration(&rt, &function, &valid, &attrs);
-    Ok(quote! {
-        #function
-
+    let registration = registration(rt, function, valid, attrs, ty);
+    quote! {
         const _: () = {
             #(#batches)*
             #registration
         };
-    })
+    }
+}
+
+/// `path::<ty>`, or the path itself without a type.
+fn instantiated(path: TokenStream, ty: Option<&Type>) -> TokenStream {
+    match ty {
+        Some(ty) => quote!(#path::<#ty>),
+        None => path,
+    }
 }
 
 /// The baseline as its loops call it: passed through a check that it takes the candidate's
@@ -64,7 +85,7 @@ pub(crate) fn compare(args: TokenStream, item: TokenStream) -> syn::Result<Token
 /// then of no type). Their return types may differ: each loop keeps its own outputs. The check
 /// is an `#[inline(always)]` identity on the function item, so the loop still calls the
 /// baseline directly, as it does the candidate.
-fn baseline_callee(rt: &TokenStream, candidate: &Path, baseline: &Path, input: Input) -> TokenStream {
+fn baseline_callee(rt: &TokenStream, candidate: &TokenStream, baseline: &TokenStream, input: Input) -> TokenStream {
     let check = if input == Input::None { quote!(baseline_without_input) } else { quote!(baseline) };
     // The whole call at the baseline path: the compiler reports a failed check twice (the bound,
     // and the type it would have given), and both then point at the baseline.
@@ -107,6 +128,7 @@ fn batch_loop(
     marker: u8,
     input: Input,
     attrs: &Attrs,
+    ty: Option<&Type>,
 ) -> TokenStream {
     let [iters, seed, arg, meter, rng, input_, inputs, outputs, start, total] =
         ["iters", "seed", "arg", "meter", "rng", "input", "inputs", "outputs", "start", "total"].map(local);
@@ -114,10 +136,11 @@ fn batch_loop(
     let callee = Ident::new("callee", Span::mixed_site().located_at(at));
     let bind = quote_spanned!(at=> let #callee = #function;);
     // Spanned at the setup path, so a setup function of the wrong shape is reported there.
-    let build = match (&attrs.setup, &attrs.args) {
-        (Some(setup), None) => quote_spanned!(setup.span()=> #rt::Setup::build(&#setup, &mut #rng)),
-        (Some(setup), Some(_)) => {
-            quote_spanned!(setup.span()=> #rt::SizedSetup::build(&#setup, &mut #rng, #arg as ::core::primitive::usize))
+    let setup = attrs.setup.as_ref().map(|path| (instantiated(quote!(#path), ty), path.span()));
+    let build = match (&setup, &attrs.args) {
+        (Some((setup, at)), None) => quote_spanned!(*at=> #rt::Setup::build(&#setup, &mut #rng)),
+        (Some((setup, at)), Some(_)) => {
+            quote_spanned!(*at=> #rt::SizedSetup::build(&#setup, &mut #rng, #arg as ::core::primitive::usize))
         }
         (None, _) => quote!(()),
     };
@@ -216,18 +239,27 @@ fn batch_loop(
     }
 }
 
-fn registration(rt: &TokenStream, function: &ItemFn, valid: &Valid<'_>, attrs: &Attrs) -> TokenStream {
+fn registration(
+    rt: &TokenStream,
+    function: &ItemFn,
+    valid: &Valid<'_>,
+    attrs: &Attrs,
+    ty: Option<&Type>,
+) -> TokenStream {
     let candidate_name = function.sig.ident.unraw().to_string();
+    let type_arg = ty.map(type_text);
     // Against a revision, the baseline is the candidate itself there.
     let (baseline_path, baseline_name) = match valid.baseline {
         Some(baseline) => {
             // The test is named after the path's last segment, without generic arguments.
             let last = baseline.segments.last().map_or_else(String::new, |s| s.ident.unraw().to_string());
-            (quote!(#baseline).to_string().replace(' ', ""), last)
+            let path = quote!(#baseline).to_string().replace(' ', "");
+            (type_arg.as_ref().map_or_else(|| path.clone(), |ty| format!("{path}::<{ty}>")), last)
         }
         None => (candidate_name.clone(), candidate_name.clone()),
     };
     let revision = valid.baseline.is_none();
+    let type_arg = option(type_arg.map(|ty| quote!(#ty)));
     let name = option(attrs.name.as_ref().map(|name| quote!(#name)));
     let parity = option(attrs.parity.map(|p| quote!(#p)));
     let time = option(attrs.time.map(|n| quote!(::core::time::Duration::from_nanos(#n))));
@@ -271,6 +303,7 @@ fn registration(rt: &TokenStream, function: &ItemFn, valid: &Valid<'_>, attrs: &
                     metric: #rt::Metric::#metric,
                     args: &[#(#sizes),*],
                     revision: #revision,
+                    type_arg: #type_arg,
                 },
                 file: ::core::file!(),
                 line: ::core::line!(),
@@ -279,9 +312,30 @@ fn registration(rt: &TokenStream, function: &ItemFn, valid: &Valid<'_>, attrs: &
     }
 }
 
+/// A type as it reads in a test name: `u32`, `Vec<u8>`, `&'static str`.
+fn type_text(ty: &Type) -> String {
+    let text = quote!(#ty).to_string();
+    [(" :: ", "::"), (" <", "<"), ("< ", "<"), (" >", ">"), (" ,", ","), (" ;", ";"), ("& ", "&")]
+        .iter()
+        .fold(text, |text, (spaced, tight)| text.replace(spaced, tight))
+}
+
 fn option(value: Option<TokenStream>) -> TokenStream {
     match value {
         Some(value) => quote!(::core::option::Option::Some(#value)),
         None => quote!(::core::option::Option::None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::type_text;
+
+    #[test]
+    fn types_read_in_test_names_as_written() {
+        for written in ["u32", "Vec<u8>", "&'static str", "std::collections::HashMap<u64, String>", "[u8; 4]"] {
+            let ty: syn::Type = syn::parse_str(written).unwrap_or_else(|e| panic!("{written}: {e}"));
+            assert_eq!(type_text(&ty), written);
+        }
     }
 }

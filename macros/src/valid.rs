@@ -6,7 +6,7 @@
 use crate::attr::Attrs;
 use proc_macro2::{Span, TokenStream};
 use syn::spanned::Spanned;
-use syn::{FnArg, Item, ItemFn, Path, Type};
+use syn::{FnArg, GenericParam, Item, ItemFn, Path, Type};
 
 /// How the measured functions take their input.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -62,26 +62,72 @@ fn item_span(item: &Item) -> Span {
 /// Checks the attribute against the function.
 pub(crate) fn validate<'a>(attrs: &'a Attrs, function: &ItemFn) -> syn::Result<Valid<'a>> {
     let baseline = attrs.baseline.as_ref();
-    measurable(function)?;
+    measurable(function, attrs)?;
+    bare_paths(attrs)?;
     executor(function, attrs)?;
     let input = input(function, attrs)?;
     Ok(Valid { baseline, input })
 }
 
-/// What can be measured: a free, non-generic function, blocking or async.
-fn measurable(function: &ItemFn) -> syn::Result<()> {
+/// What can be measured: a free function, blocking or async, concrete or (with `types`) generic
+/// over one type.
+fn measurable(function: &ItemFn, attrs: &Attrs) -> syn::Result<()> {
     let sig = &function.sig;
-    if let Some(param) = sig.generics.params.first() {
-        return Err(syn::Error::new(
-            param.span(),
-            "#[compare] needs a concrete function; wrap the generic one in a non-generic function that fixes its types",
-        ));
-    }
     if let Some(FnArg::Receiver(receiver)) = sig.inputs.first() {
         return Err(syn::Error::new(
             receiver.self_token.span,
             "#[compare] goes on a free function, not a method; call the method from a free function and annotate that",
         ));
+    }
+    generics(function, attrs)
+}
+
+/// Without `types` the candidate is concrete; with it, generic over exactly one type and nothing
+/// else, which each listed type instantiates.
+fn generics(function: &ItemFn, attrs: &Attrs) -> syn::Result<()> {
+    let sig = &function.sig;
+    let mut params = sig.generics.params.iter().filter(|p| !matches!(p, GenericParam::Lifetime(_)));
+    match (&attrs.types, params.next(), params.next()) {
+        (None, Some(param), _) => Err(syn::Error::new(
+            param.span(),
+            "#[compare] needs a concrete function; add `types = [u32, u64]` to compare it once per type, or wrap it \
+             in a non-generic function that fixes its types",
+        )),
+        (Some(types), None, _) => Err(syn::Error::new(
+            types.key,
+            format!(
+                "`types` instantiates a generic candidate, but `{}` has no type parameter; remove `types`, or make it \
+                 generic: `fn {}<T>(...)`",
+                sig.ident, sig.ident
+            ),
+        )),
+        (Some(_), Some(param), _) if !matches!(param, GenericParam::Type(_)) => Err(syn::Error::new(
+            param.span(),
+            "with `types`, the candidate's one generic parameter is a type, `<T>`, which each listed type fills",
+        )),
+        (Some(_), Some(_), Some(second)) => Err(syn::Error::new(
+            second.span(),
+            "with `types`, the candidate has exactly one type parameter, which each listed type fills; fix the others \
+             in a wrapper function",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// With `types`, the baseline and setup are instantiated with each type: written without
+/// generic arguments.
+fn bare_paths(attrs: &Attrs) -> syn::Result<()> {
+    if attrs.types.is_none() {
+        return Ok(());
+    }
+    for (key, path) in [("baseline", &attrs.baseline), ("setup", &attrs.setup)] {
+        let generic = path.iter().flat_map(|p| &p.segments).find(|s| !s.arguments.is_none());
+        if let Some(segment) = generic {
+            return Err(syn::Error::new(
+                segment.arguments.span(),
+                format!("with `types`, `{key}` is instantiated with each type: write it without generic arguments"),
+            ));
+        }
     }
     Ok(())
 }
