@@ -8,8 +8,8 @@ use syn::spanned::Spanned;
 use syn::{Expr, ExprArray, ExprLit, ExprUnary, Lit, LitFloat, LitStr, Path, Type, UnOp};
 
 /// The keys of `#[compare]`, for the "unknown key" message.
-const KEYS: &str =
-    "baseline, setup, args, types, block_on, metric, name, parity, time, thresholds, expect, time_drop, ignore, crate";
+const KEYS: &str = "baseline, setup, args, types, block_on, throughput, metric, name, parity, time, thresholds, expect, time_drop, \
+     ignore, crate";
 
 /// A parsed `#[compare(...)]`: every key as written, `None` when absent. A key given twice is
 /// an error, detected by its field being already `Some`.
@@ -28,6 +28,8 @@ pub(crate) struct Attrs {
     pub types: Option<Types>,
     /// `block_on = path`: the function that runs each future of an async pair.
     pub block_on: Option<Path>,
+    /// `throughput = bytes(N)` or `elements(N)`.
+    pub throughput: Option<Throughput>,
     /// `metric = "..."`.
     pub metric: Option<Metric>,
     /// `time_drop`, at the span of the key.
@@ -56,6 +58,30 @@ pub(crate) struct Args {
 pub(crate) struct Types {
     pub key: Span,
     pub types: Vec<Type>,
+}
+
+/// `throughput = bytes(N)`: what is counted, and how much per call.
+pub(crate) struct Throughput {
+    /// The key's span, for errors about it.
+    pub key: Span,
+    /// `bytes` or `elements`.
+    pub unit: ThroughputUnit,
+    /// `N`, or the size from `args` for `arg`.
+    pub amount: Amount,
+}
+
+/// The unit of `throughput`.
+#[derive(Clone, Copy)]
+pub(crate) enum ThroughputUnit {
+    Bytes,
+    Elements,
+}
+
+/// How much one call processes.
+pub(crate) enum Amount {
+    Fixed(u64),
+    /// `arg`, at its span for the error when there is no `args`.
+    Size(Span),
 }
 
 /// `metric = "..."`.
@@ -96,6 +122,7 @@ impl Attrs {
                     "a function path, e.g. `block_on = on_tokio` where `fn on_tokio<F: Future>(f: F) -> F::Output`",
                 )
             }),
+            "throughput" => set(&mut self.throughput, meta, throughput),
             "metric" => set(&mut self.metric, meta, metric),
             "name" => set(&mut self.name, meta, |m| value(m, "a string, e.g. `name = \"sort/new\"`")),
             "parity" => set(&mut self.parity, meta, parity),
@@ -232,6 +259,39 @@ fn types(meta: &ParseNestedMeta<'_>) -> syn::Result<Types> {
         types.push(ty);
     }
     Ok(Types { key, types })
+}
+
+fn throughput(meta: &ParseNestedMeta<'_>) -> syn::Result<Throughput> {
+    let what = "`bytes(N)` or `elements(N)`, e.g. `throughput = bytes(4096)`";
+    let expr: Expr = value(meta, what)?;
+    let (func, args, parens) = match &expr {
+        Expr::Call(call) => (call.func.as_ref(), Some(&call.args), Some(call.paren_token.span.join())),
+        other => (other, None, None),
+    };
+    let unit = match func {
+        Expr::Path(path) if path.path.is_ident("bytes") => ThroughputUnit::Bytes,
+        Expr::Path(path) if path.path.is_ident("elements") => ThroughputUnit::Elements,
+        other => return Err(syn::Error::new(other.span(), format!("`throughput` is {what}"))),
+    };
+    let name = match unit {
+        ThroughputUnit::Bytes => "bytes",
+        ThroughputUnit::Elements => "elements",
+    };
+    let missing = format!(
+        "`{name}` needs how many {name} one call processes: `{name}(4096)`, or `{name}(arg)` for the size from `args`"
+    );
+    let (Some(args), Some(parens)) = (args, parens) else { return Err(syn::Error::new(func.span(), missing)) };
+    let mut args = args.iter();
+    let (Some(arg), None) = (args.next(), args.next()) else { return Err(syn::Error::new(parens, missing)) };
+    let amount = match arg {
+        Expr::Lit(ExprLit { lit: Lit::Int(int), .. }) => match int.base10_parse::<u64>() {
+            Ok(amount) if amount > 0 => Amount::Fixed(amount),
+            _ => return Err(syn::Error::new(int.span(), format!("`{name}(N)` needs a whole number above 0"))),
+        },
+        Expr::Path(path) if path.path.is_ident("arg") => Amount::Size(path.span()),
+        other => return Err(syn::Error::new(other.span(), missing)),
+    };
+    Ok(Throughput { key: meta.path.span(), unit, amount })
 }
 
 fn parity(meta: &ParseNestedMeta<'_>) -> syn::Result<f64> {

@@ -260,6 +260,7 @@ fn registration(
     };
     let revision = valid.baseline.is_none();
     let type_arg = option(type_arg.map(|ty| quote!(#ty)));
+    let throughput = option(attrs.throughput.as_ref().map(|t| throughput(rt, t)));
     let name = option(attrs.name.as_ref().map(|name| quote!(#name)));
     let parity = option(attrs.parity.map(|p| quote!(#p)));
     let time = option(attrs.time.map(|n| quote!(::core::time::Duration::from_nanos(#n))));
@@ -304,12 +305,26 @@ fn registration(
                     args: &[#(#sizes),*],
                     revision: #revision,
                     type_arg: #type_arg,
+                    throughput: #throughput,
                 },
                 file: ::core::file!(),
                 line: ::core::line!(),
             }
         }
     }
+}
+
+/// `throughput = bytes(N)` as the runtime's `Throughput`.
+fn throughput(rt: &TokenStream, throughput: &attr::Throughput) -> TokenStream {
+    let unit = match throughput.unit {
+        attr::ThroughputUnit::Bytes => quote!(Bytes),
+        attr::ThroughputUnit::Elements => quote!(Elements),
+    };
+    let amount = match throughput.amount {
+        attr::Amount::Fixed(n) => quote!(Fixed(#n)),
+        attr::Amount::Size(_) => quote!(Size),
+    };
+    quote!(#rt::Throughput { unit: #rt::ThroughputUnit::#unit, amount: #rt::Amount::#amount })
 }
 
 /// A type as it reads in a test name: `u32`, `Vec<u8>`, `&'static str`.

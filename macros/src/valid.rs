@@ -3,7 +3,7 @@
 //! checker can tell (the baseline's input, the setup function's shape) is left to the
 //! generated code, whose errors are spanned at the baseline and setup paths.
 
-use crate::attr::Attrs;
+use crate::attr::{Amount, Attrs, Metric};
 use proc_macro2::{Span, TokenStream};
 use syn::spanned::Spanned;
 use syn::{FnArg, GenericParam, Item, ItemFn, Path, Type};
@@ -64,6 +64,7 @@ pub(crate) fn validate<'a>(attrs: &'a Attrs, function: &ItemFn) -> syn::Result<V
     let baseline = attrs.baseline.as_ref();
     measurable(function, attrs)?;
     bare_paths(attrs)?;
+    throughput(attrs)?;
     executor(function, attrs)?;
     let input = input(function, attrs)?;
     Ok(Valid { baseline, input })
@@ -130,6 +131,24 @@ fn bare_paths(attrs: &Attrs) -> syn::Result<()> {
         }
     }
     Ok(())
+}
+
+/// `bytes(arg)` takes the size from `args`; a rate is of time, not of allocations.
+fn throughput(attrs: &Attrs) -> syn::Result<()> {
+    let Some(throughput) = &attrs.throughput else { return Ok(()) };
+    if let (Amount::Size(at), None) = (&throughput.amount, &attrs.args) {
+        return Err(syn::Error::new(
+            *at,
+            "`arg` is the size from `args`, and this pair has none: add `args = [1_024, 65_536]`, or give a number",
+        ));
+    }
+    match attrs.metric {
+        Some(Metric::AllocBytes | Metric::Allocs) => Err(syn::Error::new(
+            throughput.key,
+            "`throughput` is a rate over time; remove it, or compare time (`metric = \"time\"`)",
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// `block_on` runs the futures of an async pair: the candidate must be an `async fn` (the

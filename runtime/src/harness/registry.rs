@@ -1,6 +1,6 @@
 //! What `#[compare]` registers: one [`Registration`] per pair, collected through `inventory`.
 
-use crate::measure::{Metric, Placed};
+use crate::measure::{Metric, Placed, Throughput, Work};
 use std::time::Duration;
 
 /// What the test fails on.
@@ -38,6 +38,8 @@ pub struct AttributeSettings {
     /// `types = [u32, String]`: the type this registration instantiates the generic pair with,
     /// as written (`Vec<u8>`); each type is a registration of its own.
     pub type_arg: Option<&'static str>,
+    /// `throughput = bytes(4096)`: what one call processes, shown as each arm's rate.
+    pub throughput: Option<Throughput>,
 }
 
 /// The generated batch routines of one pair: each arm and its A/A twin, every one in all its
@@ -145,6 +147,12 @@ pub struct Comparison {
 }
 
 impl Comparison {
+    /// What one call processes, from `throughput` and this test's size; `None` without
+    /// `throughput`.
+    pub fn work(&self) -> Option<Work> {
+        self.registration.settings.throughput?.per_call(self.size)
+    }
+
     /// The libtest name: [`Registration::test_name`], then `/size` for a pair with `args`.
     pub fn name(&self) -> String {
         match self.size {

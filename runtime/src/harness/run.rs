@@ -154,6 +154,7 @@ fn test(record: &TrialRecord) -> Test<'_> {
             Expectation::Win => "win",
         },
         size: record.comparison.size,
+        work: record.comparison.work(),
         file: registration.file,
         line: registration.line,
         report: record.report.as_ref(),

@@ -5,7 +5,7 @@
 use super::run::{Run, Test};
 use super::{factor_words, outcome_line, rankings};
 use crate::Outcome;
-use crate::units::{pct, signed_pct};
+use crate::units::{format_rate, pct, signed_pct};
 use std::fmt::Write;
 
 /// The summary of a run as Markdown.
@@ -21,10 +21,14 @@ pub(crate) fn render(run: &Run<'_>) -> String {
              code, and no verdict failed a test. `cargo test --release` measures the code you ship.\n"
         );
     }
-    let _ = writeln!(out, "| | pair | outcome | difference (interval) | ratio (best) | tolerance | warnings |");
-    let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- |");
+    // A column of rates only when a pair declared `throughput`.
+    let rates = run.tests.iter().any(|t| t.work.is_some());
+    let (rates_head, rates_rule) = if rates { (" throughput (candidate / baseline) |", " --- |") } else { ("", "") };
+    let _ =
+        writeln!(out, "| | pair | outcome | difference (interval) | ratio (best) | tolerance |{rates_head} warnings |");
+    let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- |{rates_rule} --- |");
     for test in run.tests {
-        let _ = writeln!(out, "{}", row(test));
+        let _ = writeln!(out, "{}", row(test, rates));
     }
     for ranking in rankings(run.tests) {
         let _ = write!(out, "\n{}", ranking.render_markdown());
@@ -51,11 +55,21 @@ fn counts(tests: &[Test<'_>]) -> String {
     )
 }
 
-fn row(test: &Test<'_>) -> String {
+fn row(test: &Test<'_>, rates: bool) -> String {
     let mark = if test.passed() { "✅" } else { "❌" };
     let name = code(test.name);
     let Some(report) = test.report else {
-        return format!("| {mark} | {name} | not measured (see failures) | | | | |");
+        let rates = if rates { " |" } else { "" };
+        return format!("| {mark} | {name} | not measured (see failures) | | | |{rates} |");
+    };
+    let rates = match (rates, test.work) {
+        (false, _) => String::new(),
+        (true, None) => " |".to_owned(),
+        (true, Some(work)) => format!(
+            " {} / {} |",
+            format_rate(work.per_second(report.candidate_summary.median), work.unit),
+            format_rate(work.per_second(report.baseline_summary.median), work.unit)
+        ),
     };
     let v = &report.verdict;
     let e = &report.estimate;
@@ -75,7 +89,7 @@ fn row(test: &Test<'_>) -> String {
         n => format!("⚠️ {n}: {}", report.warnings.iter().map(kind).collect::<Vec<_>>().join(", ")),
     };
     format!(
-        "| {mark} | {name} | {outcome} | {} | {:.3} ({:.3}) | ±{} | {} |",
+        "| {mark} | {name} | {outcome} | {} | {:.3} ({:.3}) | ±{} |{rates} {} |",
         cell(&difference),
         v.ratio,
         v.best_ratio,
@@ -159,6 +173,28 @@ mod tests {
         let heading = text.find("#### 2 candidates against `slow`, fastest first").unwrap_or_else(|| panic!("{text}"));
         assert!(text.find("| ✅ | `perf::faster_vs_slow` |").is_some_and(|row| row < heading), "{text}");
         assert!(summary(&records[..1]).find("####").is_none(), "one candidate gets no table");
+    }
+
+    #[test]
+    fn a_pair_with_throughput_adds_a_column_of_rates() {
+        use crate::measure::{ThroughputUnit, Work};
+        let work = Some(Work { unit: ThroughputUnit::Elements, per_call: 1_000 });
+        let records = [
+            crate::report::Test { work, ..fixtures::record("perf::fast_vs_slow", 25.0, 100.0) },
+            fixtures::record("perf::other_vs_slow", 50.0, 100.0),
+            fixtures::panicked("perf::boom_vs_slow"),
+        ];
+        let text = summary(&records);
+        assert!(text.contains("| tolerance | throughput (candidate / baseline) | warnings |"), "{text}");
+        let row = text.lines().find(|l| l.contains("fast_vs_slow")).unwrap_or_default();
+        assert!(row.contains(" Gelem/s / ") && row.contains(" Gelem/s |"), "{row}");
+        // Every row has as many cells as the header.
+        let cells = |line: &str| line.matches(" |").count();
+        let header = text.lines().find(|l| l.starts_with("| | pair")).unwrap_or_default();
+        for line in text.lines().filter(|l| l.starts_with("| ✅") || l.starts_with("| ❌")) {
+            assert_eq!(cells(line), cells(header), "{line}");
+        }
+        assert!(!summary(&records[1..]).contains("throughput"), "no column without throughput");
     }
 
     #[test]
