@@ -68,8 +68,8 @@ pub mod __private {
     pub use rtcompare_runtime::harness::{AttributeSettings, Batches, BuildInfo, Expectation, Registration, main};
     pub use rtcompare_runtime::inventory;
     pub use rtcompare_runtime::measure::{
-        Amount, CountingAllocator, Executor, IsFuture, IsValue, Meter, Outputs, Setup, SizedSetup, Throughput,
-        ThroughputUnit, place,
+        Amount, CountingAllocator, Executor, Gate, IsFuture, IsValue, Meter, Outputs, Setup, SizedSetup, Throughput,
+        ThroughputUnit, on_threads, place,
     };
     pub use rtcompare_runtime::{Dprng, Metric};
     pub use std::alloc::System;

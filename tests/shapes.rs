@@ -1,6 +1,6 @@
 //! End to end on tests/fixtures/verdicts/tests/shapes.rs through a real `cargo test --release`
 //! run: async pairs on rtcompare's executor and on tokio (`block_on`), generic pairs over
-//! `types`, and rates from `throughput` in every output. Each candidate does 3x
+//! `types`, rates from `throughput` in every output, and batches on `threads`. Each candidate does 3x
 //! its baseline's work (a loss) or the same work (parity); only verdict words are checked.
 
 mod support;
@@ -98,4 +98,19 @@ fn elements_of_the_size_from_args_give_a_rate_per_type() {
     let (output, out) = shapes(&["--exact", "shapes::sum_three_times_vs_sum_once::<u32>/256"]);
     let arms = arm_lines(block(&out, "shapes::sum_three_times_vs_sum_once::<u32>/256"));
     assert!(arms.len() == 2 && arms.iter().all(|l| l.ends_with("elem/s")), "{}", text(&output));
+}
+
+#[test]
+fn a_pair_on_two_threads_keeps_its_verdict() {
+    let _turn = take_turn();
+    let (output, out) = shapes(&["two_threads"]);
+    assert_verdict(
+        &output,
+        &out,
+        "shapes::two_threads_three_times_vs_two_threads_reference",
+        "FAILED",
+        "loss (confirmed)",
+    );
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    assert_eq!(out.contains("runs each batch on 2 threads (`threads = 2`)"), cores < 2, "{}", text(&output));
 }

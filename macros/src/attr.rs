@@ -5,11 +5,11 @@ use proc_macro2::{Span, TokenStream};
 use syn::meta::ParseNestedMeta;
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
-use syn::{Expr, ExprArray, ExprLit, ExprUnary, Lit, LitFloat, LitStr, Path, Type, UnOp};
+use syn::{Expr, ExprArray, ExprLit, ExprUnary, Lit, LitFloat, LitInt, LitStr, Path, Type, UnOp};
 
 /// The keys of `#[compare]`, for the "unknown key" message.
-const KEYS: &str = "baseline, setup, args, types, block_on, throughput, metric, name, parity, time, thresholds, expect, time_drop, \
-     ignore, crate";
+const KEYS: &str = "baseline, setup, args, types, block_on, throughput, threads, metric, name, parity, time, thresholds, \
+     expect, time_drop, ignore, crate";
 
 /// A parsed `#[compare(...)]`: every key as written, `None` when absent. A key given twice is
 /// an error, detected by its field being already `Some`.
@@ -30,6 +30,8 @@ pub(crate) struct Attrs {
     pub block_on: Option<Path>,
     /// `throughput = bytes(N)` or `elements(N)`.
     pub throughput: Option<Throughput>,
+    /// `threads = 4`.
+    pub threads: Option<Threads>,
     /// `metric = "..."`.
     pub metric: Option<Metric>,
     /// `time_drop`, at the span of the key.
@@ -58,6 +60,12 @@ pub(crate) struct Args {
 pub(crate) struct Types {
     pub key: Span,
     pub types: Vec<Type>,
+}
+
+/// `threads = 4`: how many, and the key's span for errors about it.
+pub(crate) struct Threads {
+    pub key: Span,
+    pub count: u32,
 }
 
 /// `throughput = bytes(N)`: what is counted, and how much per call.
@@ -123,6 +131,7 @@ impl Attrs {
                 )
             }),
             "throughput" => set(&mut self.throughput, meta, throughput),
+            "threads" => set(&mut self.threads, meta, threads),
             "metric" => set(&mut self.metric, meta, metric),
             "name" => set(&mut self.name, meta, |m| value(m, "a string, e.g. `name = \"sort/new\"`")),
             "parity" => set(&mut self.parity, meta, parity),
@@ -292,6 +301,17 @@ fn throughput(meta: &ParseNestedMeta<'_>) -> syn::Result<Throughput> {
         other => return Err(syn::Error::new(other.span(), missing)),
     };
     Ok(Throughput { key: meta.path.span(), unit, amount })
+}
+
+fn threads(meta: &ParseNestedMeta<'_>) -> syn::Result<Threads> {
+    let literal: LitInt = value(meta, "a number of threads, e.g. `threads = 4`")?;
+    match literal.base10_parse::<u32>() {
+        Ok(count) if (1..=1024).contains(&count) => Ok(Threads { key: meta.path.span(), count }),
+        _ => Err(syn::Error::new(
+            literal.span(),
+            "`threads` is how many threads run each batch at once, from 1 to 1024, e.g. `threads = 4`",
+        )),
+    }
 }
 
 fn parity(meta: &ParseNestedMeta<'_>) -> syn::Result<f64> {

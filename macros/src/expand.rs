@@ -130,8 +130,8 @@ fn batch_loop(
     attrs: &Attrs,
     ty: Option<&Type>,
 ) -> TokenStream {
-    let [iters, seed, arg, meter, rng, input_, inputs, outputs, start, total] =
-        ["iters", "seed", "arg", "meter", "rng", "input", "inputs", "outputs", "start", "total"].map(local);
+    let [iters, seed, arg, meter, rng, outputs, start, total, executor, gate] =
+        ["iters", "seed", "arg", "meter", "rng", "outputs", "start", "total", "executor", "gate"].map(local);
     // The callee is bound, and reported, at the function it is.
     let callee = Ident::new("callee", Span::mixed_site().located_at(at));
     let bind = quote_spanned!(at=> let #callee = #function;);
@@ -144,82 +144,40 @@ fn batch_loop(
         }
         (None, _) => quote!(()),
     };
-    let [executor, output] = ["executor", "output"].map(local);
-    // A call that returns a future is driven to completion inside the timed region: by
-    // `block_on`, or by rtcompare's executor, which the type of the output picks (a blocking
-    // output passes through untouched), so either arm may be the async one.
-    let settle = |call: TokenStream| {
-        let (method, argument) = match &attrs.block_on {
-            Some(block_on) => (quote!(settle_on), quote!(#block_on)),
-            None => (quote!(settle), quote!(&#executor)),
-        };
-        // The callee's location for the call (so `block_on` beside a blocking function is
-        // reported at that function), the path's own for `block_on` (a runner of the wrong shape
-        // is reported at it).
-        let settle = respan(quote!((&#output).__rtcompare_kind().#method), at);
-        let output_at = Ident::new("output", Span::mixed_site().located_at(at));
-        let mut arguments = Group::new(Delimiter::Parenthesis, quote!(#output_at, #argument));
-        arguments.set_span(Span::call_site().located_at(at));
-        quote!({
-            let #output = #call;
-            #settle #arguments
-        })
-    };
     let keep = |call: TokenStream| {
-        let value = settle(call);
+        let value = settled(call, at, attrs);
         match attrs.time_drop {
             Some(_) => quote!(#rt::black_box(#value);),
             None => quote!(#outputs.keep(#value);),
         }
     };
+    let (prepare, call_loop, cleanup) = calls(input, &callee, &build, &keep);
     let executor = match attrs.block_on {
         Some(_) => quote!(),
         None => quote!(let #executor = #rt::Executor::current();),
-    };
-    let (prepare, call_loop, cleanup) = match input {
-        Input::None => {
-            let keep = keep(quote!(#callee()));
-            (quote!(), quote!(for _ in 0..#iters { #keep }), quote!())
-        }
-        Input::Shared => {
-            let keep = keep(quote!(#callee(#rt::black_box(&#input_))));
-            (quote!(let #input_ = #build;), quote!(for _ in 0..#iters { #keep }), quote!(::core::mem::drop(#input_);))
-        }
-        Input::Exclusive => {
-            let keep = keep(quote!(#callee(#rt::black_box(#input_))));
-            (
-                quote!(let mut #inputs: ::std::vec::Vec<_> = ::core::iter::Iterator::collect(
-                    ::core::iter::Iterator::map(0..#iters, |_| #build)
-                );),
-                quote!(for #input_ in &mut #inputs { #keep }),
-                quote!(::core::mem::drop(#inputs);),
-            )
-        }
-        Input::Owned => {
-            let keep = keep(quote!(#callee(#rt::black_box(#input_))));
-            (
-                quote!(let mut #inputs: ::std::vec::Vec<_> = ::core::iter::Iterator::collect(
-                    ::core::iter::Iterator::map(0..#iters, |_| #build)
-                );),
-                quote!(for #input_ in ::std::vec::Vec::drain(&mut #inputs, ..) { #keep }),
-                quote!(::core::mem::drop(#inputs);),
-            )
-        }
     };
     let rng = if attrs.setup.is_some() { quote!(let mut #rng = #rt::Dprng::new(#seed);) } else { quote!() };
     let (outputs, drop_outputs) = match attrs.time_drop {
         Some(_) => (quote!(), quote!()),
         None => (quote!(let mut #outputs = #rt::Outputs::with_capacity(#iters);), quote!(::core::mem::drop(#outputs);)),
     };
+    // With `threads`, this loop runs on each thread and waits at the gate before its clock
+    // starts; the registered function (`threaded`) starts the threads.
+    let (placed, gate_param, gate_wait) = match &attrs.threads {
+        Some(_) => (format_ident!("{name}_on_thread"), quote!(, #gate: &#rt::Gate), quote!(#gate.wait();)),
+        None => (name.clone(), quote!(), quote!()),
+    };
     let u64 = quote!(::core::primitive::u64);
+    let threaded = attrs.threads.as_ref().map(|threads| threaded(rt, name, &placed, threads.count));
     quote! {
         #[inline(never)]
         #[allow(unused_variables, unused_mut, clippy::unit_arg, clippy::let_unit_value, clippy::drop_non_drop)]
-        fn #name<const __RTCOMPARE_PLACEMENT: ::core::primitive::usize>(
+        fn #placed<const __RTCOMPARE_PLACEMENT: ::core::primitive::usize>(
             #iters: #u64,
             #seed: #u64,
             #arg: #u64,
-            #meter: #rt::Meter,
+            #meter: #rt::Meter
+            #gate_param
         ) -> #u64 {
             use #rt::{IsFuture as _, IsValue as _};
             #rt::place::<__RTCOMPARE_PLACEMENT>();
@@ -229,12 +187,88 @@ fn batch_loop(
             #prepare
             #outputs
             #executor
+            #gate_wait
             let #start = #meter.start();
             #call_loop
             let #total = #meter.stop(#start);
             #drop_outputs
             #cleanup
             #total
+        }
+        #threaded
+    }
+}
+
+/// The inputs built before the clock starts, the timed loop of calls, and the inputs dropped
+/// after it stops, for each way the candidate takes its input. `keep` wraps one call.
+fn calls(
+    input: Input,
+    callee: &Ident,
+    build: &TokenStream,
+    keep: &dyn Fn(TokenStream) -> TokenStream,
+) -> (TokenStream, TokenStream, TokenStream) {
+    let [iters, input_, inputs] = ["iters", "input", "inputs"].map(local);
+    let black_box = quote!(::core::hint::black_box);
+    let prepared = quote!(let mut #inputs: ::std::vec::Vec<_> = ::core::iter::Iterator::collect(
+        ::core::iter::Iterator::map(0..#iters, |_| #build)
+    ););
+    match input {
+        Input::None => {
+            let keep = keep(quote!(#callee()));
+            (quote!(), quote!(for _ in 0..#iters { #keep }), quote!())
+        }
+        Input::Shared => {
+            let keep = keep(quote!(#callee(#black_box(&#input_))));
+            (quote!(let #input_ = #build;), quote!(for _ in 0..#iters { #keep }), quote!(::core::mem::drop(#input_);))
+        }
+        Input::Exclusive => {
+            let keep = keep(quote!(#callee(#black_box(#input_))));
+            (prepared, quote!(for #input_ in &mut #inputs { #keep }), quote!(::core::mem::drop(#inputs);))
+        }
+        Input::Owned => {
+            let keep = keep(quote!(#callee(#black_box(#input_))));
+            let drain = quote!(::std::vec::Vec::drain(&mut #inputs, ..));
+            (prepared, quote!(for #input_ in #drain { #keep }), quote!(::core::mem::drop(#inputs);))
+        }
+    }
+}
+
+/// One call's output, settled: a call that returns a future is driven to completion inside the
+/// timed region, by `block_on` or by rtcompare's executor, which the type of the output picks (a
+/// blocking output passes through untouched), so either arm may be the async one.
+fn settled(call: TokenStream, at: Span, attrs: &Attrs) -> TokenStream {
+    let [executor, output] = ["executor", "output"].map(local);
+    let (method, argument) = match &attrs.block_on {
+        Some(block_on) => (quote!(settle_on), quote!(#block_on)),
+        None => (quote!(settle), quote!(&#executor)),
+    };
+    // The callee's location for the call (so `block_on` beside a blocking function is reported
+    // at that function), the path's own for `block_on` (a runner of the wrong shape is reported
+    // at it).
+    let settle = respan(quote!((&#output).__rtcompare_kind().#method), at);
+    let output_at = Ident::new("output", Span::mixed_site().located_at(at));
+    let mut arguments = Group::new(Delimiter::Parenthesis, quote!(#output_at, #argument));
+    arguments.set_span(Span::call_site().located_at(at));
+    quote!({
+        let #output = #call;
+        #settle #arguments
+    })
+}
+
+/// The registered batch function of a pair with `threads = N`: runs the placed loop on N threads
+/// released together, and returns the slowest thread's total.
+fn threaded(rt: &TokenStream, name: &Ident, placed: &Ident, count: u32) -> TokenStream {
+    let [iters, seed, arg, meter, gate] = ["iters", "seed", "arg", "meter", "gate"].map(local);
+    let (u64, count) = (quote!(::core::primitive::u64), count as usize);
+    quote! {
+        #[inline(never)]
+        fn #name<const __RTCOMPARE_PLACEMENT: ::core::primitive::usize>(
+            #iters: #u64,
+            #seed: #u64,
+            #arg: #u64,
+            #meter: #rt::Meter,
+        ) -> #u64 {
+            #rt::on_threads(#count, |#gate| #placed::<__RTCOMPARE_PLACEMENT>(#iters, #seed, #arg, #meter, #gate))
         }
     }
 }
@@ -261,6 +295,10 @@ fn registration(
     let revision = valid.baseline.is_none();
     let type_arg = option(type_arg.map(|ty| quote!(#ty)));
     let throughput = option(attrs.throughput.as_ref().map(|t| throughput(rt, t)));
+    let threads = option(attrs.threads.as_ref().map(|t| {
+        let count = t.count;
+        quote!(#count)
+    }));
     let name = option(attrs.name.as_ref().map(|name| quote!(#name)));
     let parity = option(attrs.parity.map(|p| quote!(#p)));
     let time = option(attrs.time.map(|n| quote!(::core::time::Duration::from_nanos(#n))));
@@ -306,6 +344,7 @@ fn registration(
                     revision: #revision,
                     type_arg: #type_arg,
                     throughput: #throughput,
+                    threads: #threads,
                 },
                 file: ::core::file!(),
                 line: ::core::line!(),

@@ -65,6 +65,7 @@ pub(crate) fn validate<'a>(attrs: &'a Attrs, function: &ItemFn) -> syn::Result<V
     measurable(function, attrs)?;
     bare_paths(attrs)?;
     throughput(attrs)?;
+    threads(attrs)?;
     executor(function, attrs)?;
     let input = input(function, attrs)?;
     Ok(Valid { baseline, input })
@@ -146,6 +147,18 @@ fn throughput(attrs: &Attrs) -> syn::Result<()> {
         Some(Metric::AllocBytes | Metric::Allocs) => Err(syn::Error::new(
             throughput.key,
             "`throughput` is a rate over time; remove it, or compare time (`metric = \"time\"`)",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Threads share one process's allocation counters: `threads` measures time only.
+fn threads(attrs: &Attrs) -> syn::Result<()> {
+    match (&attrs.threads, attrs.metric) {
+        (Some(threads), Some(Metric::AllocBytes | Metric::Allocs)) => Err(syn::Error::new(
+            threads.key,
+            "`threads` measures time: the allocation counters cannot tell the threads apart; remove `threads`, or \
+             compare time",
         )),
         _ => Ok(()),
     }

@@ -81,6 +81,8 @@ const CASES: &[Case] = &[
         true,
     ),
     Case("throughput_zero", 5, 49, Ours("`elements(N)` needs a whole number above 0"), true),
+    Case("threads_zero", 5, 37, Ours("`threads` is how many threads run each batch at once, from 1 to 1024"), true),
+    Case("threads_not_a_number", 5, 37, Ours("`threads` expects a number of threads, e.g. `threads = 4`"), true),
     Case("block_on_not_a_path", 5, 38, Ours("`block_on` expects a function path, e.g. `block_on = on_tokio`"), true),
     // Validation (valid.rs): the item, the baseline, the candidate's inputs.
     Case("not_a_function", 6, 8, Ours("#[compare] goes on a free function (the candidate)"), true),
@@ -97,6 +99,13 @@ const CASES: &[Case] = &[
     Case("types_baseline_with_arguments", 5, 25, Ours("with `types`, `baseline` is instantiated with each type"), true),
     Case("throughput_arg_without_args", 5, 46, Ours("`arg` is the size from `args`, and this pair has none"), true),
     Case("throughput_with_alloc_metric", 5, 46, Ours("`throughput` is a rate over time"), true),
+    Case(
+        "threads_with_alloc_metric",
+        5,
+        51,
+        Ours("`threads` measures time: the allocation counters cannot tell"),
+        true,
+    ),
     Case("block_on_blocking_candidate", 9, 38, Ours("`block_on` runs the futures of an async pair, but `new`"), true),
     Case("args_without_setup", 5, 27, Ours("`args` are passed to a setup function"), true),
     Case("candidate_takes_arguments", 8, 8, Ours("#[compare] calls the candidate with no arguments unless"), true),

@@ -40,6 +40,9 @@ pub struct AttributeSettings {
     pub type_arg: Option<&'static str>,
     /// `throughput = bytes(4096)`: what one call processes, shown as each arm's rate.
     pub throughput: Option<Throughput>,
+    /// `threads = 4`: each batch runs on this many threads at once, timed by the slowest;
+    /// `None` for the measuring thread alone.
+    pub threads: Option<u32>,
 }
 
 /// The generated batch routines of one pair: each arm and its A/A twin, every one in all its

@@ -1,6 +1,6 @@
 //! Taking measurements: the meter read around each timed batch (time or allocations), the
 //! clock's precision, batch calibration, inputs built outside the timer, the executor that drives
-//! an async fn's futures, the work a call declares (throughput), placement copies of each batch routine, the stack and heap layout
+//! an async fn's futures, the work a call declares (throughput), batches on several threads, placement copies of each batch routine, the stack and heap layout
 //! re-drawn per round, and the interleaved collection of rounds.
 
 mod alloc;
@@ -15,6 +15,7 @@ mod measured;
 mod meter;
 mod output;
 mod placement;
+mod threads;
 mod throughput;
 
 pub use alloc::{CountingAllocator, counting_allocator_installed};
@@ -29,4 +30,5 @@ pub use measured::Measured;
 pub use meter::{Meter, Metric, Reading};
 pub use output::Outputs;
 pub use placement::{PLACEMENT_STEP, PLACEMENTS, place, split_batch};
+pub use threads::{Gate, on_threads};
 pub use throughput::{Amount, Throughput, ThroughputUnit, Work};
