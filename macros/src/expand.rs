@@ -1,6 +1,8 @@
 //! Generation: what `#[compare(...)]` expands to — the function as written, four batch loops
 //! (each arm and its A/A twin, the baseline's checked to take the candidate's input), each in
-//! every placement copy, and the registration.
+//! every placement copy, and the registration; with `types`, all of it once per type. Each call's
+//! output is settled before it is kept (a future is driven to completion), and with `threads`
+//! each loop runs on that many threads behind a wrapper that starts them.
 //!
 //! Hygiene. The user's names must resolve at the call site and nothing the expansion adds may
 //! capture them: the loops' parameters and locals have mixed-site spans (as `macro_rules!`
