@@ -33,6 +33,10 @@
 //! | `baseline = path` | function to compare against: the candidate's input, any return type | the function itself at the git revision `RTCOMPARE_BASELINE` names |
 //! | `setup = path` | builds the input outside the timer: `fn() -> I`, `fn(&mut Dprng) -> I` (with `args`, also a `usize`) | none |
 //! | `args = [10, 1_000]` | one test per size, passed to setup | none |
+//! | `types = [u32, u64]` | one test per type of a generic candidate, named `…::<u32>` | none |
+//! | `block_on = path` | runs each future of an async pair (`fn(F) -> F::Output`) | rtcompare's executor |
+//! | `throughput = bytes(4096)` | each arm's rate too: `bytes(N)` or `elements(N)`, `N` or `arg` | none |
+//! | `threads = 4` | each batch on this many threads released together, timed by the slowest | 1 |
 //! | `metric = "allocs"` | `"time"`, `"alloc_bytes"` or `"allocs"` | `"time"` |
 //! | `time_drop` | drop each output inside the timed region | off |
 //! | `name = "..."` | test name | `module_path::candidate_vs_baseline` |
@@ -66,7 +70,10 @@ pub mod __private {
     pub use core::hint::black_box;
     pub use rtcompare_runtime::harness::{AttributeSettings, Batches, BuildInfo, Expectation, Registration, main};
     pub use rtcompare_runtime::inventory;
-    pub use rtcompare_runtime::measure::{CountingAllocator, Meter, Outputs, Setup, SizedSetup, place};
+    pub use rtcompare_runtime::measure::{
+        Amount, CountingAllocator, Executor, Gate, IsFuture, IsValue, Meter, Outputs, Setup, SizedSetup, Throughput,
+        ThroughputUnit, on_threads, place,
+    };
     pub use rtcompare_runtime::{Dprng, Metric};
     pub use std::alloc::System;
 

@@ -75,6 +75,15 @@ struct Git {
 /// repeated here rather than shared with [`Round`].
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct Throughput {
+    unit: String,
+    per_op: u64,
+    candidate: Option<f64>,
+    baseline: Option<f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Comparison {
     name: String,
     candidate: String,
@@ -82,6 +91,7 @@ struct Comparison {
     metric: String,
     unit: String,
     size: Option<u64>,
+    throughput: Option<Throughput>,
     file: String,
     line: u32,
     expect: String,

@@ -3,11 +3,13 @@
 
 use proc_macro2::{Span, TokenStream};
 use syn::meta::ParseNestedMeta;
+use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
-use syn::{Expr, ExprArray, ExprLit, ExprUnary, Lit, LitFloat, LitStr, Path, UnOp};
+use syn::{Expr, ExprArray, ExprLit, ExprUnary, Lit, LitFloat, LitInt, LitStr, Path, Type, UnOp};
 
 /// The keys of `#[compare]`, for the "unknown key" message.
-const KEYS: &str = "baseline, setup, args, metric, name, parity, time, thresholds, expect, time_drop, ignore, crate";
+const KEYS: &str = "baseline, setup, args, types, block_on, throughput, threads, metric, name, parity, time, thresholds, \
+     expect, time_drop, ignore, crate";
 
 /// A parsed `#[compare(...)]`: every key as written, `None` when absent. A key given twice is
 /// an error, detected by its field being already `Some`.
@@ -22,6 +24,14 @@ pub(crate) struct Attrs {
     pub setup: Option<Path>,
     /// `args = [...]`.
     pub args: Option<Args>,
+    /// `types = [u32, String]`: one pair per type, the candidate being generic.
+    pub types: Option<Types>,
+    /// `block_on = path`: the function that runs each future of an async pair.
+    pub block_on: Option<Path>,
+    /// `throughput = bytes(N)` or `elements(N)`.
+    pub throughput: Option<Throughput>,
+    /// `threads = 4`.
+    pub threads: Option<Threads>,
     /// `metric = "..."`.
     pub metric: Option<Metric>,
     /// `time_drop`, at the span of the key.
@@ -44,6 +54,42 @@ pub(crate) struct Attrs {
 pub(crate) struct Args {
     pub key: Span,
     pub sizes: Vec<u64>,
+}
+
+/// `types = [u32, String]`: the types, and the key's span for errors about it.
+pub(crate) struct Types {
+    pub key: Span,
+    pub types: Vec<Type>,
+}
+
+/// `threads = 4`: how many, and the key's span for errors about it.
+pub(crate) struct Threads {
+    pub key: Span,
+    pub count: u32,
+}
+
+/// `throughput = bytes(N)`: what is counted, and how much per call.
+pub(crate) struct Throughput {
+    /// The key's span, for errors about it.
+    pub key: Span,
+    /// `bytes` or `elements`.
+    pub unit: ThroughputUnit,
+    /// `N`, or the size from `args` for `arg`.
+    pub amount: Amount,
+}
+
+/// The unit of `throughput`.
+#[derive(Clone, Copy)]
+pub(crate) enum ThroughputUnit {
+    Bytes,
+    Elements,
+}
+
+/// How much one call processes.
+pub(crate) enum Amount {
+    Fixed(u64),
+    /// `arg`, at its span for the error when there is no `args`.
+    Size(Span),
 }
 
 /// `metric = "..."`.
@@ -77,6 +123,15 @@ impl Attrs {
             "baseline" => set(&mut self.baseline, meta, |m| value(m, "a function path, e.g. `baseline = old_sort`")),
             "setup" => set(&mut self.setup, meta, |m| value(m, "a function path, e.g. `setup = random_input`")),
             "args" => set(&mut self.args, meta, args),
+            "types" => set(&mut self.types, meta, types),
+            "block_on" => set(&mut self.block_on, meta, |m| {
+                value(
+                    m,
+                    "a function path, e.g. `block_on = on_tokio` where `fn on_tokio<F: Future>(f: F) -> F::Output`",
+                )
+            }),
+            "throughput" => set(&mut self.throughput, meta, throughput),
+            "threads" => set(&mut self.threads, meta, threads),
             "metric" => set(&mut self.metric, meta, metric),
             "name" => set(&mut self.name, meta, |m| value(m, "a string, e.g. `name = \"sort/new\"`")),
             "parity" => set(&mut self.parity, meta, parity),
@@ -185,6 +240,78 @@ fn args(meta: &ParseNestedMeta<'_>) -> syn::Result<Args> {
         sizes.push(size);
     }
     Ok(Args { key, sizes })
+}
+
+fn types(meta: &ParseNestedMeta<'_>) -> syn::Result<Types> {
+    let key = meta.path.span();
+    let example = "a list of types, e.g. `types = [u32, u64, String]`";
+    let input = meta.value().map_err(|_| meta.error(format!("`types` needs a value: {example}")))?;
+    if !input.peek(syn::token::Bracket) {
+        let span = input.fork().parse::<Expr>().map_or_else(|_| input.span(), |e| e.span());
+        return Err(syn::Error::new(span, format!("`types` expects {example}")));
+    }
+    let content;
+    let brackets = syn::bracketed!(content in input);
+    let list = Punctuated::<Type, syn::Token![,]>::parse_terminated(&content)
+        .map_err(|error| syn::Error::new(error.span(), format!("`types` expects {example}")))?;
+    if list.is_empty() {
+        return Err(syn::Error::new(brackets.span.join(), "`types` needs at least one type, e.g. `types = [u32]`"));
+    }
+    let mut types: Vec<Type> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    for ty in list {
+        let text = quote::quote!(#ty).to_string();
+        if seen.contains(&text) {
+            return Err(syn::Error::new(ty.span(), "this type is listed twice in `types`; keep one"));
+        }
+        seen.push(text);
+        types.push(ty);
+    }
+    Ok(Types { key, types })
+}
+
+fn throughput(meta: &ParseNestedMeta<'_>) -> syn::Result<Throughput> {
+    let what = "`bytes(N)` or `elements(N)`, e.g. `throughput = bytes(4096)`";
+    let expr: Expr = value(meta, what)?;
+    let (func, args, parens) = match &expr {
+        Expr::Call(call) => (call.func.as_ref(), Some(&call.args), Some(call.paren_token.span.join())),
+        other => (other, None, None),
+    };
+    let unit = match func {
+        Expr::Path(path) if path.path.is_ident("bytes") => ThroughputUnit::Bytes,
+        Expr::Path(path) if path.path.is_ident("elements") => ThroughputUnit::Elements,
+        other => return Err(syn::Error::new(other.span(), format!("`throughput` is {what}"))),
+    };
+    let name = match unit {
+        ThroughputUnit::Bytes => "bytes",
+        ThroughputUnit::Elements => "elements",
+    };
+    let missing = format!(
+        "`{name}` needs how many {name} one call processes: `{name}(4096)`, or `{name}(arg)` for the size from `args`"
+    );
+    let (Some(args), Some(parens)) = (args, parens) else { return Err(syn::Error::new(func.span(), missing)) };
+    let mut args = args.iter();
+    let (Some(arg), None) = (args.next(), args.next()) else { return Err(syn::Error::new(parens, missing)) };
+    let amount = match arg {
+        Expr::Lit(ExprLit { lit: Lit::Int(int), .. }) => match int.base10_parse::<u64>() {
+            Ok(amount) if amount > 0 => Amount::Fixed(amount),
+            _ => return Err(syn::Error::new(int.span(), format!("`{name}(N)` needs a whole number above 0"))),
+        },
+        Expr::Path(path) if path.path.is_ident("arg") => Amount::Size(path.span()),
+        other => return Err(syn::Error::new(other.span(), missing)),
+    };
+    Ok(Throughput { key: meta.path.span(), unit, amount })
+}
+
+fn threads(meta: &ParseNestedMeta<'_>) -> syn::Result<Threads> {
+    let literal: LitInt = value(meta, "a number of threads, e.g. `threads = 4`")?;
+    match literal.base10_parse::<u32>() {
+        Ok(count) if (1..=1024).contains(&count) => Ok(Threads { key: meta.path.span(), count }),
+        _ => Err(syn::Error::new(
+            literal.span(),
+            "`threads` is how many threads run each batch at once, from 1 to 1024, e.g. `threads = 4`",
+        )),
+    }
 }
 
 fn parity(meta: &ParseNestedMeta<'_>) -> syn::Result<f64> {

@@ -3,10 +3,10 @@
 //! checker can tell (the baseline's input, the setup function's shape) is left to the
 //! generated code, whose errors are spanned at the baseline and setup paths.
 
-use crate::attr::Attrs;
+use crate::attr::{Amount, Attrs, Metric};
 use proc_macro2::{Span, TokenStream};
 use syn::spanned::Spanned;
-use syn::{FnArg, Item, ItemFn, Path, Type};
+use syn::{FnArg, GenericParam, Item, ItemFn, Path, Type};
 
 /// How the measured functions take their input.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -62,33 +62,122 @@ fn item_span(item: &Item) -> Span {
 /// Checks the attribute against the function.
 pub(crate) fn validate<'a>(attrs: &'a Attrs, function: &ItemFn) -> syn::Result<Valid<'a>> {
     let baseline = attrs.baseline.as_ref();
-    measurable(function)?;
+    measurable(function, attrs)?;
+    bare_paths(attrs)?;
+    throughput(attrs)?;
+    threads(attrs)?;
+    executor(function, attrs)?;
     let input = input(function, attrs)?;
     Ok(Valid { baseline, input })
 }
 
-/// What can be measured: a free, non-async, non-generic function.
-fn measurable(function: &ItemFn) -> syn::Result<()> {
+/// What can be measured: a free function, blocking or async, concrete or (with `types`) generic
+/// over one type.
+fn measurable(function: &ItemFn, attrs: &Attrs) -> syn::Result<()> {
     let sig = &function.sig;
-    if let Some(asyncness) = &sig.asyncness {
-        return Err(syn::Error::new(
-            asyncness.span(),
-            "#[compare] cannot measure an async fn; compare a blocking function",
-        ));
-    }
-    if let Some(param) = sig.generics.params.first() {
-        return Err(syn::Error::new(
-            param.span(),
-            "#[compare] needs a concrete function; wrap the generic one in a non-generic function that fixes its types",
-        ));
-    }
     if let Some(FnArg::Receiver(receiver)) = sig.inputs.first() {
         return Err(syn::Error::new(
             receiver.self_token.span,
             "#[compare] goes on a free function, not a method; call the method from a free function and annotate that",
         ));
     }
+    generics(function, attrs)
+}
+
+/// Without `types` the candidate is concrete; with it, generic over exactly one type and nothing
+/// else, which each listed type instantiates.
+fn generics(function: &ItemFn, attrs: &Attrs) -> syn::Result<()> {
+    let sig = &function.sig;
+    let mut params = sig.generics.params.iter().filter(|p| !matches!(p, GenericParam::Lifetime(_)));
+    match (&attrs.types, params.next(), params.next()) {
+        (None, Some(param), _) => Err(syn::Error::new(
+            param.span(),
+            "#[compare] needs a concrete function; add `types = [u32, u64]` to compare it once per type, or wrap it \
+             in a non-generic function that fixes its types",
+        )),
+        (Some(types), None, _) => Err(syn::Error::new(
+            types.key,
+            format!(
+                "`types` instantiates a generic candidate, but `{}` has no type parameter; remove `types`, or make it \
+                 generic: `fn {}<T>(...)`",
+                sig.ident, sig.ident
+            ),
+        )),
+        (Some(_), Some(param), _) if !matches!(param, GenericParam::Type(_)) => Err(syn::Error::new(
+            param.span(),
+            "with `types`, the candidate's one generic parameter is a type, `<T>`, which each listed type fills",
+        )),
+        (Some(_), Some(_), Some(second)) => Err(syn::Error::new(
+            second.span(),
+            "with `types`, the candidate has exactly one type parameter, which each listed type fills; fix the others \
+             in a wrapper function",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// With `types`, the baseline and setup are instantiated with each type: written without
+/// generic arguments.
+fn bare_paths(attrs: &Attrs) -> syn::Result<()> {
+    if attrs.types.is_none() {
+        return Ok(());
+    }
+    for (key, path) in [("baseline", &attrs.baseline), ("setup", &attrs.setup)] {
+        let generic = path.iter().flat_map(|p| &p.segments).find(|s| !s.arguments.is_none());
+        if let Some(segment) = generic {
+            return Err(syn::Error::new(
+                segment.arguments.span(),
+                format!("with `types`, `{key}` is instantiated with each type: write it without generic arguments"),
+            ));
+        }
+    }
     Ok(())
+}
+
+/// `bytes(arg)` takes the size from `args`; a rate is of time, not of allocations.
+fn throughput(attrs: &Attrs) -> syn::Result<()> {
+    let Some(throughput) = &attrs.throughput else { return Ok(()) };
+    if let (Amount::Size(at), None) = (&throughput.amount, &attrs.args) {
+        return Err(syn::Error::new(
+            *at,
+            "`arg` is the size from `args`, and this pair has none: add `args = [1_024, 65_536]`, or give a number",
+        ));
+    }
+    match attrs.metric {
+        Some(Metric::AllocBytes | Metric::Allocs) => Err(syn::Error::new(
+            throughput.key,
+            "`throughput` is a rate over time; remove it, or compare time (`metric = \"time\"`)",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Threads share one process's allocation counters: `threads` measures time only.
+fn threads(attrs: &Attrs) -> syn::Result<()> {
+    match (&attrs.threads, attrs.metric) {
+        (Some(threads), Some(Metric::AllocBytes | Metric::Allocs)) => Err(syn::Error::new(
+            threads.key,
+            "`threads` measures time: the allocation counters cannot tell the threads apart; remove `threads`, or \
+             compare time",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// `block_on` runs the futures of an async pair: the candidate must be an `async fn` (the
+/// baseline's future is checked by the type checker, at the baseline path).
+fn executor(function: &ItemFn, attrs: &Attrs) -> syn::Result<()> {
+    match (&attrs.block_on, &function.sig.asyncness) {
+        (Some(block_on), None) => Err(syn::Error::new(
+            block_on.span(),
+            format!(
+                "`block_on` runs the futures of an async pair, but `{}` is not an async fn; remove `block_on` (an \
+                 async baseline beside a blocking candidate runs on rtcompare's own executor), or make both async",
+                function.sig.ident
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Matches the candidate's parameters with `setup` and `args`.

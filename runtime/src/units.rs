@@ -3,6 +3,7 @@
 //! pictures' axes, so they never disagree on where `ns` becomes `µs`.
 
 use crate::Metric;
+use crate::measure::ThroughputUnit;
 
 /// A display unit: its name and its size in the metric's base unit (ns, bytes, allocations).
 pub(crate) type Unit = (&'static str, f64);
@@ -57,6 +58,36 @@ pub fn format_value(value: f64, metric: Metric) -> String {
     }
 }
 
+/// A rate in units per second: bytes with binary prefixes (`B/s`, `KiB/s`, `MiB/s`, `GiB/s`,
+/// `TiB/s`), elements with decimal ones (`elem/s`, `Kelem/s`, `Melem/s`, `Gelem/s`), three or four
+/// significant digits.
+///
+/// ```
+/// use rtcompare_runtime::measure::ThroughputUnit;
+/// use rtcompare_runtime::report::format_rate;
+/// assert_eq!(format_rate(512.0, ThroughputUnit::Bytes), "512.0 B/s");
+/// assert_eq!(format_rate(3.5 * 1024.0 * 1024.0 * 1024.0, ThroughputUnit::Bytes), "3.500 GiB/s");
+/// assert_eq!(format_rate(12_500_000.0, ThroughputUnit::Elements), "12.50 Melem/s");
+/// ```
+pub fn format_rate(per_second: f64, unit: ThroughputUnit) -> String {
+    let (base, steps, names): (f64, usize, &[&str]) = match unit {
+        ThroughputUnit::Bytes => (1024.0, 4, &["B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"]),
+        ThroughputUnit::Elements => (1000.0, 4, &["elem/s", "Kelem/s", "Melem/s", "Gelem/s", "Telem/s"]),
+    };
+    let mut value = per_second;
+    let mut step = 0;
+    while value.abs() >= base && step < steps {
+        value /= base;
+        step += 1;
+    }
+    let decimals = match value.abs() {
+        v if v >= 100.0 => 1,
+        v if v >= 10.0 => 2,
+        _ => 3,
+    };
+    format!("{value:.decimals$} {}", names[step])
+}
+
 /// Whole counts without decimals, fractional ones with two.
 fn trim_count(value: f64) -> String {
     if value.fract() == 0.0 { format!("{value:.0}") } else { format!("{value:.2}") }
@@ -86,5 +117,16 @@ mod tests {
         assert_eq!(format_value(-2048.0, Metric::AllocBytes), "-2.00 KiB");
         assert_eq!(format_value(0.5, Metric::Allocs), "0.50 allocs");
         assert_eq!((pct(0.0412), signed_pct(-0.0412)), ("4.12 %".to_owned(), "-4.12 %".to_owned()));
+    }
+
+    #[test]
+    fn rates_switch_prefixes_where_the_next_one_reaches_one() {
+        assert_eq!(format_rate(1023.0, ThroughputUnit::Bytes), "1023.0 B/s");
+        assert_eq!(format_rate(1024.0, ThroughputUnit::Bytes), "1.000 KiB/s");
+        assert_eq!(format_rate(4096.0 * 1e9 / 250.0, ThroughputUnit::Bytes), "15.26 GiB/s");
+        assert_eq!(format_rate(2e12 * 1024.0, ThroughputUnit::Bytes), "1862.6 TiB/s");
+        assert_eq!(format_rate(999.0, ThroughputUnit::Elements), "999.0 elem/s");
+        assert_eq!(format_rate(1000.0, ThroughputUnit::Elements), "1.000 Kelem/s");
+        assert_eq!(format_rate(0.5, ThroughputUnit::Elements), "0.500 elem/s");
     }
 }

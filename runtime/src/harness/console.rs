@@ -8,6 +8,7 @@ pub(crate) use progress::progress_hook;
 
 use super::TrialRecord;
 use super::trial::unoptimised_note;
+use crate::measure::Work;
 use crate::report::{Line, Test, Written, rankings, text_lines};
 use crate::{Outcome, Report};
 use anstream::{print, println};
@@ -55,7 +56,7 @@ pub(crate) fn print_trial(record: &TrialRecord, terse: bool, unoptimised: bool) 
         );
     }
     if let Some(report) = &record.report {
-        print_block(report);
+        print_block(report, record.comparison.work());
         if unoptimised {
             let note = unoptimised_note(report, record.comparison.registration.settings.expect);
             println!("{YELLOW}    {note}{YELLOW:#}");
@@ -65,13 +66,13 @@ pub(crate) fn print_trial(record: &TrialRecord, terse: bool, unoptimised: bool) 
 
 /// The verdict block, coloured by the verdict (green win, red loss, plain parity) with warnings
 /// in yellow.
-fn print_block(report: &Report) {
+fn print_block(report: &Report, work: Option<Work>) {
     let verdict_style = match report.verdict.outcome {
         Outcome::Win => GREEN,
         Outcome::Loss => RED,
         Outcome::Parity => Style::new(),
     };
-    for (kind, line) in text_lines(report) {
+    for (kind, line) in text_lines(report, work) {
         let style = match kind {
             Line::Figure => Style::new(),
             Line::Outcome => verdict_style,

@@ -1,6 +1,6 @@
 //! What `#[compare]` registers: one [`Registration`] per pair, collected through `inventory`.
 
-use crate::measure::{Metric, Placed};
+use crate::measure::{Metric, Placed, Throughput, Work};
 use std::time::Duration;
 
 /// What the test fails on.
@@ -35,6 +35,14 @@ pub struct AttributeSettings {
     /// No `baseline = path`: the candidate is compared against itself at the git revision
     /// `RTCOMPARE_BASELINE` names, built and measured in a process of its own.
     pub revision: bool,
+    /// `types = [u32, String]`: the type this registration instantiates the generic pair with,
+    /// as written (`Vec<u8>`); each type is a registration of its own.
+    pub type_arg: Option<&'static str>,
+    /// `throughput = bytes(4096)`: what one call processes, shown as each arm's rate.
+    pub throughput: Option<Throughput>,
+    /// `threads = 4`: each batch runs on this many threads at once, timed by the slowest;
+    /// `None` for the measuring thread alone.
+    pub threads: Option<u32>,
 }
 
 /// The generated batch routines of one pair: each arm and its A/A twin, every one in all its
@@ -99,7 +107,8 @@ impl Registration {
     /// baseline's last path segment). A comparison against a revision is named after the
     /// revision, sanitised: `module_path::candidate_vs_main` for `RTCOMPARE_BASELINE=main`,
     /// `..._vs_baseline` while the variable is unset
-    /// ([`revision_label`](super::revision_label)).
+    /// ([`revision_label`](super::revision_label)). A pair instantiated from `types` ends with its
+    /// type, `::<u32>`.
     ///
     /// ```
     /// use rtcompare_runtime::harness::{AttributeSettings, Batches, Registration};
@@ -112,14 +121,21 @@ impl Registration {
     /// assert_eq!(r.test_name(), "mylib::sort::quick_vs_bubble");
     /// let generic = Registration { baseline: "generic::sort::<u32>", baseline_name: "sort", ..r };
     /// assert_eq!(generic.test_name(), "mylib::sort::quick_vs_sort");
+    /// let typed = AttributeSettings { type_arg: Some("u64"), ..AttributeSettings::default() };
+    /// let per_type = Registration { baseline: "sort::<u64>", baseline_name: "sort", settings: typed, ..generic };
+    /// assert_eq!(per_type.test_name(), "mylib::sort::quick_vs_sort::<u64>");
     /// ```
     pub fn test_name(&self) -> String {
-        match self.settings.name {
+        let name = match self.settings.name {
             Some(name) => name.to_owned(),
             None if self.settings.revision => {
                 format!("{}::{}_vs_{}", self.module_path, self.candidate, super::revision_label())
             }
             None => format!("{}::{}_vs_{}", self.module_path, self.candidate, self.baseline_name),
+        };
+        match self.settings.type_arg {
+            Some(ty) => format!("{name}::<{ty}>"),
+            None => name,
         }
     }
 }
@@ -134,6 +150,12 @@ pub struct Comparison {
 }
 
 impl Comparison {
+    /// What one call processes, from `throughput` and this test's size; `None` without
+    /// `throughput`.
+    pub fn work(&self) -> Option<Work> {
+        self.registration.settings.throughput?.per_call(self.size)
+    }
+
     /// The libtest name: [`Registration::test_name`], then `/size` for a pair with `args`.
     pub fn name(&self) -> String {
         match self.size {

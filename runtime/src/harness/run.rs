@@ -184,6 +184,7 @@ fn test(record: &TrialRecord) -> Test<'_> {
             Expectation::Win => "win",
         },
         size: record.comparison.size,
+        work: record.comparison.work(),
         file: registration.file,
         line: registration.line,
         report: record.report.as_ref(),
@@ -206,6 +207,11 @@ fn run_json(args: &Arguments, comparisons: &[(String, Comparison)], session: &mu
     for warning in session.environment.warnings() {
         eprintln!("warning: {warning}");
     }
+    let all = trials(comparisons, &session.settings, &Records::default());
+    let selected = comparisons.iter().zip(&all).filter(|(_, trial)| !args.is_filtered_out(trial)).map(|(c, _)| c);
+    if let Some(warning) = threads_warning(selected, available_cores()) {
+        eprintln!("warning: {warning}");
+    }
     let records = Records::default();
     let conclusion = libtest_mimic::run(args, trials(comparisons, &session.settings, &records));
     let mut records = std::mem::take(&mut *records.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
@@ -215,6 +221,32 @@ fn run_json(args: &Arguments, comparisons: &[(String, Comparison)], session: &mu
         eprintln!("{line}");
     }
     exit_code(conclusion.has_failed(), complete)
+}
+
+/// The cores this process may run on (1 when the system cannot say).
+fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
+
+/// One warning for the run when a selected comparison runs each batch on more threads than the
+/// machine has `cores`: its threads then take turns rather than running at once.
+fn threads_warning<'a>(selected: impl Iterator<Item = &'a (String, Comparison)>, cores: usize) -> Option<String> {
+    let over: Vec<(&str, u32)> = selected
+        .filter_map(|(name, c)| Some((name.as_str(), c.registration.settings.threads?)))
+        .filter(|&(_, threads)| threads as usize > cores)
+        .collect();
+    let &(name, threads) = over.iter().max_by_key(|(_, threads)| *threads)?;
+    let others = match over.len() - 1 {
+        0 => String::new(),
+        1 => " (and 1 other comparison)".to_owned(),
+        n => format!(" (and {n} other comparisons)"),
+    };
+    Some(format!(
+        "`{name}`{others} runs each batch on {threads} threads (`threads = {threads}`), but this machine has {cores} \
+         core{}: the threads take turns instead of running at once, so the figures describe contention for too few \
+         cores; measure on a machine with at least {threads} cores",
+        if cores == 1 { "" } else { "s" }
+    ))
 }
 
 /// Worker mode (`RTCOMPARE_WORKER` set by a parent rtcompare process): measure the one
@@ -297,6 +329,9 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
     if !selected.is_empty() {
         session.environment.warnings().iter().for_each(|warning| print_warning(warning));
     }
+    if let Some(warning) = threads_warning(selected.iter().map(|&i| &comparisons[i]), available_cores()) {
+        print_warning(&warning);
+    }
     let mut records = Vec::new();
     for &index in &selected {
         let (name, comparison) = &comparisons[index];
@@ -329,4 +364,42 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
     let (written, complete) = session.write_files(&tests);
     print_summary(&tests, &written, session.settings.debug);
     exit_code(counts.failed > 0, complete)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::{AttributeSettings, Batches, Registration};
+    use crate::measure::Meter;
+
+    fn batch(_: u64, _: u64, _: u64, _: Meter) -> u64 {
+        0
+    }
+
+    fn comparison(candidate: &'static str, threads: Option<u32>) -> (String, Comparison) {
+        let registration: &'static Registration = Box::leak(Box::new(Registration {
+            module_path: "perf",
+            candidate,
+            baseline: "old",
+            baseline_name: "old",
+            batches: Batches::uniform(batch),
+            settings: AttributeSettings { threads, ..AttributeSettings::default() },
+            file: "tests/perf.rs",
+            line: 1,
+        }));
+        (registration.test_name(), Comparison { registration, size: None })
+    }
+
+    #[test]
+    fn more_threads_than_cores_is_one_warning_naming_the_largest() {
+        let selected = [comparison("a", Some(4)), comparison("b", Some(8)), comparison("c", None)];
+        let warning = threads_warning(selected.iter(), 2).unwrap_or_default();
+        assert!(
+            warning.starts_with("`perf::b_vs_old` (and 1 other comparison) runs each batch on 8 threads"),
+            "{warning}"
+        );
+        assert!(warning.contains("this machine has 2 cores"), "{warning}");
+        assert_eq!(threads_warning(selected.iter(), 8), None, "enough cores");
+        assert_eq!(threads_warning(selected[2..].iter(), 1), None, "no threads");
+    }
 }

@@ -1,28 +1,34 @@
 //! Taking measurements: the meter read around each timed batch (time or allocations), the
-//! clock's precision, batch calibration, inputs built outside the timer, placement copies of each
-//! batch routine, the stack and heap layout re-drawn per round, and the interleaved collection of
-//! rounds.
+//! clock's precision, batch calibration, inputs built outside the timer, the executor that drives
+//! an async fn's futures, the work a call declares (throughput), batches on several threads, placement copies of each batch routine, the stack and heap layout
+//! re-drawn per round, and the interleaved collection of rounds.
 
 mod alloc;
 mod arm;
 mod calibrate;
 mod clock;
 mod collect;
+mod executor;
 mod input;
 mod layout;
 mod measured;
 mod meter;
 mod output;
 mod placement;
+mod threads;
+mod throughput;
 
 pub use alloc::{CountingAllocator, counting_allocator_installed};
 pub use arm::{Arm, Batch, BatchFn, Placed};
 pub use calibrate::{Calibration, CalibrationOptions, MAX_SHARED_BATCH_RATIO, calibrate};
 pub use clock::clock_precision;
 pub use collect::{CollectOptions, Samples, Series, collect, collect_until};
+pub use executor::{BlockOnNeedsAFuture, Executor, FutureCall, IsFuture, IsValue, ValueCall};
 pub use input::{Setup, SizedSetup, WithRng, WithoutRng};
 pub use layout::{HEAP_CLASSES, Layout, MAX_BLOCKS, STACK_SHIFTS, STACK_STEP};
 pub use measured::Measured;
 pub use meter::{Meter, Metric, Reading};
 pub use output::Outputs;
 pub use placement::{PLACEMENT_STEP, PLACEMENTS, place, split_batch};
+pub use threads::{Gate, on_threads};
+pub use throughput::{Amount, Throughput, ThroughputUnit, Work};

@@ -7,7 +7,9 @@
 //! `<test name>/baseline`. Its measure is `latency` (Bencher's built-in measure, in
 //! nanoseconds) for time, and `alloc_bytes` or `allocs` for the allocation metrics; `value` is
 //! the arm's median per-operation value over the rounds, `lower_value` and `upper_value` its
-//! first and third quartiles.
+//! first and third quartiles. A pair with `throughput` adds a second measure per arm,
+//! `bytes_per_second` or `elements_per_second`: the rate at the median, and at the third and first
+//! quartiles (the slower quartile is the lower rate).
 
 use super::tracking::ArmEntry;
 use crate::Metric;
@@ -30,6 +32,15 @@ pub(crate) fn render(arms: &[ArmEntry]) -> String {
         let metric = json!({ "value": arm.median, "lower_value": arm.q1, "upper_value": arm.q3 });
         let mut measures = Map::new();
         measures.insert(measure(arm.metric).to_owned(), metric);
+        if let Some(work) = arm.work {
+            // The slower quartile is the lower rate.
+            let rate = json!({
+                "value": work.per_second(arm.median),
+                "lower_value": work.per_second(arm.q3),
+                "upper_value": work.per_second(arm.q1),
+            });
+            measures.insert(format!("{}_per_second", work.unit.as_str()), rate);
+        }
         benchmarks.insert(arm.name.clone(), Value::Object(measures));
     }
     // Serializing a tree of plain JSON values cannot fail; an empty string would show it did.
@@ -93,6 +104,19 @@ mod tests {
             ours["perf::fast_vs_slow/baseline"]["latency"]["value"].as_f64(),
             Some(report.baseline_summary.median)
         );
+    }
+
+    #[test]
+    fn a_pair_with_throughput_adds_each_arms_rate_as_a_measure() {
+        use crate::measure::{ThroughputUnit, Work};
+        let work = Some(Work { unit: ThroughputUnit::Bytes, per_call: 4096 });
+        let records = [crate::report::Test { work, ..fixtures::record("perf::fast_vs_slow", 25.0, 100.0) }];
+        let ours = rendered(&records);
+        let report = records[0].report.unwrap();
+        let rate = &ours["perf::fast_vs_slow/candidate"]["bytes_per_second"];
+        assert_eq!(rate["value"].as_f64(), Some(4096.0 * 1e9 / report.candidate_summary.median));
+        assert_eq!(rate["lower_value"].as_f64(), Some(4096.0 * 1e9 / report.candidate_summary.q3));
+        assert!(ours["perf::fast_vs_slow/baseline"]["latency"]["value"].is_number());
     }
 
     #[test]

@@ -47,6 +47,8 @@ struct Comparison<'a> {
     metric: &'static str,
     unit: &'static str,
     size: Option<u64>,
+    /// The rates of a pair with `throughput`; `null` without.
+    throughput: Option<ThroughputRecord>,
     file: &'static str,
     line: u32,
     expect: &'static str,
@@ -60,6 +62,15 @@ struct Comparison<'a> {
     confirmation: Option<Round<'a>>,
     /// The difference averaged over every process measured, once a confirmation ran.
     over_processes: Option<ProcessMeanRecord>,
+}
+
+#[derive(Serialize)]
+struct ThroughputRecord {
+    unit: &'static str,
+    per_op: u64,
+    /// Units per second at each arm's median time per operation; `null` when nothing was measured.
+    candidate: Option<f64>,
+    baseline: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -276,6 +287,12 @@ fn comparison<'a>(test: &Test<'a>) -> Comparison<'a> {
         metric: metric.as_str(),
         unit: metric.unit(),
         size: test.size,
+        throughput: test.work.map(|work| ThroughputRecord {
+            unit: work.unit.as_str(),
+            per_op: work.per_call,
+            candidate: report.map(|r| work.per_second(r.candidate_summary.median)),
+            baseline: report.map(|r| work.per_second(r.baseline_summary.median)),
+        }),
         file: test.file,
         line: test.line,
         expect: test.expect,
@@ -501,6 +518,25 @@ mod tests {
         let records = [fixtures::record("perf::fast_vs_slow", 50.0, 100.0), fixtures::panicked("perf::boom_vs_slow")];
         let environment = fixtures::environment();
         serde_json::from_str(&render(&fixtures::run(&environment, &records, false))).unwrap()
+    }
+
+    #[test]
+    fn a_pair_with_throughput_records_each_arms_rate_and_others_null() {
+        use crate::measure::{ThroughputUnit, Work};
+        let work = Some(Work { unit: ThroughputUnit::Elements, per_call: 1_000 });
+        let records = [
+            crate::report::Test { work, ..fixtures::record("perf::fast_vs_slow", 50.0, 100.0) },
+            crate::report::Test { work, ..fixtures::panicked("perf::boom_vs_slow") },
+        ];
+        let environment = fixtures::environment();
+        let file: Value = serde_json::from_str(&render(&fixtures::run(&environment, &records, false))).unwrap();
+        let t = &file["comparisons"][0]["throughput"];
+        let median = file["comparisons"][0]["summaries"]["candidate"]["median"].as_f64().unwrap();
+        assert_eq!((&t["unit"], &t["per_op"]), (&Value::from("elements"), &Value::from(1_000)));
+        assert_eq!(t["candidate"].as_f64(), Some(1_000.0 * 1e9 / median));
+        assert!(t["baseline"].as_f64().is_some_and(|b| b < 1_000.0 * 1e9 / median), "{t}");
+        assert!(file["comparisons"][1]["throughput"]["candidate"].is_null());
+        assert!(rendered()["comparisons"][0]["throughput"].is_null());
     }
 
     #[test]

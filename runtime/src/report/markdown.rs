@@ -6,7 +6,7 @@ use super::ranking::{Ranked, rank, ranked};
 use super::run::Test;
 use super::{factor_words, outcome_line};
 use crate::Outcome;
-use crate::units::{pct, signed_pct};
+use crate::units::{format_rate, pct, signed_pct};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
@@ -14,8 +14,12 @@ use std::fmt::Write;
 /// share: its row, what its counts and rankings need, its warnings and its failure.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Entry {
-    /// The test's table row.
+    /// The test's table row up to its tolerance cell.
     row: String,
+    /// Its throughput cell (candidate / baseline rates), when the pair declared `throughput`.
+    rates: Option<String>,
+    /// Its warnings cell, the row's last.
+    warnings_cell: String,
     /// Whether the test passed.
     passed: bool,
     /// `win`, `parity` or `loss`; `None` when the test measured nothing.
@@ -32,8 +36,11 @@ pub(crate) struct Entry {
 
 /// What `test` adds to the summary.
 pub(crate) fn entry(test: &Test<'_>) -> Entry {
+    let (row, rates, warnings_cell) = row(test);
     Entry {
-        row: row(test),
+        row,
+        rates,
+        warnings_cell,
         passed: test.passed(),
         outcome: test.report.map(|r| r.verdict.outcome.as_str().to_owned()),
         resolved: test.report.is_some_and(|r| r.verdict.resolved),
@@ -64,10 +71,15 @@ pub(crate) fn render_entries(binary: &str, unoptimised: bool, entries: &[Entry])
              code, and no verdict failed a test. `cargo test --release` measures the code you ship.\n"
         );
     }
-    let _ = writeln!(out, "| | pair | outcome | difference (interval) | ratio (best) | tolerance | warnings |");
-    let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- | --- |");
+    // A column of rates only when a pair declared `throughput`.
+    let rates = entries.iter().any(|e| e.rates.is_some());
+    let (rates_head, rates_rule) = if rates { (" throughput (candidate / baseline) |", " --- |") } else { ("", "") };
+    let _ =
+        writeln!(out, "| | pair | outcome | difference (interval) | ratio (best) | tolerance |{rates_head} warnings |");
+    let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- |{rates_rule} --- |");
     for entry in entries {
-        let _ = writeln!(out, "{}", entry.row);
+        let rates_cell = if rates { format!(" {} |", entry.rates.as_deref().unwrap_or("")) } else { String::new() };
+        let _ = writeln!(out, "{}{rates_cell} {} |", entry.row, entry.warnings_cell);
     }
     for ranking in rank(entries.iter().filter_map(|e| e.ranked.clone())) {
         let _ = write!(out, "\n{}", ranking.render_markdown());
@@ -95,12 +107,20 @@ fn counts(entries: &[Entry]) -> String {
     )
 }
 
-fn row(test: &Test<'_>) -> String {
+/// The test's row up to its tolerance cell, its throughput cell and its warnings cell.
+fn row(test: &Test<'_>) -> (String, Option<String>, String) {
     let mark = if test.passed() { "✅" } else { "❌" };
     let name = code(test.name);
     let Some(report) = test.report else {
-        return format!("| {mark} | {name} | not measured (see failures) | | | | |");
+        return (format!("| {mark} | {name} | not measured (see failures) | | | |"), None, String::new());
     };
+    let rates = test.work.map(|work| {
+        format!(
+            "{} / {}",
+            format_rate(work.per_second(report.candidate_summary.median), work.unit),
+            format_rate(work.per_second(report.baseline_summary.median), work.unit)
+        )
+    });
     let v = &report.verdict;
     let e = &report.estimate;
     let outcome = match v.outcome {
@@ -118,14 +138,14 @@ fn row(test: &Test<'_>) -> String {
         0 => String::new(),
         n => format!("⚠️ {n}: {}", report.warnings.iter().map(kind).collect::<Vec<_>>().join(", ")),
     };
-    format!(
-        "| {mark} | {name} | {outcome} | {} | {:.3} ({:.3}) | ±{} | {} |",
+    let head = format!(
+        "| {mark} | {name} | {outcome} | {} | {:.3} ({:.3}) | ±{} |",
         cell(&difference),
         v.ratio,
         v.best_ratio,
-        pct(v.tolerance),
-        cell(&warnings)
-    )
+        pct(v.tolerance)
+    );
+    (head, rates, cell(&warnings))
 }
 
 /// A warning kind in words: its name with spaces (`timing modes`).
@@ -203,6 +223,28 @@ mod tests {
         let heading = text.find("#### 2 candidates against `slow`, fastest first").unwrap_or_else(|| panic!("{text}"));
         assert!(text.find("| ✅ | `perf::faster_vs_slow` |").is_some_and(|row| row < heading), "{text}");
         assert!(summary(&records[..1]).find("####").is_none(), "one candidate gets no table");
+    }
+
+    #[test]
+    fn a_pair_with_throughput_adds_a_column_of_rates() {
+        use crate::measure::{ThroughputUnit, Work};
+        let work = Some(Work { unit: ThroughputUnit::Elements, per_call: 1_000 });
+        let records = [
+            crate::report::Test { work, ..fixtures::record("perf::fast_vs_slow", 25.0, 100.0) },
+            fixtures::record("perf::other_vs_slow", 50.0, 100.0),
+            fixtures::panicked("perf::boom_vs_slow"),
+        ];
+        let text = summary(&records);
+        assert!(text.contains("| tolerance | throughput (candidate / baseline) | warnings |"), "{text}");
+        let row = text.lines().find(|l| l.contains("fast_vs_slow")).unwrap_or_default();
+        assert!(row.contains(" Gelem/s / ") && row.contains(" Gelem/s |"), "{row}");
+        // Every row has as many cells as the header.
+        let cells = |line: &str| line.matches(" |").count();
+        let header = text.lines().find(|l| l.starts_with("| | pair")).unwrap_or_default();
+        for line in text.lines().filter(|l| l.starts_with("| ✅") || l.starts_with("| ❌")) {
+            assert_eq!(cells(line), cells(header), "{line}");
+        }
+        assert!(!summary(&records[1..]).contains("throughput"), "no column without throughput");
     }
 
     #[test]

@@ -18,7 +18,7 @@ mod svg;
 mod text;
 mod tracking;
 
-pub use crate::units::{format_ns, format_value};
+pub use crate::units::{format_ns, format_rate, format_value};
 pub(crate) use files::{Destinations, Mode, Requested, Written, binary_name};
 pub(crate) use ranking::rankings;
 pub(crate) use run::{Run, Test};
@@ -82,6 +82,7 @@ pub(crate) mod fixtures {
             metric: Metric::Time,
             expect: "no_loss",
             size: None,
+            work: None,
             file: "tests/perf.rs",
             line: 12,
             report: report.map(|report| &*Box::leak(Box::new(report))),

@@ -2,6 +2,7 @@
 //! renderers depend on the verdicts they show and never on the harness that ran them.
 
 use crate::environment::Environment;
+use crate::measure::Work;
 use crate::{Metric, Report};
 use std::time::Duration;
 
@@ -39,6 +40,8 @@ pub(crate) struct Test<'a> {
     pub expect: &'static str,
     /// The size passed to setup, for pairs with `args`.
     pub size: Option<u64>,
+    /// What one call processes, for pairs with `throughput`: each arm's rate is shown.
+    pub work: Option<Work>,
     /// Where the attribute is.
     pub file: &'static str,
     /// The attribute's line.

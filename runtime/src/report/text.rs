@@ -1,8 +1,9 @@
 //! The compact text block printed under a comparison's libtest line.
 
 use crate::Metric;
+use crate::measure::Work;
 use crate::stats::{Outcome, Resampling, fast_end};
-use crate::units::{format_value, pct, signed_pct};
+use crate::units::{format_rate, format_value, pct, signed_pct};
 use crate::verdict::Report;
 
 /// What a line of the text block says, so that a terminal can colour it without reading it.
@@ -18,21 +19,22 @@ pub(crate) enum Line {
 
 /// Renders a report as an indented block of plain text (no colour), one fact per line.
 pub fn render_text(report: &Report) -> String {
-    text_lines(report).into_iter().map(|(_, text)| text + "\n").collect()
+    text_lines(report, None).into_iter().map(|(_, text)| text + "\n").collect()
 }
 
-/// The text block's lines, each with what it says.
-pub(crate) fn text_lines(report: &Report) -> Vec<(Line, String)> {
+/// The text block's lines, each with what it says; with `work`, each arm's rate follows its time.
+pub(crate) fn text_lines(report: &Report, work: Option<Work>) -> Vec<(Line, String)> {
     let mut lines = Vec::new();
     let mut add = |kind, text: String| lines.push((kind, format!("    {text}")));
     let v = &report.verdict;
     let e = &report.estimate;
     let name_width = report.candidate.len().max(report.baseline.len());
     let unit_suffix = "/op";
-    // One line per arm: its name, median and fast end.
+    // One line per arm: its name, median and fast end, and the rate at the median.
     let arm_line = |label: &str, name: &str, median: f64, per_op: &[f64]| {
+        let rate = work.map_or_else(String::new, |w| format!("  {}", format_rate(w.per_second(median), w.unit)));
         let (median, best) = (format_value(median, report.metric), format_value(fast_end(per_op), report.metric));
-        format!("{label:<9} {name:<name_width$}  {median}{unit_suffix}  (best {best})")
+        format!("{label:<9} {name:<name_width$}  {median}{unit_suffix}  (best {best}){rate}")
     };
     let c = arm_line("candidate", &report.candidate, report.candidate_summary.median, &report.samples.candidate.per_op);
     let b = arm_line("baseline", &report.baseline, report.baseline_summary.median, &report.samples.baseline.per_op);
@@ -222,6 +224,20 @@ mod tests {
         assert!(lines[2].ends_with("x faster"), "{text}");
         assert!(lines.contains(&"    win (resolved)"), "{text}");
         assert!(!text.contains("confirmation:"), "no confirmation ran: {text}");
+    }
+
+    #[test]
+    fn with_throughput_each_arm_shows_its_rate_at_its_median() {
+        use crate::measure::{Amount, Throughput, ThroughputUnit};
+        let report = fixtures::report(25.0, 100.0);
+        let declared = Throughput { unit: ThroughputUnit::Bytes, amount: Amount::Fixed(4096) };
+        let lines: Vec<String> = text_lines(&report, declared.per_call(None)).into_iter().map(|(_, l)| l).collect();
+        let candidate = format_rate(4096.0 * 1e9 / report.candidate_summary.median, ThroughputUnit::Bytes);
+        let baseline = format_rate(4096.0 * 1e9 / report.baseline_summary.median, ThroughputUnit::Bytes);
+        assert!(lines[0].ends_with(&format!(")  {candidate}")) && candidate.ends_with(" GiB/s"), "{lines:?}");
+        assert!(lines[1].ends_with(&format!(")  {baseline}")) && baseline.ends_with(" GiB/s"), "{lines:?}");
+        let without: Vec<String> = text_lines(&report, None).into_iter().map(|(_, l)| l).collect();
+        assert!(without[0].ends_with(')'), "{without:?}");
     }
 
     #[test]

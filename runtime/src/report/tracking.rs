@@ -5,6 +5,7 @@
 use super::run::{Test, metric_name};
 use super::text::outcome_line;
 use crate::Metric;
+use crate::measure::Work;
 use crate::stats::Summary;
 use serde::{Deserialize, Serialize};
 
@@ -35,6 +36,8 @@ pub(crate) struct ArmEntry {
     pub ratio: f64,
     /// The other arm's function.
     pub against: String,
+    /// What one call processes, for a pair with `throughput`.
+    pub work: Option<Work>,
 }
 
 /// Two entries (candidate, then baseline) per test that measured something, in the order of
@@ -51,7 +54,7 @@ pub(crate) fn arm_entries(tests: &[Test<'_>]) -> Vec<ArmEntry> {
             if ![summary.median, summary.q1, summary.q3].iter().all(|v| v.is_finite()) {
                 continue;
             }
-            entries.push(entry(test.name, report, arm, function, summary, against));
+            entries.push(ArmEntry { work: test.work, ..entry(test.name, report, arm, function, summary, against) });
         }
     }
     entries
@@ -77,6 +80,7 @@ fn entry(
         verdict: outcome_line(report),
         ratio: report.verdict.ratio,
         against: against.to_owned(),
+        work: None,
     }
 }
 

@@ -2,7 +2,7 @@ use rtcompare::compare;
 
 async fn old() {}
 
-#[compare(baseline = old)]
+#[compare(baseline = old, block_on = "tokio")]
 async fn new() {}
 
 fn main() {}

@@ -1,0 +1,16 @@
+use rtcompare::compare;
+
+fn run<F: std::future::Future>(f: F) -> F::Output {
+    rtcompare::measure::Executor::current().block_on(f)
+}
+
+fn old() -> u64 {
+    1
+}
+
+#[compare(baseline = old, block_on = run)]
+async fn new() -> u64 {
+    1
+}
+
+fn main() {}

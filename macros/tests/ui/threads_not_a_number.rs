@@ -1,0 +1,8 @@
+use rtcompare::compare;
+
+fn old() {}
+
+#[compare(baseline = old, threads = "four")]
+fn new() {}
+
+fn main() {}

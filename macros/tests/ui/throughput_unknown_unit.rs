@@ -1,0 +1,8 @@
+use rtcompare::compare;
+
+fn old() {}
+
+#[compare(baseline = old, throughput = kib(4))]
+fn new() {}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use rtcompare::compare;
+
+fn old() {}
+
+#[compare(baseline = old, throughput = bytes())]
+fn new() {}
+
+fn main() {}

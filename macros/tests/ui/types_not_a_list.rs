@@ -1,0 +1,8 @@
+use rtcompare::compare;
+
+fn old<T>() {}
+
+#[compare(baseline = old, types = u32)]
+fn new<T>() {}
+
+fn main() {}

@@ -1,0 +1,81 @@
+//! What one call processes, declared by `throughput = bytes(N)` or `elements(N)`, and the rate
+//! it gives an arm. A rate is the declared amount over the time per call: a report's figures
+//! with another unit, never an input to the verdict (a ratio of times is a ratio of rates).
+
+/// What a rate counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum ThroughputUnit {
+    /// Bytes, shown with binary prefixes (`MiB/s`).
+    Bytes,
+    /// Elements, shown with decimal prefixes (`Melem/s`).
+    Elements,
+}
+
+impl ThroughputUnit {
+    /// The name used in the results file: `bytes` or `elements`.
+    ///
+    /// ```
+    /// assert_eq!(rtcompare_runtime::measure::ThroughputUnit::Bytes.as_str(), "bytes");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ThroughputUnit::Bytes => "bytes",
+            ThroughputUnit::Elements => "elements",
+        }
+    }
+}
+
+/// How much one call processes, as the attribute declares it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Amount {
+    /// A number: `bytes(4096)`.
+    Fixed(u64),
+    /// The size from `args`: `bytes(arg)`.
+    Size,
+}
+
+/// `throughput = bytes(N)` or `elements(N)`: what one call of either arm processes.
+///
+/// ```
+/// use rtcompare_runtime::measure::{Amount, Throughput, ThroughputUnit};
+/// let declared = Throughput { unit: ThroughputUnit::Bytes, amount: Amount::Size };
+/// let work = declared.per_call(Some(1024)).unwrap();
+/// assert_eq!(work.per_second(1_000.0), 1024.0 * 1e6);
+/// assert_eq!(declared.per_call(None), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Throughput {
+    /// What is counted.
+    pub unit: ThroughputUnit,
+    /// How much per call.
+    pub amount: Amount,
+}
+
+impl Throughput {
+    /// The work of one call in a test of size `size` (from `args`); `None` for `bytes(arg)`
+    /// without a size, which the attribute rejects at compile time.
+    pub fn per_call(self, size: Option<u64>) -> Option<Work> {
+        let amount = match self.amount {
+            Amount::Fixed(amount) => amount,
+            Amount::Size => size?,
+        };
+        Some(Work { unit: self.unit, per_call: amount })
+    }
+}
+
+/// The work of one call of a test, resolved from its [`Throughput`] and size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Work {
+    /// What is counted.
+    pub unit: ThroughputUnit,
+    /// How many per call.
+    pub per_call: u64,
+}
+
+impl Work {
+    /// The rate, in units per second, of calls taking `ns_per_call` nanoseconds each; infinite
+    /// for a call measured at zero.
+    pub fn per_second(self, ns_per_call: f64) -> f64 {
+        self.per_call as f64 * 1e9 / ns_per_call
+    }
+}
