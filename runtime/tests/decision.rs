@@ -387,9 +387,9 @@ fn a_confirmation_says_why_it_ended() {
     let message = warning(refuted);
     assert!(message.ends_with("an effect that does not repeat across processes is not reported."), "{message}");
 
-    // A true difference at the tolerance itself, noisy, one look of four processes: neither
-    // confirmed nor ruled out when the plan's looks run out.
-    let noisy = Workload { noise: 0.03, ..workload(0.01, 0.0) };
+    // A true difference a little beyond the tolerance, noisy, one look of four processes:
+    // neither confirmed nor ruled out when the plan's looks run out.
+    let noisy = Workload { noise: 0.03, ..workload(0.015, 0.0) };
     let one_look = Plan::new(1, 4, level);
     let undecided = confirm(&first, &one_look, &options(0.01, 46), Metric::Time, fresh(noisy, 0.01, 45), |_| true)
         .expect("synthetic");

@@ -118,7 +118,14 @@ fn run_condition(plan: &Plan, condition: Condition, truth: &Truths, binary: &Pat
                     let label = condition.label();
                     println!("  {label}: {} {} trial {trial} k={k:+}: {outcome:?}", setting.label, workload.name);
                     let entry = trials.entry((workload.name, k)).or_default();
-                    entry.push(Trial { outcome, confirmed: None, difference, leaned: false, wall_s: save_wall + wall });
+                    entry.push(Trial {
+                        outcome,
+                        confirmed: None,
+                        difference,
+                        leaned: false,
+                        wall_s: save_wall + wall,
+                        duration_s: None,
+                    });
                 }
             }
         }

@@ -29,8 +29,13 @@ pub struct Trial {
     /// Whether the first round was a parity leaning to a win or a loss that went to fresh
     /// processes, established or not.
     pub leaned: bool,
-    /// Wall-clock seconds the verdict took, process start to exit.
+    /// Wall-clock seconds the verdict took, process start to exit: it includes starting the
+    /// test binary and writing its output files, which lie outside the comparison.
     pub wall_s: f64,
+    /// The comparison's own wall-clock seconds, confirmation included, as rtcompare records it
+    /// (`duration_s`): what its cap of 4× the budget applies to. `None` when the file gave none,
+    /// and for criterion.
+    pub duration_s: Option<f64>,
 }
 
 /// The parts of an rtcompare results file this benchmark reads, for the comparison `name`.
@@ -50,6 +55,9 @@ pub struct Reading {
     pub ratio: Option<f64>,
     /// `summaries.candidate.median` and `summaries.baseline.median`, ns per operation.
     pub medians: Option<(f64, f64)>,
+    /// `duration_s`: the comparison's wall-clock seconds, confirmation included, without the
+    /// process's start or its output files.
+    pub duration_s: Option<f64>,
 }
 
 /// Reads comparison `name` from the text of a results file.
@@ -85,6 +93,7 @@ pub fn read_results(text: &str, name: &str) -> Result<Reading, String> {
         leaned: outcome == Outcome::Parity && !comparison["confirmation"].is_null(),
         ratio: verdict["ratio"].as_f64(),
         medians,
+        duration_s: comparison["duration_s"].as_f64(),
     })
 }
 
@@ -136,7 +145,7 @@ mod tests {
         {"name": "detection/cpu_10us/p01", "verdict": {"outcome": "loss", "ratio": 1.02, "confirmed": true},
          "estimate": {"difference": -0.0199, "level": 0.95},
          "over_processes": {"difference": -0.0203, "processes": 3},
-         "summaries": {"candidate": {"median": 10.2}, "baseline": {"median": 10.0}}},
+         "summaries": {"candidate": {"median": 10.2}, "baseline": {"median": 10.0}}, "duration_s": 2.75},
         {"name": "detection/memwalk_10us/p01", "verdict": {"outcome": "parity", "ratio": 1.01, "confirmed": null},
          "estimate": {"difference": -0.011, "level": 0.99}, "over_processes": null,
          "summaries": {"candidate": {"median": 10.1}, "baseline": {"median": 10.0}}},
@@ -156,6 +165,7 @@ mod tests {
         assert_eq!((reading.outcome, reading.confirmed), (Outcome::Loss, Some(Outcome::Loss)));
         assert_eq!(reading.difference, Some(-0.0203), "the mean over processes");
         assert_eq!(reading.medians, Some((10.2, 10.0)));
+        assert_eq!(reading.duration_s, Some(2.75), "the comparison's own time");
         let parity = read_results(FILE, "detection/memwalk_10us/p01").expect("present");
         assert_eq!(parity.difference, Some(-0.011), "the first round's");
         assert_eq!((parity.outcome, parity.confirmed, parity.leaned), (Outcome::Parity, None, false));
@@ -192,6 +202,7 @@ mod tests {
     fn a_comparison_without_verdict_failed() {
         let reading = read_results(FILE, "detection/empty/aa").expect("present");
         assert_eq!((reading.outcome, reading.confirmed), (Outcome::Failed, None));
+        assert_eq!(reading.duration_s, None, "no report, no duration (as in files from before `duration_s`)");
         assert!(read_results(FILE, "missing").is_err());
         assert!(read_results("not json", "x").is_err());
     }

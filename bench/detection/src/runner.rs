@@ -128,6 +128,7 @@ pub fn run_pair(binary: &Path, scratch: &Path, run: &Run) -> (Reading, Duration)
                 leaned: false,
                 ratio: None,
                 medians: None,
+                duration_s: None,
             }
         });
     (reading, wall)
@@ -142,6 +143,7 @@ pub fn trial(binary: &Path, scratch: &Path, run: &Run) -> Trial {
         difference: reading.difference,
         leaned: reading.leaned,
         wall_s: wall.as_secs_f64(),
+        duration_s: reading.duration_s,
     }
 }
 

@@ -11,8 +11,8 @@
 //! one-sided `α` by error spending, so its interval's far end is a one-sided bound at `1 − α_j`.
 //! The look **confirms** when the pooled verdict (the parity rule, fast ends per process,
 //! interval beyond the tolerance) repeats the signal; it **rules the signal out** when the
-//! pooled verdict is the opposite outcome or the fresh processes' one-sided 90 % bound on the
-//! signal's side lies inside the tolerance (a non-binding futility stop); otherwise it asks for
+//! pooled verdict is the opposite outcome or the fresh processes' mean difference lies inside the
+//! tolerance (a non-binding futility stop); otherwise it asks for
 //! more. The logic is pure: processes come from a closure, so it is tested on synthetic
 //! processes whose truth is known.
 
@@ -20,7 +20,7 @@ use super::looks::signal;
 use super::spending::{GAMMA, Spender};
 use crate::judge::judge_processes;
 use crate::measure::{Measured, Metric};
-use crate::stats::{Outcome, paired_ratios, pool_processes};
+use crate::stats::Outcome;
 use crate::verdict::{Ending, JudgeOptions, Report, Verdict};
 use crate::warnings::{established_lean, unconfirmed};
 use std::time::{Duration, Instant};
@@ -35,10 +35,6 @@ pub const MIN_FRESH_PROCESSES: usize = 4;
 /// The most wall time one comparison takes, as a multiple of its budget: the screen and its
 /// confirmation together.
 pub const TIME_CAP: u32 = 4;
-
-/// The one-sided level of the futility bound: a look rules a signal out once the fresh
-/// processes' 90 % bound on the signal's side lies inside the tolerance.
-const FUTILITY_LEVEL: f64 = 0.9;
 
 /// The most a confirmation's two-sided level falls short of 1 (see [`confirmation_level`]).
 const CONFIRMATION_SHORTFALL: f64 = 0.02;
@@ -165,7 +161,7 @@ pub fn confirm<E>(
         let confirmed = report.verdict.outcome == side;
         let ending = if confirmed {
             Some(Ending::Confirmed)
-        } else if ruled_out(side, &report, &measured) {
+        } else if ruled_out(side, &report) {
             Some(Ending::RuledOut)
         } else if cut {
             Some(Ending::TimeCap)
@@ -182,19 +178,16 @@ pub fn confirm<E>(
     unreachable!("the last look always ends the confirmation")
 }
 
-/// Whether the fresh processes exclude `side`: their pooled verdict says the opposite, or their
-/// one-sided [`FUTILITY_LEVEL`] bound on that side lies inside the tolerance, where more
-/// processes would most likely only narrow it further. Stopping for that never confirms
-/// anything, so it cannot raise the error rate.
-fn ruled_out(side: Outcome, pooled: &Report, measured: &[Measured]) -> bool {
-    let tolerance = pooled.verdict.tolerance;
-    let groups: Vec<Vec<f64>> =
-        measured.iter().map(|m| paired_ratios(&m.samples.candidate.per_op, &m.samples.baseline.per_op)).collect();
-    let slices: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
-    let bound = pool_processes(&slices, 2.0 * FUTILITY_LEVEL - 1.0).estimate;
+/// Whether the fresh processes rule `side` out: their pooled verdict says the opposite, or their
+/// mean difference lies inside the tolerance, on the near side of the margin the test needs to
+/// cross (the classic futility rule of stopping when the test statistic has the wrong sign).
+/// Stopping for that never confirms anything, so it cannot raise the error rate; it costs a
+/// little power only for a difference barely beyond the tolerance.
+fn ruled_out(side: Outcome, pooled: &Report) -> bool {
+    let (tolerance, mean) = (pooled.verdict.tolerance, pooled.estimate.difference);
     match side {
-        Outcome::Loss => pooled.verdict.outcome == Outcome::Win || bound.low > -tolerance,
-        Outcome::Win => pooled.verdict.outcome == Outcome::Loss || bound.high < tolerance,
+        Outcome::Loss => pooled.verdict.outcome == Outcome::Win || mean > -tolerance,
+        Outcome::Win => pooled.verdict.outcome == Outcome::Loss || mean < tolerance,
         Outcome::Parity => true,
     }
 }

@@ -11,7 +11,7 @@
 //! processes ([`confirm`]) and tests the signal's side on them alone — Student's t over the
 //! processes' own differences, a one-sided test against the tolerance at `α = (1 − level) / 2`
 //! spent over looks at 4, 8 and 12 processes with the same spending function — and stops for
-//! futility when a one-sided 90 % bound of the fresh processes lies inside the tolerance. Only
+//! futility when the fresh processes' mean difference lies inside the tolerance. Only
 //! the fresh processes' verdict, by the same parity rule, can fail a test. A comparison never
 //! takes more than [`TIME_CAP`] times its budget: a confirmation that reaches it takes its last
 //! look with the processes it has.
