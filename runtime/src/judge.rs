@@ -29,6 +29,7 @@ pub fn judge(
         estimate: bootstrap.estimate,
         scheme,
         processes: Vec::new(),
+        process_spread: None,
         process_rounds: Vec::new(),
         confidence: confidences(options, |t| bootstrap.confidence(t)),
     };
@@ -62,6 +63,7 @@ fn judge_pooled(measured: Vec<Measured>, metric: Metric, options: &JudgeOptions)
         estimate: pooled.estimate,
         scheme: choose_resampling(&groups[0]),
         processes: pooled.process_differences.clone(),
+        process_spread: Some(pooled.process_spread()),
         process_rounds: groups.iter().map(Vec::len).collect(),
         confidence: confidences(options, |t| pooled.confidence(t)),
     };
@@ -86,6 +88,9 @@ struct Resampled {
     estimate: Estimate,
     scheme: Resampling,
     processes: Vec<f64>,
+    /// The standard deviation of one process's difference, from the processes' spread; `None`
+    /// for one process.
+    process_spread: Option<f64>,
     /// How many rounds each process contributed, in order; empty for one process.
     process_rounds: Vec<usize>,
     confidence: Vec<ThresholdConfidence>,
@@ -166,6 +171,7 @@ fn assemble(
         spread: options.spread,
         candidate_floor,
         baseline_floor,
+        process_spread: resampled.process_spread,
         process_rounds: &resampled.process_rounds,
     });
     let baseline_summary = Summary::of(b);

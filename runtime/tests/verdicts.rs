@@ -37,6 +37,7 @@ fn parity_rule(candidate: &[f64], baseline: &[f64]) -> Outcome {
         spread: Spread::RoundRatios,
         candidate_floor: 0.0,
         baseline_floor: 0.0,
+        process_spread: None,
         process_rounds: &[],
     })
     .outcome

@@ -50,11 +50,17 @@ pub struct ParityInputs<'a> {
     pub candidate_floor: f64,
     /// The baseline's per-op measurement floor.
     pub baseline_floor: f64,
+    /// When the rounds come from several processes: the standard deviation `s` of one process's
+    /// difference, from the processes' own spread ([`crate::stats::Pooled::process_spread`]).
+    /// Rounds of one process share its draw of per-process randomness, so how far the figure
+    /// moves from one run to the next is read off the processes, not the rounds:
+    /// [`Spread::RoundMedian`] is then `1.349 · s`, the interquartile range of one process's
+    /// difference — what the one-process rule estimates from its rounds, plus the variation
+    /// between processes that its rounds cannot see. `None` for one process.
+    pub process_spread: Option<f64>,
     /// When the rounds come from several processes: how many each contributed, in order (empty
     /// for one process). The ratio of fast ends is then each process's own, and their median is
-    /// the best ratio ([`parity_verdict`]); and [`Spread::RoundMedian`] is nil, because the
-    /// sampling error of pooled processes is charged once, by their t interval, which carries
-    /// the variation between processes that the rounds of each cannot see.
+    /// the best ratio ([`parity_verdict`]).
     pub process_rounds: &'a [usize],
 }
 
@@ -111,7 +117,8 @@ pub struct ParityVerdict {
 /// let candidate = [130.0, 131.0, 129.0, 130.5, 130.2];
 /// let v = parity_verdict(&ParityInputs {
 ///     candidate: &candidate, baseline: &baseline, parity: 0.04,
-///     spread: Spread::RoundMedian, candidate_floor: 0.0, baseline_floor: 0.0, process_rounds: &[],
+///     spread: Spread::RoundMedian, candidate_floor: 0.0, baseline_floor: 0.0, process_spread: None,
+///     process_rounds: &[],
 /// });
 /// assert_eq!(v.outcome, Outcome::Loss);
 /// ```
@@ -165,15 +172,20 @@ fn spread(inputs: &ParityInputs<'_>, candidate: &Summary, baseline: &Summary) ->
     match inputs.spread {
         Spread::RawSamples => candidate.relative_iqr().max(baseline.relative_iqr()),
         Spread::RoundRatios => round_ratios().0,
-        // Pooled processes: the t interval over them carries the sampling error.
-        Spread::RoundMedian if inputs.process_rounds.len() > 1 => 0.0,
-        Spread::RoundMedian => {
-            let (iqr, rounds) = round_ratios();
-            // A sample median's standard error is √(π/2) σ/√n; the same factor carries the IQR.
-            iqr * (std::f64::consts::PI / 2.0).sqrt() / (rounds.max(1) as f64).sqrt()
-        }
+        Spread::RoundMedian => match inputs.process_spread {
+            // The IQR of a normal estimate is 1.349 standard deviations, as below for one process.
+            Some(spread) => NORMAL_IQR * spread,
+            None => {
+                let (iqr, rounds) = round_ratios();
+                // A sample median's standard error is √(π/2) σ/√n; the same factor carries the IQR.
+                iqr * (std::f64::consts::PI / 2.0).sqrt() / (rounds.max(1) as f64).sqrt()
+            }
+        },
     }
 }
+
+/// The interquartile range of a standard normal distribution.
+const NORMAL_IQR: f64 = 1.348_979_5;
 
 fn relative_floor(floor: f64, reference: f64) -> f64 {
     if reference > 0.0 { floor / reference } else { 0.0 }
@@ -233,6 +245,7 @@ mod tests {
             spread: Spread::RoundMedian,
             candidate_floor: 0.0,
             baseline_floor: 0.0,
+            process_spread: None,
             process_rounds: &[],
         }
     }
@@ -301,12 +314,12 @@ mod tests {
     }
 
     #[test]
-    fn pooled_processes_charge_no_round_spread() {
+    fn pooled_processes_take_the_spread_from_the_processes_error_not_the_rounds() {
         let b: Vec<f64> = (0..400).map(|i| 100.0 + f64::from(i % 7)).collect();
         let c: Vec<f64> = b.iter().rev().copied().collect();
-        let judged = |process_rounds: &[usize]| parity_verdict(&ParityInputs { process_rounds, ..inputs(&c, &b) });
-        assert_eq!(judged(&[200, 200]).noise, 0.0);
-        assert!(judged(&[]).noise > 0.0, "one process's rounds carry their own spread");
+        let judged = |process_spread| parity_verdict(&ParityInputs { process_spread, ..inputs(&c, &b) }).noise;
+        assert!((judged(Some(0.01)) - 0.01349).abs() < 1e-5, "{}", judged(Some(0.01)));
+        assert!(judged(None) > 0.0 && judged(None) != judged(Some(0.01)));
     }
 
     /// Three processes of one comparison at different speeds (1.0, 1.3 and 1.5), whose own
@@ -322,7 +335,9 @@ mod tests {
             c.extend(base.iter().map(|x| x * slowdown * (0.005 * normal(&mut rng)).exp()));
             b.extend(base);
         }
-        let judged = |process_rounds: &[usize]| parity_verdict(&ParityInputs { process_rounds, ..inputs(&c, &b) });
+        let judged = |process_rounds: &[usize]| {
+            parity_verdict(&ParityInputs { process_spread: Some(0.002), process_rounds, ..inputs(&c, &b) })
+        };
         let pooled = judged(&[200, 200, 200]);
         assert!((pooled.best_ratio - 1.06).abs() < 0.005, "{}", pooled.best_ratio);
         assert_eq!(pooled.outcome, Outcome::Loss);
@@ -371,6 +386,7 @@ mod tests {
             spread: Spread::RoundMedian,
             candidate_floor: 2.0,
             baseline_floor: 2.0,
+            process_spread: None,
             process_rounds: &[],
         };
         let v = parity_verdict(&inputs);
