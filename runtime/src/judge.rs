@@ -114,9 +114,12 @@ fn drift_tests(samples: &Samples) -> DriftTests {
 }
 
 /// The A/A floor of a verdict: how far identical code ran from its own twin in the same process
-/// — the larger of the two arms' A/A differences — and over several processes the median of
-/// theirs, so one process that lost the CPU for a stretch of its rounds cannot set it; NaN when
-/// an arm has no rounds.
+/// — the larger of the two arms' A/A differences, each the median of the twins' per-round
+/// ratios, so one round that lost the CPU cannot set it — averaged over the processes measured;
+/// NaN when an arm has no rounds. The mean, not the median, over processes: where the code sits
+/// can move the twins apart in some processes and not in others, and a verdict must clear what
+/// placement does in any of them (a placement-sensitive identical pair was confirmed as a loss in
+/// two of six fresh folders with the median).
 ///
 /// It is the difference itself, not a bound on it with its sampling error added: the verdict's
 /// interval already carries the sampling error, and charging it again here hid most 2 %
@@ -131,8 +134,7 @@ fn placement_floor(processes: &[&Samples]) -> f64 {
         let baseline = twin_difference(&samples.baseline.per_op, &samples.baseline_twin.per_op).abs();
         if candidate.is_nan() || baseline.is_nan() { f64::NAN } else { candidate.max(baseline) }
     };
-    let floors: Vec<f64> = processes.iter().map(|s| in_process(s)).collect();
-    if floors.iter().any(|f| f.is_nan()) { f64::NAN } else { crate::stats::median(&floors) }
+    processes.iter().map(|s| in_process(s)).sum::<f64>() / processes.len() as f64
 }
 
 /// The calibration with the smallest batches: its per-op floor is the coarsest of all.

@@ -59,7 +59,7 @@ pub struct Verdict {
     /// ratio, see [`Spread::RoundMedian`]).
     pub noise: f64,
     /// The A/A floor the difference had to clear: how far each arm ran from its own twin in the
-    /// same process, the larger arm's, the median over the processes pooled.
+    /// same process, the larger arm's, averaged over the processes pooled.
     pub floor: f64,
     /// The band the whole interval must lie within for parity to be established: the parity
     /// setting itself. Parity is not established when the A/A floor or the clock's resolution

@@ -358,7 +358,7 @@ fn zero_allocations_against_zero_are_established_parity() {
 
 /// Pooled processes whose twins sit at a different offset in each process (+6 % in some, −6 %
 /// in others, as layout draws do). The A/A floor of the pooled rounds must carry that
-/// disagreement, though the twins agree on average: it is the median of each process's own
+/// disagreement, though the twins agree on average: it is the mean of each process's own
 /// twins' difference, 6 % here.
 #[test]
 fn the_floor_of_pooled_processes_carries_their_twins_disagreement() {
@@ -396,38 +396,6 @@ fn one_starved_round_does_not_set_the_floor() {
     let mut twin = vec![100.0; 10];
     twin[3] = 15_000.0;
     assert_eq!(rtcompare_runtime::validate::twin_difference(&primary, &twin), 0.0);
-}
-
-/// One process of five whose candidate twin lost the CPU for every one of its batches (30 %
-/// slower): the pooled A/A floor is the median of the processes' own, so that process cannot set
-/// it, and identical code still establishes parity. (The mean of the processes' floors, the rule
-/// until 2026-12-02, put the floor at 6 %, above the parity, and parity could not be established.)
-#[test]
-fn one_starved_process_does_not_set_the_pooled_floor() {
-    let mut rng = Dprng::new(35);
-    let measured: Vec<rtcompare_runtime::Measured> = (0..5)
-        .map(|j| {
-            let starved = if j == 2 { 1.3 } else { 1.0 };
-            let mut arm = |bias: f64| series(cloud(&mut rng, 1_000.0 * bias, 100), 0);
-            let samples = Samples {
-                candidate_iters: 10_000,
-                baseline_iters: 10_000,
-                candidate: arm(1.0),
-                candidate_twin: arm(starved),
-                baseline: arm(1.0),
-                baseline_twin: arm(1.0),
-            };
-            rtcompare_runtime::Measured {
-                candidate: "candidate".to_owned(),
-                baseline: "baseline".to_owned(),
-                calibration: calibration(),
-                samples,
-            }
-        })
-        .collect();
-    let report = rtcompare_runtime::judge_processes(measured, Metric::Time, &JudgeOptions::default());
-    assert!(report.verdict.floor < 0.01, "floor {}", report.verdict.floor);
-    assert!(report.verdict.resolved && report.verdict.outcome == Outcome::Parity, "{:?}", report.verdict);
 }
 
 /// A parity with the given estimate, interval and tolerance (the rest of a judged report).
