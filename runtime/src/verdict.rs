@@ -229,8 +229,7 @@ pub struct Report {
     pub duration: Duration,
     /// The confirmation: the pooled judgement of the fresh processes measured when the first
     /// round signalled a win or a loss ([`crate::decide::signal`]), at the look that decided
-    /// `verdict.confirmed`
-    /// ([`crate::confirmation`]).
+    /// `verdict.confirmed` ([`crate::decide::confirm()`]).
     pub confirmation: Option<Box<Report>>,
 }
 

@@ -8,7 +8,7 @@
 //! `±parity`: two one-sided tests (Schuirmann, 1987) — or that *signals* a win or a loss
 //! ([`signal`]); a screen that reaches its end without either is an inconclusive parity. A
 //! signal is not a verdict that can fail a test: *the confirmation* then measures fresh
-//! processes ([`confirm`]) and tests the signal's side on them alone — Student's t over the
+//! processes ([`confirm()`]) and tests the signal's side on them alone — Student's t over the
 //! processes' own differences, a one-sided test against the tolerance at `α = (1 − level) / 2`
 //! spent over looks at 4, 8 and 12 processes with the same spending function — and stops for
 //! futility when the fresh processes' mean difference lies inside the tolerance. Only
