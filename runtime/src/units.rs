@@ -98,6 +98,16 @@ pub(crate) fn pct(value: f64) -> String {
     format!("{:.2} %", value * 100.0)
 }
 
+/// An interval's level as a percentage with no more digits than it needs and never rounded up to
+/// 100: `0.95` as `95 %`, `0.9978` as `99.78 %`, `0.99997` as `99.997 %`.
+pub(crate) fn level_pct(level: f64) -> String {
+    let percent = level * 100.0;
+    let digits = (0..=4)
+        .find(|&d| format!("{percent:.d$}").parse::<f64>().is_ok_and(|p| p < 100.0 && (p - percent).abs() < 0.005));
+    let text = format!("{percent:.*}", digits.unwrap_or(4));
+    format!("{text} %")
+}
+
 /// `-0.0412` as `-4.12 %`, always with a sign.
 pub(crate) fn signed_pct(value: f64) -> String {
     format!("{:+.2} %", value * 100.0)
@@ -106,6 +116,14 @@ pub(crate) fn signed_pct(value: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_level_shows_the_digits_it_needs_and_never_100() {
+        assert_eq!(level_pct(0.95), "95 %");
+        assert_eq!(level_pct(0.9978), "99.78 %");
+        assert_eq!(level_pct(0.99997), "99.997 %");
+        assert_eq!(level_pct(1.0 - 0.05 * 0.7311), "96.34 %");
+    }
 
     #[test]
     fn each_metric_switches_units_where_the_next_one_reaches_one() {

@@ -1,7 +1,7 @@
 //! Warnings: every caveat on a verdict as a sentence a non-statistician can act on.
 
 use crate::stats::{Drift, Outcome, ParityVerdict, Resampling};
-use crate::units::{format_ns, pct, signed_pct};
+use crate::units::{format_ns, level_pct, pct, signed_pct};
 use crate::verdict::{CLEAR_BEYOND_TOLERANCE, Ending, Report, Warning, WarningKind};
 
 /// Fewer rounds than this make the interval rough.
@@ -76,10 +76,10 @@ pub(crate) fn explain(report: &Report, parity: &ParityVerdict) -> Vec<Warning> {
         add(
             WarningKind::Inconclusive,
             format!(
-                "parity is not established: the {:.0} % interval of the difference, [{}, {}], reaches beyond ±{}. The \
+                "parity is not established: the {} interval of the difference, [{}, {}], reaches beyond ±{}. The \
                  measurements are too noisy to rule out a difference of that size; give the comparison more time \
                  (RTCOMPARE_TIME=5s, or `time = \"5s\"` on the attribute) or run on a quieter machine.",
-                estimate.level * 100.0,
+                level_pct(estimate.level),
                 signed_pct(estimate.low),
                 signed_pct(estimate.high),
                 pct(verdict.parity_band)
@@ -150,11 +150,11 @@ fn add_unconfirmed_difference(add: &mut impl FnMut(WarningKind, String), report:
         add(
             WarningKind::Inconclusive,
             format!(
-                "the candidate looked {} ({}) but the {:.0} % interval, [{}, {}], is not wholly beyond the tolerance \
+                "the candidate looked {} ({}) but the {} interval, [{}, {}], is not wholly beyond the tolerance \
                  ±{}, so the difference is not established and this is parity. Rerun with more time to tell.",
                 word,
                 signed_pct(difference),
-                report.estimate.level * 100.0,
+                level_pct(report.estimate.level),
                 signed_pct(report.estimate.low),
                 signed_pct(report.estimate.high),
                 pct(verdict.tolerance)
@@ -272,14 +272,14 @@ pub(crate) fn established_lean(first: &Report, side: Outcome, fresh: &Report) ->
     Warning {
         kind: WarningKind::Leaned,
         message: format!(
-            "the first round {} without establishing it (difference {:+.2} % [{:+.2} %, {:+.2} %] at {:.0} %, tolerance \
+            "the first round {} without establishing it (difference {:+.2} % [{:+.2} %, {:+.2} %] at {}, tolerance \
              ±{}), so fresh processes were asked: {} of them pooled said {} (difference {:+.2} % [{:+.2} %, {:+.2} %]), \
              and that is the verdict.",
             first_round_said(first, side),
             first.estimate.difference * 100.0,
             first.estimate.low * 100.0,
             first.estimate.high * 100.0,
-            first.estimate.level * 100.0,
+            level_pct(first.estimate.level),
             pct(first.verdict.tolerance),
             fresh.resampling.processes,
             fresh.verdict.outcome.as_str(),

@@ -223,8 +223,8 @@ fn difference(svg: &mut String, report: &Report) {
     let v = &report.verdict;
     let _ = write!(
         svg,
-        r#"<text x="{LEFT}" y="316" fill="{GREY}">difference d = 1 − median(candidate / baseline) per round, {:.0} % interval</text>"#,
-        e.level * 100.0
+        r#"<text x="{LEFT}" y="316" fill="{GREY}">difference d = 1 − median(candidate / baseline) per round, {} interval</text>"#,
+        crate::units::level_pct(e.level)
     );
     let scale = LinearScale::fitting(&[e.low, e.high, e.difference, v.tolerance, -v.tolerance, 0.0], 0.08);
     let (band_left, band_right) = (scale.x(-v.tolerance), scale.x(v.tolerance));

@@ -3,7 +3,7 @@
 use crate::Metric;
 use crate::measure::Work;
 use crate::stats::{Outcome, Resampling, fast_end};
-use crate::units::{format_rate, format_value, pct, signed_pct};
+use crate::units::{format_rate, format_value, level_pct, pct, signed_pct};
 use crate::verdict::Report;
 
 /// What a line of the text block says, so that a terminal can colour it without reading it.
@@ -43,11 +43,11 @@ pub(crate) fn text_lines(report: &Report, work: Option<Work>) -> Vec<(Line, Stri
     add(
         Line::Figure,
         format!(
-            "difference {} [{}, {}] at {:.0} %: the candidate {}",
+            "difference {} [{}, {}] at {}: the candidate {}",
             signed_pct(e.difference),
             signed_pct(e.low),
             signed_pct(e.high),
-            e.level * 100.0,
+            level_pct(e.level),
             factor_words(e.difference, report.metric)
         ),
     );
@@ -97,20 +97,20 @@ fn placement_line(report: &Report) -> Option<String> {
     ))
 }
 
-/// `confirmation: 3 fresh processes, difference -20.25 % [-24.97 %, -15.54 %] at 99.7 %; over all
-/// 4 processes -20.37 %`; `None` when no confirmation ran.
+/// `confirmation: 4 fresh processes, difference -20.25 % [-24.97 %, -15.54 %] at 99.7 %; over all
+/// 5 processes -20.37 %`; `None` when no confirmation ran.
 fn confirmation_line(report: &Report) -> Option<String> {
     let second = report.confirmation.as_deref()?;
     let mean = report.over_processes()?;
     let e = &second.estimate;
     Some(format!(
-        "confirmation: {} fresh {}, difference {} [{}, {}] at {:.1} %; over all {} processes {}",
+        "confirmation: {} fresh {}, difference {} [{}, {}] at {}; over all {} processes {}",
         second.resampling.processes,
         if second.resampling.processes == 1 { "process" } else { "processes" },
         signed_pct(e.difference),
         signed_pct(e.low),
         signed_pct(e.high),
-        e.level * 100.0,
+        level_pct(e.level),
         mean.processes,
         signed_pct(mean.difference)
     ))
