@@ -225,7 +225,7 @@ fn identical_code_is_not_confirmed_whatever_the_per_process_effect() {
 /// are confirmed as a loss at most `α = 1 %` of the time (`confirmation_level(50)`), over looks
 /// at 4, 8 and 12 processes and the futility stop. 20,000 confirmations: `α` plus three
 /// Monte-Carlo errors is 1.21 %. Spending the whole `α` at every look instead (checked by making
-/// `Spender::look` and `Spender::rest` return `alpha`) confirms 1.56 % and fails here.
+/// `Spender::look` and `Spender::rest` return `alpha`) confirms 1.29 % and fails here.
 #[test]
 fn the_confirmation_holds_its_level_at_the_tolerance() {
     let level = confirmation_level(50);
@@ -300,13 +300,15 @@ fn quiet_identical_code_establishes_parity_at_the_first_look() {
 
 /// A slowdown of three times the parity is confirmed at least 95 % of the time, with and without a
 /// per-process effect, in a binary of 50 comparisons; two percent at a parity of one likewise
-/// without one, and at least 85 % with processes that differ by twice the within-process error.
-/// Runs of 200; the figures are deterministic, and the bounds sit below what the design gives by
-/// about two Monte-Carlo errors, so a loss of power shows.
+/// without one, and at least 70 % with processes that differ by twice the within-process error
+/// (there the spread of runs in the pooled parity rule widens the tolerance: the power the seed's
+/// rule gives up on code whose processes disagree). Runs of 200; the figures are deterministic,
+/// and the bounds sit below what the design gives by about two Monte-Carlo errors, so a loss of
+/// power shows.
 #[test]
 fn slowdowns_beyond_the_tolerance_are_confirmed() {
     for (slowdown, effect, least, seed) in
-        [(0.03, 0.0, 0.95, 11), (0.03, 1.0, 0.95, 12), (0.02, 0.0, 0.95, 13), (0.02, 2.0, 0.85, 14)]
+        [(0.03, 0.0, 0.95, 11), (0.03, 1.0, 0.95, 12), (0.02, 0.0, 0.95, 13), (0.02, 2.0, 0.70, 14)]
     {
         let tally = decide(workload(slowdown, effect), 0.01, 50, 200, seed);
         let power = tally.confirmed_losses as f64 / tally.runs as f64;
