@@ -103,11 +103,16 @@ pub struct Confirmation {
     pub ending: Ending,
 }
 
+/// How much slower than the slowest so far the next fresh process is allowed for when asking
+/// whether it fits in the time cap: process times vary by a tenth or two (start-up, a page-cache
+/// miss, a busy core), and a cap is only honoured if the process that crosses it is never started.
+const SLOWER_PROCESS: f64 = 1.25;
+
 /// Confirms the screen's signal ([`signal`]) on fresh processes drawn from `measure`, which is
 /// called with the index of each new process (0, 1, …) and may fail; its error is returned as
 /// is. Before each process past the first look, `may_start` is asked whether another fits in the
 /// comparison's time ([`TIME_CAP`]), given what one more costs at most so far: the longest
-/// process and the longest look's judgement;
+/// process with a margin for a slower one, and the longest look's judgement;
 /// when it says no, the last look is taken with the processes at hand, spending what is left
 /// of the level. `options` are the pair's judging options, used as they are but for the level.
 ///
@@ -145,7 +150,7 @@ pub fn confirm<E>(
     for (look, &size) in sizes.iter().enumerate() {
         let mut cut = false;
         while measured.len() < size {
-            if look > 0 && !may_start(longest_process + longest_look) {
+            if look > 0 && !may_start(longest_process.mul_f64(SLOWER_PROCESS) + longest_look) {
                 cut = true;
                 break;
             }
