@@ -2,7 +2,7 @@
 //!
 //! ```sh
 //! cargo run --release -p rtcompare-detection -- --quick     # a few minutes
-//! cargo run --release -p rtcompare-detection                # full, ~45 minutes on 2 cores (~70 with --criterion)
+//! cargo run --release -p rtcompare-detection                # full, ~15 minutes on 2 cores (more with --criterion)
 //! cargo run --release -p rtcompare-detection -- --quick --criterion   # also criterion, side by side
 //! cargo run --release -p rtcompare-detection -- --quick --layout random # RTCOMPARE_LAYOUT for every run
 //! ```
