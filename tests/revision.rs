@@ -1,9 +1,10 @@
 //! `#[compare]` without `baseline`: a function measured against itself at the git revision
-//! `RTCOMPARE_BASELINE` names. Each test builds a throwaway git repository whose perf target
-//! depends on this checkout of rtcompare by path, and runs `cargo test --release --test perf`
-//! in it. The repositories' current builds share the nested target folder of the other
-//! end-to-end tests, and their baseline builds share `<that folder>/rtcompare-baseline/target`,
-//! so the dependencies are built once per folder.
+//! `RTCOMPARE_BASELINE` names. Each test builds a throwaway git repository whose library does the
+//! work and whose perf target, depending on this checkout of rtcompare by path, compares the
+//! library's functions; it runs `cargo test --release --test perf` in it. The repositories'
+//! current builds share the nested target folder of the other end-to-end tests, and their
+//! baseline builds share `<that folder>/rtcompare-baseline/target`, so the dependencies are built
+//! once per folder.
 
 mod support;
 
@@ -11,14 +12,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use support::{cargo, nested_target, root, run, stdout, take_turn, text};
 
-/// The fixture's perf target: `work(n)` is a loop of `n` additions, so `work(3_000)` takes three
-/// times as long as `work(1_000)` whatever the code's placement.
-fn perf_rs(changed: u64, extra: &str) -> String {
+/// The fixture's library: `work(n)` is a loop of `n` additions, so `work(3_000)` takes three
+/// times as long as `work(1_000)` whatever the code's placement; `changed` does `changed` of
+/// them and `unchanged` a thousand.
+fn lib_rs(changed: u64, extra: &str) -> String {
     format!(
-        r#"use rtcompare::compare;
-use std::hint::black_box;
+        r#"use std::hint::black_box;
 
-fn work(n: u64) -> u64 {{
+pub fn work(n: u64) -> u64 {{
     let mut total = 0u64;
     for i in 0..black_box(n) {{
         total = total.wrapping_add(black_box(i));
@@ -26,14 +27,31 @@ fn work(n: u64) -> u64 {{
     total
 }}
 
+pub fn changed() -> u64 {{
+    work({changed})
+}}
+
+pub fn unchanged() -> u64 {{
+    work(1_000)
+}}
+{extra}"#
+    )
+}
+
+/// The fixture's perf target: a comparison of each library function against itself at the
+/// baseline revision.
+fn perf_rs(extra: &str) -> String {
+    format!(
+        r#"use rtcompare::compare;
+
 #[compare]
 fn changed() -> u64 {{
-    work({changed})
+    library::changed()
 }}
 
 #[compare]
 fn unchanged() -> u64 {{
-    work(1_000)
+    library::unchanged()
 }}
 {extra}
 rtcompare::main!();
@@ -41,10 +59,16 @@ rtcompare::main!();
     )
 }
 
-const ADDED: &str = "
+/// A library function three times slower at the later commit when `n` is 3,000.
+fn parse_rs(n: u64) -> String {
+    format!("\npub fn parse() -> u64 {{\n    work({n})\n}}\n")
+}
+
+/// A comparison of `library::parse`, added to the perf target with the change.
+const PARSE: &str = "
 #[compare]
-fn added() -> u64 {
-    work(10)
+fn parse() -> u64 {
+    library::parse()
 }
 ";
 
@@ -85,10 +109,12 @@ fn total(v: &Vec<u32>) -> u64 {
 fn repository(name: &str) -> PathBuf {
     let dir = nested_target().join("revision-repositories").join(name);
     let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("tests")).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    for folder in ["src", "tests"] {
+        std::fs::create_dir_all(dir.join(folder)).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    }
     let manifest = format!(
         "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n[workspace]\n\n\
-         [dev-dependencies]\nrtcompare = {{ path = '{}' }}\n\n[[test]]\nname = \"perf\"\nharness = false\ntest = false\n",
+         [lib]\nname = \"library\"\n\n[dev-dependencies]\nrtcompare = {{ path = '{}' }}\n\n[[test]]\nname = \"perf\"\nharness = false\ntest = false\n",
         root().display()
     );
     write(&dir, "Cargo.toml", &manifest);
@@ -115,7 +141,8 @@ fn git(dir: &Path, args: &[&str]) {
     assert!(output.status.success(), "git {args:?} in {}:\n{}", dir.display(), text(&output));
 }
 
-fn commit(dir: &Path, perf: &str, message: &str) {
+fn commit(dir: &Path, lib: &str, perf: &str, message: &str) {
+    write(dir, "src/lib.rs", lib);
     write(dir, "tests/perf.rs", perf);
     git(dir, &["add", "--all"]);
     git(dir, &["commit", "--quiet", "--allow-empty", "-m", message]);
@@ -148,33 +175,35 @@ fn block(out: &str, name: &str) -> String {
     rest[..end].to_owned()
 }
 
-/// The issue's "done when": one function three times slower than at `HEAD~1`, one unchanged, one
-/// new since then.
+/// Issue 30's "done when": a library function three times slower than at `HEAD~1`, one
+/// unchanged, and a comparison added since `HEAD~1` of a function that got slower: the current
+/// perf target is built against the old library, so the added comparison is measured too.
 #[test]
-fn a_slower_function_fails_as_a_confirmed_loss_and_an_unchanged_one_passes() {
+fn a_slower_function_fails_as_a_confirmed_loss_even_when_its_comparison_is_new() {
     let _turn = take_turn();
     let dir = repository("rtcompare-revision-slower");
-    commit(&dir, &perf_rs(1_000, ""), "Before");
-    commit(&dir, &perf_rs(3_000, ADDED), "Make `changed` three times slower and add `added`");
+    commit(&dir, &lib_rs(1_000, &parse_rs(1_000)), &perf_rs(""), "Before");
+    commit(&dir, &lib_rs(3_000, &parse_rs(3_000)), &perf_rs(PARSE), "Make two functions slower, compare `parse`");
     let output = perf(&dir, Some("HEAD~1"), &[]);
-    let out = stdout(&output);
-    assert_eq!(output.status.code(), Some(101), "{}", text(&output));
-    let changed = block(&out, "perf::changed_vs_HEAD_1");
-    assert!(changed.starts_with("test perf::changed_vs_HEAD_1 ... FAILED"), "{}", text(&output));
-    assert!(changed.contains("baseline  changed at HEAD~1"), "{}", text(&output));
-    assert!(changed.contains("    loss (confirmed)"), "{}", text(&output));
+    let (out, everything) = (stdout(&output), text(&output));
+    assert_eq!(output.status.code(), Some(101), "{everything}");
+    assert!(everything.contains("building this `perf` target against its library"), "{everything}");
+    for name in ["changed", "parse"] {
+        let block = block(&out, &format!("perf::{name}_vs_HEAD_1"));
+        assert!(block.starts_with(&format!("test perf::{name}_vs_HEAD_1 ... FAILED")), "{everything}");
+        assert!(block.contains(&format!("baseline  {name} at HEAD~1")), "{everything}");
+        assert!(block.contains("    loss (confirmed)"), "{everything}");
+    }
     let unchanged = block(&out, "perf::unchanged_vs_HEAD_1");
-    assert!(unchanged.starts_with("test perf::unchanged_vs_HEAD_1 ... ok"), "{}", text(&output));
-    assert!(parity_or_unconfirmed(&unchanged), "{}", text(&output));
-    let added = block(&out, "perf::added_vs_HEAD_1");
-    assert!(added.starts_with("test perf::added_vs_HEAD_1 ... ok"), "{}", text(&output));
-    assert!(added.contains("new: `added` has no comparison at the baseline revision"), "{}", text(&output));
+    assert!(unchanged.starts_with("test perf::unchanged_vs_HEAD_1 ... ok"), "{everything}");
+    assert!(parity_or_unconfirmed(&unchanged), "{everything}");
     assert!(
-        out.contains("failures:\n    perf::changed_vs_HEAD_1\n\ntest result: FAILED. 2 passed; 1 failed"),
-        "{}",
-        text(&output)
+        out.contains(
+            "failures:\n    perf::changed_vs_HEAD_1\n    perf::parse_vs_HEAD_1\n\ntest result: FAILED. 1 passed; 2 failed"
+        ),
+        "{everything}"
     );
-    assert!(out.contains("1 new since the baseline revision"), "{}", text(&output));
+    assert!(!out.contains("new since the baseline revision"), "{everything}");
 
     // Without the variable, the comparisons are ignored, each with how to run it, and listed.
     let output = perf(&dir, None, &[]);
@@ -186,28 +215,37 @@ fn a_slower_function_fails_as_a_confirmed_loss_and_an_unchanged_one_passes() {
     let listed = stdout(&output);
     assert_eq!(
         listed.lines().filter(|l| l.ends_with(": test")).collect::<Vec<_>>(),
-        ["perf::added_vs_HEAD_1: test", "perf::changed_vs_HEAD_1: test", "perf::unchanged_vs_HEAD_1: test"],
+        ["perf::changed_vs_HEAD_1: test", "perf::parse_vs_HEAD_1: test", "perf::unchanged_vs_HEAD_1: test"],
         "{}",
         text(&output)
     );
 }
 
-/// A/A across builds: no change between the revisions, so both pairs are parity.
+/// A/A across builds: the library's functions did not change, so both pairs are parity. The
+/// perf target also compares a function the old library lacks, so it does not build against
+/// it: the commit's own perf target is measured instead, said in one line, and the added
+/// comparison is new.
 #[test]
-fn an_unchanged_repository_gives_parity_for_both() {
+fn an_unchanged_library_gives_parity_and_a_target_it_cannot_build_falls_back_to_its_own() {
     let _turn = take_turn();
     let dir = repository("rtcompare-revision-same");
-    commit(&dir, &perf_rs(1_000, ""), "Before");
+    commit(&dir, &lib_rs(1_000, ""), &perf_rs(""), "Before");
     write(&dir, "NOTES.md", "A change that is not code.\n");
-    commit(&dir, &perf_rs(1_000, ""), "Add notes");
+    commit(&dir, &lib_rs(1_000, &parse_rs(10)), &perf_rs(PARSE), "Add `parse` and its comparison");
     let output = perf(&dir, Some("HEAD~1"), &[]);
-    let out = stdout(&output);
-    assert!(output.status.success(), "{}", text(&output));
+    let (out, everything) = (stdout(&output), text(&output));
+    assert!(output.status.success(), "{everything}");
+    assert!(everything.contains("rtcompare: this `perf` target does not build against commit "), "{everything}");
+    assert!(everything.contains("measuring that commit's own `perf` target instead"), "{everything}");
     for name in ["perf::changed_vs_HEAD_1", "perf::unchanged_vs_HEAD_1"] {
         let block = block(&out, name);
-        assert!(block.starts_with(&format!("test {name} ... ok")), "{}", text(&output));
-        assert!(parity_or_unconfirmed(&block), "{}", text(&output));
+        assert!(block.starts_with(&format!("test {name} ... ok")), "{everything}");
+        assert!(parity_or_unconfirmed(&block), "{everything}");
     }
+    let parse = block(&out, "perf::parse_vs_HEAD_1");
+    assert!(parse.starts_with("test perf::parse_vs_HEAD_1 ... ok"), "{everything}");
+    assert!(parse.contains("new: `parse` has no comparison at the baseline revision"), "{everything}");
+    assert!(out.contains("1 new since the baseline revision"), "{everything}");
 }
 
 /// A baseline process that dies fails its own pair with its last words; the other pairs run.
@@ -215,9 +253,10 @@ fn an_unchanged_repository_gives_parity_for_both() {
 fn a_baseline_process_that_dies_fails_its_pair_and_the_others_still_run() {
     let _turn = take_turn();
     let dir = repository("rtcompare-revision-faults");
-    let dies = |body: &str| format!("\n#[compare]\nfn dies() -> u64 {{\n    {body}\n}}\n");
-    commit(&dir, &perf_rs(1_000, &dies("panic!(\"only at the baseline\")")), "Panic");
-    commit(&dir, &perf_rs(1_000, &dies("work(10)")), "Stop panicking");
+    let dies = |body: &str| format!("\npub fn dies() -> u64 {{\n    {body}\n}}\n");
+    let compare_dies = "\n#[compare]\nfn dies() -> u64 {\n    library::dies()\n}\n";
+    commit(&dir, &lib_rs(1_000, &dies("panic!(\"only at the baseline\")")), &perf_rs(compare_dies), "Panic");
+    commit(&dir, &lib_rs(1_000, &dies("work(10)")), &perf_rs(compare_dies), "Stop panicking");
     let output = perf(&dir, Some("HEAD~1"), &[]);
     let out = stdout(&output);
     assert_eq!(output.status.code(), Some(101), "{}", text(&output));
@@ -243,8 +282,8 @@ fn a_baseline_process_that_dies_fails_its_pair_and_the_others_still_run() {
 fn bad_baselines_stop_the_run_before_anything_is_measured() {
     let _turn = take_turn();
     let dir = repository("rtcompare-revision-errors");
-    commit(&dir, "this is not Rust\n", "Broken");
-    commit(&dir, &perf_rs(1_000, WITH_INPUTS), "Fixed");
+    commit(&dir, "this is not Rust\n", &perf_rs(WITH_INPUTS), "Broken");
+    commit(&dir, &lib_rs(1_000, ""), &perf_rs(WITH_INPUTS), "Fixed");
 
     // Every way of taking input compiles without a baseline, and sizes name their tests.
     let output = perf(&dir, Some("HEAD~1"), &["--list", "--format", "terse"]);

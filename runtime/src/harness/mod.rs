@@ -12,6 +12,7 @@ mod console;
 mod lockstep;
 mod optimised;
 mod options;
+mod overlay;
 mod protocol;
 mod registry;
 mod revision;

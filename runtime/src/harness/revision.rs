@@ -10,6 +10,7 @@
 
 use super::build::BuildInfo;
 use super::cargo::{Layout, TestBuild, describe, executable, last_lines};
+use super::overlay;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
@@ -108,21 +109,38 @@ fn build_baseline(revision: &str, build: &BuildInfo, target_root: Option<&Path>)
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this test binary: {e}"))?;
     let layout = Layout::of(&exe)?;
     let base = target_root.unwrap_or(&layout.target_root).join("rtcompare-baseline");
-    let checkout = base.join(&commit);
-    worktree(&top, &checkout, &commit)?;
     let relative = relative_package_dir(&top, &manifest_dir)?;
+    let short = &commit[..commit.len().min(12)];
     let started = Instant::now();
+    let target_dir = base.join("target");
+    // This test target as it is now, over the baseline's library: a comparison added with the
+    // change is measured against the old code.
+    let current = base.join(format!("{commit}-with-current-{}", layout.target));
+    worktree(&top, &current, &commit)?;
+    let folder = overlay::sources_folder(&manifest_dir, build.package, &layout.target)?;
+    overlay::mirror(&manifest_dir, &current.join(&relative), &folder)?;
     eprintln!(
-        "rtcompare: baseline `{revision}` is commit {}, checked out in {}",
-        &commit[..commit.len().min(12)],
-        checkout.display()
+        "rtcompare: baseline `{revision}` is commit {short}: building this `{}` target against its library in {}",
+        layout.target,
+        current.display()
     );
-    let binary = cargo_build(&checkout.join(&relative), &base.join("target"), build, &layout).map_err(|why| {
-        format!(
-            "{BASELINE_VARIABLE}={revision}: the baseline (commit {}) does not build: {why}",
-            &commit[..commit.len().min(12)]
-        )
-    })?;
+    let binary = match cargo_build(&current.join(&relative), &target_dir, build, &layout) {
+        Ok(binary) => binary,
+        Err(why) => {
+            // The test target uses what the old library does not have: measure the baseline's
+            // own test target, whose comparisons are those of that commit.
+            let own = base.join(&commit);
+            worktree(&top, &own, &commit)?;
+            eprintln!(
+                "rtcompare: this `{}` target does not build against commit {short} ({}); measuring that commit's own \
+                 `{}` target instead, so comparisons added since are new",
+                layout.target, why.first_error, layout.target
+            );
+            cargo_build(&own.join(&relative), &target_dir, build, &layout).map_err(|why| {
+                format!("{BASELINE_VARIABLE}={revision}: the baseline (commit {short}) does not build: {}", why.message)
+            })?
+        }
+    };
     eprintln!("rtcompare: baseline build ready in {:.1} s: {}", started.elapsed().as_secs_f64(), binary.display());
     Ok(Baseline { revision: revision.to_owned(), commit, binary })
 }
@@ -183,27 +201,47 @@ fn worktree(top: &Path, checkout: &Path, commit: &str) -> Result<(), String> {
     }
 }
 
+/// Why a build failed: the whole message, and the compiler's first error alone.
+struct BuildFailure {
+    message: String,
+    first_error: String,
+}
+
 /// Builds the test target in the baseline checkout, in the same profile as this binary, and
 /// returns its executable.
-fn cargo_build(package_dir: &Path, target_dir: &Path, build: &BuildInfo, layout: &Layout) -> Result<PathBuf, String> {
+fn cargo_build(
+    package_dir: &Path,
+    target_dir: &Path,
+    build: &BuildInfo,
+    layout: &Layout,
+) -> Result<PathBuf, BuildFailure> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = TestBuild { cargo, package_dir, profile: &layout.profile, target_dir }.command(build, layout);
-    let output = command.output().map_err(|e| format!("could not run cargo: {e}; put cargo on PATH or set CARGO"))?;
+    let failure = |message: String, first_error: Option<&str>| BuildFailure {
+        first_error: first_error.map_or_else(|| message.clone(), str::to_owned),
+        message,
+    };
+    let output = command
+        .output()
+        .map_err(|e| failure(format!("could not run cargo: {e}; put cargo on PATH or set CARGO"), None))?;
     let text = String::from_utf8_lossy(&output.stdout);
     if !output.status.success() {
-        return Err(format!(
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let message = format!(
             "`{}` failed in {}; its last lines:\n    {}",
             describe(&command),
             package_dir.display(),
-            last_lines(&String::from_utf8_lossy(&output.stderr), 12).replace('\n', "\n    ")
-        ));
+            last_lines(&stderr, 12).replace('\n', "\n    ")
+        );
+        return Err(failure(message, stderr.lines().map(str::trim).find(|line| line.starts_with("error"))));
     }
     executable(&text, &layout.target).ok_or_else(|| {
-        format!(
+        let message = format!(
             "`{}` built nothing called `{}` (does the test target exist at that revision?)",
             describe(&command),
             layout.target
-        )
+        );
+        failure(message, None)
     })
 }
 
