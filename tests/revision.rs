@@ -276,6 +276,43 @@ fn a_baseline_process_that_dies_fails_its_pair_and_the_others_still_run() {
     }
 }
 
+/// A baseline whose manifest takes rtcompare from a git repository, at a version that speaks
+/// another lock-step protocol, is built with this rtcompare (a `[patch]` of that source), so the
+/// pairs run; without the patch the run stops at the protocol's version.
+#[test]
+fn a_baseline_on_another_rtcompare_is_built_with_this_one() {
+    let _turn = take_turn();
+    let elsewhere = nested_target().join("revision-repositories").join("rtcompare-elsewhere");
+    let _ = std::fs::remove_dir_all(&elsewhere);
+    let cloned = run(Command::new("git").args(["clone", "--quiet"]).arg(root()).arg(&elsewhere));
+    assert!(cloned.status.success(), "{}", text(&cloned));
+    let lockstep = elsewhere.join("runtime/src/harness/lockstep.rs");
+    let source = std::fs::read_to_string(&lockstep).expect("the clone's lockstep.rs");
+    assert!(source.contains("const PROTOCOL: u32 = 1;"), "the protocol's version moved");
+    write(
+        &elsewhere,
+        "runtime/src/harness/lockstep.rs",
+        &source.replace("const PROTOCOL: u32 = 1;", "const PROTOCOL: u32 = 999;"),
+    );
+    git(&elsewhere, &["commit", "--quiet", "--all", "-m", "Speak another protocol"]);
+
+    let dir = repository("rtcompare-revision-upgrade");
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).expect("the fixture's manifest");
+    let on_git = format!("rtcompare = {{ git = 'file://{}' }}", elsewhere.display());
+    let path_dependency = manifest.lines().find(|line| line.starts_with("rtcompare = ")).expect("rtcompare's line");
+    write(&dir, "Cargo.toml", &manifest.replace(path_dependency, &on_git));
+    commit(&dir, &lib_rs(1_000, ""), &perf_rs(""), "Take rtcompare from git");
+    write(&dir, "Cargo.toml", &manifest);
+    commit(&dir, &lib_rs(1_000, ""), &perf_rs(""), "Take rtcompare from its folder");
+    let output = perf(&dir, Some("HEAD~1"), &[]);
+    let (out, everything) = (stdout(&output), text(&output));
+    assert!(output.status.success(), "{everything}");
+    assert!(!everything.contains("speaks another version"), "{everything}");
+    for name in ["perf::changed_vs_HEAD_1", "perf::unchanged_vs_HEAD_1"] {
+        assert!(block(&out, name).starts_with(&format!("test {name} ... ok")), "{everything}");
+    }
+}
+
 /// A revision git cannot resolve, a baseline that does not build, and a package outside any git
 /// repository each stop the run with one error before anything is measured.
 #[test]

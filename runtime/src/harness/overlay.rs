@@ -1,14 +1,23 @@
-//! The current test target laid over a baseline checkout: a comparison against a git revision
-//! measures the test target as it is now, built against the library as it was, so a comparison
-//! added with a change is measured against the old code (`revision.rs`).
+//! What of the current build goes into the baseline build of a comparison against a git
+//! revision (`revision.rs`): the test target as it is now, and this rtcompare. The baseline build
+//! is then the current test target against the library as it was, so a comparison added with a
+//! change is measured against the old code, and a change of rtcompare's version between the
+//! revisions does not matter.
 //!
 //! The test target's sources are the folder its root file sits in, under the package (`tests/`
 //! for `tests/perf.rs`): its modules (`tests/common/mod.rs`) come with it. Only the files git
 //! would commit there are copied (tracked, or new and not ignored), so a fixture's build output
 //! stays behind, and a file is written only when its bytes differ, so Cargo rebuilds only what
 //! changed since the last run against the same commit.
+//!
+//! rtcompare is pointed at this one with a `[patch]` of the source the revision's manifest
+//! resolves it to (crates.io, another registry, or a git repository; `cargo metadata` says
+//! which), passed to Cargo as `--config`. A
+//! path dependency cannot be patched: one outside the repository is this rtcompare already, one
+//! inside it is the revision's own copy.
 
 use std::collections::BTreeSet;
+use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -16,17 +25,8 @@ use std::process::{Command, Stdio};
 /// first folder on the way from the package to the target's root file, as `cargo metadata`
 /// reports it.
 pub(crate) fn sources_folder(package_dir: &Path, package: &str, target: &str) -> Result<PathBuf, String> {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let output = Command::new(cargo)
-        .args(["metadata", "--no-deps", "--format-version", "1", "--manifest-path"])
-        .arg(package_dir.join("Cargo.toml"))
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("could not run cargo metadata: {e}"))?;
-    if !output.status.success() {
-        return Err(format!("cargo metadata failed: {}", String::from_utf8_lossy(&output.stderr).trim()));
-    }
-    let root_file = root_file(&String::from_utf8_lossy(&output.stdout), package, target)
+    let metadata = cargo_metadata(package_dir, true)?;
+    let root_file = root_file(&metadata, package, target)
         .ok_or_else(|| format!("cargo metadata lists no test target `{target}` in the package `{package}`"))?;
     let root_file = root_file.canonicalize().unwrap_or(root_file);
     let package_dir = package_dir.canonicalize().unwrap_or_else(|_| package_dir.to_path_buf());
@@ -103,6 +103,62 @@ fn committable_files(dir: &Path, folder: &Path) -> Result<BTreeSet<PathBuf>, Str
         .collect())
 }
 
+/// The `--config` values that make the build at `package_dir` use this rtcompare instead of the
+/// one its manifest resolves to; none when that one comes from a path, or when this rtcompare's
+/// folder is not known.
+pub(crate) fn patch_rtcompare(package_dir: &Path) -> Vec<OsString> {
+    let Some(facade) = this_rtcompare() else { return Vec::new() };
+    let Ok(metadata) = cargo_metadata(package_dir, false) else { return Vec::new() };
+    let Some(key) = rtcompare_source(&metadata).and_then(|source| patch_key(&source)) else { return Vec::new() };
+    let path = facade.to_string_lossy().replace('\\', "\\\\").replace('"', "\\\"");
+    vec![format!("patch.\"{key}\".rtcompare.path=\"{path}\"").into()]
+}
+
+/// `cargo metadata` of the package at `package_dir`, as JSON text; with `no_deps`, without
+/// resolving its dependencies.
+fn cargo_metadata(package_dir: &Path, no_deps: bool) -> Result<String, String> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = Command::new(cargo);
+    command.args(["metadata", "--format-version", "1", "--manifest-path"]).arg(package_dir.join("Cargo.toml"));
+    if no_deps {
+        command.arg("--no-deps");
+    }
+    let output = command.stdin(Stdio::null()).output().map_err(|e| format!("could not run cargo metadata: {e}"))?;
+    if !output.status.success() {
+        return Err(format!("cargo metadata failed: {}", String::from_utf8_lossy(&output.stderr).trim()));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// The folder of the `rtcompare` package this runtime was built with: the one above the
+/// runtime's, in rtcompare's own repository layout.
+fn this_rtcompare() -> Option<PathBuf> {
+    let facade = Path::new(env!("CARGO_MANIFEST_DIR")).parent()?;
+    let manifest = std::fs::read_to_string(facade.join("Cargo.toml")).ok()?;
+    manifest.lines().any(|line| line.replace(' ', "") == "name=\"rtcompare\"").then(|| facade.to_path_buf())
+}
+
+/// The `source` of the `rtcompare` package in `cargo metadata`'s JSON, if it has one (a path
+/// dependency has none).
+fn rtcompare_source(metadata: &str) -> Option<String> {
+    let metadata: serde_json::Value = serde_json::from_str(metadata).ok()?;
+    let package = metadata["packages"].as_array()?.iter().find(|p| p["name"] == "rtcompare")?;
+    package["source"].as_str().map(str::to_owned)
+}
+
+/// The `[patch]` key of a package's source: `crates-io`, or the registry's or git repository's
+/// URL without its query and commit.
+fn patch_key(source: &str) -> Option<String> {
+    let (kind, url) = source.split_once('+')?;
+    match kind {
+        "registry" | "sparse" if url.contains("crates.io") => Some("crates-io".to_owned()),
+        "registry" => Some(url.to_owned()),
+        "sparse" => Some(source.to_owned()),
+        "git" => Some(url.split(['?', '#']).next().unwrap_or(url).to_owned()),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,5 +181,32 @@ mod tests {
         assert_eq!(first_folder(Path::new("/w/mine/tests/perf/main.rs"), package), Some(PathBuf::from("tests")));
         assert_eq!(first_folder(Path::new("/w/mine/perf.rs"), package), Some(PathBuf::from("perf.rs")));
         assert_eq!(first_folder(Path::new("/elsewhere/perf.rs"), package), None);
+    }
+    #[test]
+    fn rtcompare_is_patched_where_its_source_is() {
+        let metadata = r#"{"packages":[
+            {"name":"rtcompare-runtime","source":"git+https://x/other"},
+            {"name":"rtcompare","source":"git+https://github.com/o/rtcompare?branch=main#0123abc"}]}"#;
+        assert_eq!(
+            rtcompare_source(metadata).as_deref(),
+            Some("git+https://github.com/o/rtcompare?branch=main#0123abc")
+        );
+        assert_eq!(rtcompare_source(r#"{"packages":[{"name":"rtcompare","source":null}]}"#), None);
+        let key = |source: &str| patch_key(source);
+        assert_eq!(
+            key("git+https://github.com/o/rtcompare?branch=main#0123abc").as_deref(),
+            Some("https://github.com/o/rtcompare")
+        );
+        assert_eq!(key("git+file:///srv/rtcompare#0123abc").as_deref(), Some("file:///srv/rtcompare"));
+        assert_eq!(key("registry+https://github.com/rust-lang/crates.io-index").as_deref(), Some("crates-io"));
+        assert_eq!(key("sparse+https://index.crates.io/").as_deref(), Some("crates-io"));
+        assert_eq!(key("registry+https://my.registry/index").as_deref(), Some("https://my.registry/index"));
+        assert_eq!(key("path+file:///x"), None);
+    }
+
+    #[test]
+    fn this_rtcompare_is_the_package_above_the_runtime() {
+        let facade = this_rtcompare().expect("the runtime is built inside rtcompare's repository");
+        assert!(facade.join("runtime").join("Cargo.toml").is_file(), "{}", facade.display());
     }
 }

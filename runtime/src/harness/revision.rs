@@ -11,6 +11,7 @@
 use super::build::BuildInfo;
 use super::cargo::{Layout, TestBuild, describe, executable, last_lines};
 use super::overlay;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
@@ -124,7 +125,8 @@ fn build_baseline(revision: &str, build: &BuildInfo, target_root: Option<&Path>)
         layout.target,
         current.display()
     );
-    let binary = match cargo_build(&current.join(&relative), &target_dir, build, &layout) {
+    let patches = overlay::patch_rtcompare(&current.join(&relative));
+    let binary = match cargo_build(&current.join(&relative), &target_dir, build, &layout, &patches) {
         Ok(binary) => binary,
         Err(why) => {
             // The test target uses what the old library does not have: measure the baseline's
@@ -136,7 +138,8 @@ fn build_baseline(revision: &str, build: &BuildInfo, target_root: Option<&Path>)
                  `{}` target instead, so comparisons added since are new",
                 layout.target, why.first_error, layout.target
             );
-            cargo_build(&own.join(&relative), &target_dir, build, &layout).map_err(|why| {
+            let patches = overlay::patch_rtcompare(&own.join(&relative));
+            cargo_build(&own.join(&relative), &target_dir, build, &layout, &patches).map_err(|why| {
                 format!("{BASELINE_VARIABLE}={revision}: the baseline (commit {short}) does not build: {}", why.message)
             })?
         }
@@ -207,16 +210,20 @@ struct BuildFailure {
     first_error: String,
 }
 
-/// Builds the test target in the baseline checkout, in the same profile as this binary, and
-/// returns its executable.
+/// Builds the test target in the baseline checkout, in the same profile as this binary, with
+/// `patches` passed to Cargo as `--config` values, and returns its executable.
 fn cargo_build(
     package_dir: &Path,
     target_dir: &Path,
     build: &BuildInfo,
     layout: &Layout,
+    patches: &[OsString],
 ) -> Result<PathBuf, BuildFailure> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = TestBuild { cargo, package_dir, profile: &layout.profile, target_dir }.command(build, layout);
+    for patch in patches {
+        command.arg("--config").arg(patch);
+    }
     let failure = |message: String, first_error: Option<&str>| BuildFailure {
         first_error: first_error.map_or_else(|| message.clone(), str::to_owned),
         message,
@@ -225,8 +232,8 @@ fn cargo_build(
         .output()
         .map_err(|e| failure(format!("could not run cargo: {e}; put cargo on PATH or set CARGO"), None))?;
     let text = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
     if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
         let message = format!(
             "`{}` failed in {}; its last lines:\n    {}",
             describe(&command),
@@ -234,6 +241,13 @@ fn cargo_build(
             last_lines(&stderr, 12).replace('\n', "\n    ")
         );
         return Err(failure(message, stderr.lines().map(str::trim).find(|line| line.starts_with("error"))));
+    }
+    if !patches.is_empty() && stderr.contains("was not used in the crate graph") {
+        eprintln!(
+            "rtcompare: the baseline build keeps its own rtcompare: its manifest asks for a version this one ({}) is \
+             not; both must speak the same lock-step protocol",
+            env!("CARGO_PKG_VERSION")
+        );
     }
     executable(&text, &layout.target).ok_or_else(|| {
         let message = format!(
