@@ -165,14 +165,11 @@ fn collect_with_looks(
     let shares: &[f64] = if options.metric == Metric::Time { &LOOKS } else { &[] };
     let mut looks = Looks::new(options.role, &options.judge);
     let mut stopped = None;
+    let names = (candidate.name().to_owned(), baseline.name().to_owned());
     let samples = collect_until(&mut candidate, &mut baseline, &collect_options, shares, |samples, share| {
-        stopped =
-            looks.look(share, |at| judge("candidate", "baseline", options.metric, calibration, samples.clone(), at));
+        stopped = looks.look(share, |at| judge(&names.0, &names.1, options.metric, calibration, samples.clone(), at));
         stopped.is_some()
     });
-    let names = (candidate.name().to_owned(), baseline.name().to_owned());
-    // The look's judgement was made before the names were at hand; they are all it lacks.
-    let stopped = stopped.map(|report| Report { candidate: names.0.clone(), baseline: names.1.clone(), ..report });
     (Measured { candidate: names.0, baseline: names.1, calibration, samples }, looks, stopped)
 }
 
@@ -189,7 +186,7 @@ mod tests {
     }
 
     /// The look that stops a collection judged exactly the rounds the collection kept, at a
-    /// look's level, and its report carries the arms' names.
+    /// look's level, and its report and warnings carry the arms' names.
     #[test]
     fn a_look_that_stops_the_collection_judged_the_rounds_it_kept() {
         let options = Options { budget: Duration::from_millis(400), ..Options::default() };
@@ -198,6 +195,8 @@ mod tests {
         let kept = stopped.expect("three times the work is signalled before the end of the budget");
         assert_eq!(kept.samples, measured.samples);
         assert_eq!((kept.candidate.as_str(), kept.baseline.as_str()), ("slow", "fast"));
+        // Its warnings were written with them too (a placement warning names its arm).
+        assert!(kept.warnings.iter().all(|w| !w.message.contains("`candidate`") && !w.message.contains("`baseline`")));
         assert!(kept.estimate.level > 0.99, "an interim look's level, not the last look's");
     }
 }
