@@ -7,7 +7,7 @@
 //! ```
 
 use rtcompare::measure::CountingAllocator;
-use rtcompare::{Arm, Options, compare, report::render_text};
+use rtcompare::{Arm, Options, compare, report::Detail, report::render_text};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 
@@ -30,7 +30,7 @@ fn main() {
     let counting = Arm::from_fn("counting allocator (off)", || alloc_free(black_box(&COUNTING)));
     let system = Arm::from_fn("system allocator", || alloc_free(black_box(&System)));
     let report = compare(counting, system, &Options::default());
-    println!("{}", render_text(&report));
+    println!("{}", render_text(&report, Detail::Verbose));
     let overhead = report.candidate_summary.median - report.baseline_summary.median;
     println!("overhead per allocate+free: {overhead:.2} ns (medians)");
 }

@@ -6,7 +6,7 @@
 //! ```
 
 use rtcompare::stats::{Summary, bootstrap_difference, choose_resampling, detect_drift, paired_ratios};
-use rtcompare::{Arm, Options, compare, report::render_text};
+use rtcompare::{Arm, Options, compare, report::Detail, report::render_text};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -16,7 +16,7 @@ fn main() {
     let bisect = Arm::from_fn("bisect", || data.binary_search(&black_box(3_000)).ok());
     let options = Options { budget: Duration::from_millis(500), ..Options::default() };
     let report = compare(bisect, scan, &options);
-    println!("bisect vs scan:\n{}", render_text(&report));
+    println!("bisect vs scan:\n{}", render_text(&report, Detail::Verbose));
 
     // The same samples, step by step.
     let c = &report.samples.candidate.per_op;

@@ -31,8 +31,21 @@ fn verdicts_and_exit_codes_follow_the_work() {
 
     let win = known_answers(&["--exact", "known_answers::quarter_of_the_work_vs_reference"]);
     assert!(win.status.success(), "{}", text(&win));
-    assert!(stdout(&win).contains("test known_answers::quarter_of_the_work_vs_reference ... ok"), "{}", text(&win));
-    assert!(stdout(&win).contains("    win ("), "{}", text(&win));
+    let out = stdout(&win);
+    assert!(out.contains("test known_answers::quarter_of_the_work_vs_reference ... ok"), "{}", text(&win));
+    // The short block: the verdict with the change in time (criterion's sign: the faster candidate
+    // is negative) and both arms; a win four times over has no warning that changes its reading.
+    let block = block_under(&out, "known_answers::quarter_of_the_work_vs_reference");
+    assert!(block.len() <= 4 && !block.iter().any(|l| l.contains("warning")), "{}", text(&win));
+    assert!(block[0].starts_with("    win (") && block[0].contains(": time -"), "{}", text(&win));
+    assert!(!out.contains("A/A floor"), "{}", text(&win));
+
+    // Every figure under RTCOMPARE_VERBOSE=1.
+    let mut verbose = support::fixture_command("known_answers", &["--exact", "known_answers::same_work_vs_reference"]);
+    let verbose = run(verbose.env("RTCOMPARE_VERBOSE", "1"));
+    for figure in ["A/A floor", "(best ", "rounds"] {
+        assert!(stdout(&verbose).contains(figure), "missing {figure:?}:\n{}", text(&verbose));
+    }
 
     // The whole suite: one failure makes the process fail, and the others still run.
     let all = known_answers(&[]);
@@ -63,4 +76,11 @@ fn a_malformed_setting_stops_the_run_before_measuring() {
     assert!(stderr.contains("invalid RTCOMPARE_TIME=\"fast\""), "{}", text(&output));
     assert!(stderr.contains("for example RTCOMPARE_TIME=2s"), "{}", text(&output));
     assert!(!stdout(&output).contains("running"), "{}", text(&output));
+}
+
+/// The indented lines under `test <name> ...`: its verdict block.
+fn block_under<'a>(out: &'a str, name: &str) -> Vec<&'a str> {
+    let mut lines = out.lines().skip_while(|line| !line.starts_with(&format!("test {name} ... ")));
+    lines.next();
+    lines.take_while(|line| line.starts_with("    ")).collect()
 }

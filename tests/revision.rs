@@ -164,7 +164,7 @@ fn perf(dir: &Path, baseline: Option<&str>, args: &[&str]) -> Output {
 /// confirm: identical code is never a confirmed win or loss, but two processes can land on
 /// unequally loaded cores for one round (`docs/evidence.md`, "Against a git revision").
 fn parity_or_unconfirmed(block: &str) -> bool {
-    block.lines().any(|line| line.starts_with("    parity (") || line.ends_with(" (not confirmed)"))
+    block.lines().any(|line| line.starts_with("    parity (") || line.contains(" (not confirmed): "))
 }
 
 /// The lines of the block under `test <name> ...`, up to the next test.

@@ -108,6 +108,18 @@ pub(crate) fn level_pct(level: f64) -> String {
     format!("{text} %")
 }
 
+/// A difference `d = 1 − candidate/baseline` as the change in the candidate's time (or count)
+/// relative to the baseline's, criterion's sign: `-0.0412` (slower) as `+4.12 %`.
+pub(crate) fn change_pct(difference: f64) -> String {
+    signed_pct(-difference)
+}
+
+/// An interval of the difference `[low, high]` as the interval of the change: `[-high, -low]`
+/// with criterion's sign, `[+1.00 %, +7.00 %]` for `[-0.07, -0.01]`.
+pub(crate) fn change_interval(low: f64, high: f64) -> String {
+    format!("[{}, {}]", change_pct(high), change_pct(low))
+}
+
 /// `-0.0412` as `-4.12 %`, always with a sign.
 pub(crate) fn signed_pct(value: f64) -> String {
     format!("{:+.2} %", value * 100.0)
@@ -116,6 +128,12 @@ pub(crate) fn signed_pct(value: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_change_has_criterions_sign() {
+        assert_eq!(change_pct(-0.0412), "+4.12 %");
+        assert_eq!(change_interval(-0.07, -0.01), "[+1.00 %, +7.00 %]");
+    }
 
     #[test]
     fn a_level_shows_the_digits_it_needs_and_never_100() {

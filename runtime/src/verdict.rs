@@ -152,6 +152,21 @@ pub enum WarningKind {
 }
 
 impl WarningKind {
+    /// Every kind, in the order the HOWTO (`docs/howto.md`) explains them.
+    pub const ALL: [WarningKind; 11] = [
+        WarningKind::Drift,
+        WarningKind::Inconclusive,
+        WarningKind::TimingModes,
+        WarningKind::BelowFloor,
+        WarningKind::NoisyHarness,
+        WarningKind::Placement,
+        WarningKind::Autocorrelated,
+        WarningKind::FewRounds,
+        WarningKind::ProcessesDisagree,
+        WarningKind::Unconfirmed,
+        WarningKind::Leaned,
+    ];
+
     /// The kind's name in the results file and the Markdown summary: snake case, stable across
     /// versions of one schema.
     ///
@@ -316,5 +331,24 @@ impl Report {
             Outcome::Win => estimate.low > factor * verdict.tolerance,
             Outcome::Parity => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every warning line names its kind and points to the HOWTO, so every kind needs its
+    /// section there: `### `kind`` in `docs/howto.md`.
+    #[test]
+    fn every_warning_kind_has_its_section_in_the_howto() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/howto.md");
+        let howto = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let missing: Vec<&str> = WarningKind::ALL
+            .iter()
+            .map(|kind| kind.as_str())
+            .filter(|kind| !howto.lines().any(|line| line.trim() == format!("### `{kind}`")))
+            .collect();
+        assert!(missing.is_empty(), "warning kinds without a section in docs/howto.md: {missing:?}");
     }
 }

@@ -1,7 +1,8 @@
 //! Warnings: every caveat on a verdict as a sentence a non-statistician can act on.
 
 use crate::stats::{Drift, Outcome, ParityVerdict, Resampling};
-use crate::units::{format_ns, level_pct, pct, signed_pct};
+use crate::units::{change_interval, change_pct, format_ns, level_pct, pct, signed_pct};
+use crate::validate::PlacementSpread;
 use crate::verdict::{CLEAR_BEYOND_TOLERANCE, Ending, Report, Warning, WarningKind};
 
 /// Fewer rounds than this make the interval rough.
@@ -36,14 +37,8 @@ pub(crate) fn explain(report: &Report, parity: &ParityVerdict) -> Vec<Warning> {
             ),
         );
     }
-    let placements = [
-        ("candidate", &report.candidate, &report.validation.candidate_placement),
-        ("baseline", &report.baseline, &report.validation.baseline_placement),
-    ];
-    for (role, name, placement) in placements {
-        if let Some(placement) = placement.as_ref().filter(|p| p.exceeds(verdict.parity_band)) {
-            add(WarningKind::Placement, placement_sentence(role, name, placement));
-        }
+    for (role, name, placement) in placement_sensitive_arms(report) {
+        add(WarningKind::Placement, placement_sentence(role, name, placement));
     }
     if parity.outcome != Outcome::Parity && verdict.outcome == Outcome::Parity {
         add_unconfirmed_difference(&mut add, report, parity);
@@ -76,12 +71,11 @@ pub(crate) fn explain(report: &Report, parity: &ParityVerdict) -> Vec<Warning> {
         add(
             WarningKind::Inconclusive,
             format!(
-                "parity is not established: the {} interval of the difference, [{}, {}], reaches beyond ±{}. The \
+                "parity is not established: the {} interval of the change, {}, reaches beyond ±{}. The \
                  measurements are too noisy to rule out a difference of that size; give the comparison more time \
                  (RTCOMPARE_TIME=5s, or `time = \"5s\"` on the attribute) or run on a quieter machine.",
                 level_pct(estimate.level),
-                signed_pct(estimate.low),
-                signed_pct(estimate.high),
+                change_interval(estimate.low, estimate.high),
                 pct(verdict.parity_band)
             ),
         );
@@ -101,13 +95,13 @@ pub(crate) fn explain(report: &Report, parity: &ParityVerdict) -> Vec<Warning> {
             add(
                 WarningKind::ProcessesDisagree,
                 format!(
-                    "the {} processes disagree: their own differences span {} (from {} to {}), more than the interval \
+                    "the {} processes disagree: their own changes span {} (from {} to {}), more than the interval \
                      is wide ({}). Per-process randomness (hash seeds, memory layout) moves this comparison; the \
                      pooled interval accounts for it, and more processes (RTCOMPARE_PROCESSES) narrow it.",
                     report.process_differences.len(),
                     pct(range),
-                    signed_pct(report.process_differences.iter().copied().fold(f64::INFINITY, f64::min)),
-                    signed_pct(report.process_differences.iter().copied().fold(f64::NEG_INFINITY, f64::max)),
+                    change_pct(report.process_differences.iter().copied().fold(f64::NEG_INFINITY, f64::max)),
+                    change_pct(report.process_differences.iter().copied().fold(f64::INFINITY, f64::min)),
                     pct(width)
                 ),
             );
@@ -142,7 +136,7 @@ fn add_unconfirmed_difference(add: &mut impl FnMut(WarningKind, String), report:
                  (A/A noise floor {}), so it is reported as parity. Rerun on a quieter machine or with more time to \
                  tell.",
                 word,
-                signed_pct(difference),
+                change_pct(difference),
                 pct(verdict.floor)
             ),
         );
@@ -150,20 +144,35 @@ fn add_unconfirmed_difference(add: &mut impl FnMut(WarningKind, String), report:
         add(
             WarningKind::Inconclusive,
             format!(
-                "the candidate looked {} ({}) but the {} interval, [{}, {}], is not wholly beyond the tolerance \
+                "the candidate looked {} ({}) but the {} interval, {}, is not wholly beyond the tolerance \
                  ±{}, so the difference is not established and this is parity. Rerun with more time to tell.",
                 word,
-                signed_pct(difference),
+                change_pct(difference),
                 level_pct(report.estimate.level),
-                signed_pct(report.estimate.low),
-                signed_pct(report.estimate.high),
+                change_interval(report.estimate.low, report.estimate.high),
                 pct(verdict.tolerance)
             ),
         );
     }
 }
 
-fn placement_sentence(role: &str, name: &str, placement: &crate::validate::PlacementSpread) -> String {
+/// The arms whose copies at different code offsets ran further apart than the parity band,
+/// each with its role (`candidate` or `baseline`) and name: where the linker puts them changes
+/// their speed by more than the verdict allows for.
+pub(crate) fn placement_sensitive_arms(report: &Report) -> Vec<(&'static str, &str, &PlacementSpread)> {
+    let placements = [
+        ("candidate", report.candidate.as_str(), &report.validation.candidate_placement),
+        ("baseline", report.baseline.as_str(), &report.validation.baseline_placement),
+    ];
+    placements
+        .into_iter()
+        .filter_map(|(role, name, placement)| {
+            placement.as_ref().filter(|p| p.exceeds(report.verdict.parity_band)).map(|p| (role, name, p))
+        })
+        .collect()
+}
+
+fn placement_sentence(role: &str, name: &str, placement: &PlacementSpread) -> String {
     format!(
         "where the linker puts the {role} `{name}` changes its speed: its copies at {} code offsets ran up to {} apart. \
          Each arm is measured at every offset and averaged, so the verdict is about the code, but one build of it can \
@@ -188,14 +197,39 @@ fn process_range(differences: &[f64]) -> Option<f64> {
 /// drifting the same way while their ratio holds steady get one sentence saying so. Each round's
 /// ratio cancels what both arms share, so such a drift moves the per-operation times but not
 /// the verdict, and telling the user to distrust the difference would be wrong advice.
-fn drift_messages(report: &Report) -> Vec<String> {
-    let matters = |drift: &Drift| drift.drifted && drift.shift().abs() >= DRIFT_THAT_MATTERS * report.verdict.tolerance;
+/// Whether a series drifted by enough to mention, against the verdict's tolerance.
+fn drift_matters(report: &Report, drift: &Drift) -> bool {
+    drift.drifted && drift.shift().abs() >= DRIFT_THAT_MATTERS * report.verdict.tolerance
+}
+
+/// Whether both arms drifted the same way while their ratio held: the machine changed under
+/// them, and each round's ratio cancelled it, so the verdict stands.
+fn drifted_together(report: &Report) -> bool {
     let (candidate, baseline, ratio) = (&report.drift.candidate, &report.drift.baseline, &report.drift.ratio);
-    let together = matters(candidate)
-        && matters(baseline)
+    drift_matters(report, candidate)
+        && drift_matters(report, baseline)
         && candidate.shift().signum() == baseline.shift().signum()
-        && !matters(ratio);
-    if together {
+        && !drift_matters(report, ratio)
+}
+
+/// Whether a warning of `kind` on `report` changes how its verdict reads, so that the short
+/// block shows it. Not placement (said once for the whole run); not a drift both arms shared
+/// while their ratio held (the verdict stands); not correlated or few rounds under an
+/// established parity (they widen the interval, which still lies within the band).
+pub(crate) fn changes_reading(kind: WarningKind, report: &Report) -> bool {
+    let established = report.verdict.outcome == Outcome::Parity && report.verdict.resolved;
+    match kind {
+        WarningKind::Placement => false,
+        WarningKind::Drift => !drifted_together(report),
+        WarningKind::Autocorrelated | WarningKind::FewRounds => !established,
+        _ => true,
+    }
+}
+
+fn drift_messages(report: &Report) -> Vec<String> {
+    let matters = |drift: &Drift| drift_matters(report, drift);
+    let (candidate, baseline, ratio) = (&report.drift.candidate, &report.drift.baseline, &report.drift.ratio);
+    if drifted_together(report) {
         return vec![together_sentence(candidate, baseline)];
     }
     [
@@ -251,16 +285,15 @@ pub(crate) fn unconfirmed(first: &Report, side: Outcome, fresh: &Report, ending:
     Warning {
         kind: WarningKind::Unconfirmed,
         message: format!(
-            "the first round {} (ratio {:.3}, difference {:+.2} %), but {processes} fresh processes pooled said {} \
-             (ratio {:.3}, difference {:+.2} % [{:+.2} %, {:+.2} %]); {advice}",
+            "the first round {} (ratio {:.3}, change {}), but {processes} fresh processes pooled said {} \
+             (ratio {:.3}, change {} {}); {advice}",
             first_round_said(first, side),
             first.verdict.ratio,
-            first.estimate.difference * 100.0,
+            change_pct(first.estimate.difference),
             fresh.verdict.outcome.as_str(),
             fresh.verdict.ratio,
-            fresh.estimate.difference * 100.0,
-            fresh.estimate.low * 100.0,
-            fresh.estimate.high * 100.0,
+            change_pct(fresh.estimate.difference),
+            change_interval(fresh.estimate.low, fresh.estimate.high),
         ),
     }
 }
@@ -272,20 +305,17 @@ pub(crate) fn established_lean(first: &Report, side: Outcome, fresh: &Report) ->
     Warning {
         kind: WarningKind::Leaned,
         message: format!(
-            "the first round {} without establishing it (difference {:+.2} % [{:+.2} %, {:+.2} %] at {}, tolerance \
-             ±{}), so fresh processes were asked: {} of them pooled said {} (difference {:+.2} % [{:+.2} %, {:+.2} %]), \
-             and that is the verdict.",
+            "the first round {} without establishing it (change {} {} at {}, tolerance ±{}), so fresh processes were \
+             asked: {} of them pooled said {} (change {} {}), and that is the verdict.",
             first_round_said(first, side),
-            first.estimate.difference * 100.0,
-            first.estimate.low * 100.0,
-            first.estimate.high * 100.0,
+            change_pct(first.estimate.difference),
+            change_interval(first.estimate.low, first.estimate.high),
             level_pct(first.estimate.level),
             pct(first.verdict.tolerance),
             fresh.resampling.processes,
             fresh.verdict.outcome.as_str(),
-            fresh.estimate.difference * 100.0,
-            fresh.estimate.low * 100.0,
-            fresh.estimate.high * 100.0,
+            change_pct(fresh.estimate.difference),
+            change_interval(fresh.estimate.low, fresh.estimate.high),
         ),
     }
 }
@@ -297,4 +327,32 @@ pub(crate) fn first_round_said(first: &Report, side: Outcome) -> String {
         (Outcome::Parity, Outcome::Win | Outcome::Loss) => format!("leaned to a {}", side.as_str()),
         (said, _) => format!("said {}", said.as_str()),
     }
+}
+
+/// A warning in one line, as the short block prints it: its kind, what it means for the verdict,
+/// and where the HOWTO explains it and its fix (`docs/howto.md`, a section per kind). The full
+/// sentence with the figures is the warning's `message`, printed under `RTCOMPARE_VERBOSE=1`.
+pub(crate) fn one_line(kind: WarningKind) -> String {
+    let meaning = match kind {
+        WarningKind::Drift => {
+            "the timings drifted while they were measured, so the verdict may lean on when each arm ran"
+        }
+        WarningKind::Inconclusive => {
+            "the interval is too wide for a firm verdict; more time (RTCOMPARE_TIME) or a quieter machine settles it"
+        }
+        WarningKind::TimingModes => {
+            "the medians differ but the fastest runs agree: the code switched between speeds, not a difference"
+        }
+        WarningKind::BelowFloor => "the difference is within what identical copies of the code measure apart here",
+        WarningKind::NoisyHarness => "identical copies of the code measured apart by more than the tolerance here",
+        WarningKind::Placement => "where the linker puts the code changes its speed by more than the tolerance",
+        WarningKind::Autocorrelated => "neighbouring rounds moved together (a busy or throttling machine)",
+        WarningKind::FewRounds => "few rounds were measured, so the interval is rough",
+        WarningKind::ProcessesDisagree => "separate processes disagree by more than the interval is wide",
+        WarningKind::Unconfirmed => {
+            "fresh processes did not repeat this result (a loss fails a test only when repeated)"
+        }
+        WarningKind::Leaned => "the first round only leaned this way; fresh processes established it",
+    };
+    format!("warning[{}]: {meaning}; see \"{}\" in rtcompare's HOWTO", kind.as_str(), kind.as_str())
 }

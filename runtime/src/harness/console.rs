@@ -9,7 +9,7 @@ pub(crate) use progress::progress_hook;
 use super::TrialRecord;
 use super::trial::unoptimised_note;
 use crate::measure::Work;
-use crate::report::{Line, Test, Written, rankings, text_lines};
+use crate::report::{Detail, Line, Test, Written, beyond_doubt, rankings, text_lines};
 use crate::{Outcome, Report};
 use anstream::{print, println};
 use anstyle::{AnsiColor, Style};
@@ -42,7 +42,7 @@ pub(crate) fn print_ignored(name: &str, terse: bool) {
 
 /// Prints a finished test: libtest's line, then (unless terse) the verdict block, which says
 /// so when it measured an unoptimised build (`unoptimised`, from `RTCOMPARE_DEBUG=1`).
-pub(crate) fn print_trial(record: &TrialRecord, terse: bool, unoptimised: bool) {
+pub(crate) fn print_trial(record: &TrialRecord, terse: bool, unoptimised: bool, detail: Detail) {
     let (word, mark, style) = if record.passed() { ("ok", ".", GREEN) } else { ("FAILED", "F", RED) };
     if terse {
         print!("{style}{mark}{style:#}");
@@ -56,7 +56,7 @@ pub(crate) fn print_trial(record: &TrialRecord, terse: bool, unoptimised: bool) 
         );
     }
     if let Some(report) = &record.report {
-        print_block(report, record.comparison.work());
+        print_block(report, record.comparison.work(), detail);
         if unoptimised {
             let note = unoptimised_note(report, record.comparison.registration.settings.expect);
             println!("{YELLOW}    {note}{YELLOW:#}");
@@ -66,13 +66,13 @@ pub(crate) fn print_trial(record: &TrialRecord, terse: bool, unoptimised: bool) 
 
 /// The verdict block, coloured by the verdict (green win, red loss, plain parity) with warnings
 /// in yellow.
-fn print_block(report: &Report, work: Option<Work>) {
+fn print_block(report: &Report, work: Option<Work>, detail: Detail) {
     let verdict_style = match report.verdict.outcome {
         Outcome::Win => GREEN,
         Outcome::Loss => RED,
         Outcome::Parity => Style::new(),
     };
-    for (kind, line) in text_lines(report, work) {
+    for (kind, line) in text_lines(report, work, detail) {
         let style = match kind {
             Line::Figure => Style::new(),
             Line::Outcome => verdict_style,
@@ -131,11 +131,14 @@ pub(crate) fn print_result_line(counts: Counts, elapsed: Duration) {
 /// rtcompare's own summary after libtest's: verdict counts, measuring time, the candidates of
 /// each baseline that has several side by side, and where the files went. `unoptimised` says
 /// the run measured an unoptimised build on purpose (`RTCOMPARE_DEBUG=1`).
-pub(crate) fn print_summary(tests: &[Test<'_>], written: &Written, unoptimised: bool) {
+pub(crate) fn print_summary(tests: &[Test<'_>], written: &Written, unoptimised: bool, detail: Detail) {
     if tests.is_empty() {
         return;
     }
     let reports: Vec<&Report> = tests.iter().filter_map(|t| t.report).collect();
+    if let Some(line) = placement_summary(&reports).filter(|_| detail == Detail::Short) {
+        println!("{YELLOW}warning[placement]: {line}{YELLOW:#}");
+    }
     let count = |outcome: Outcome, resolved: Option<bool>| {
         reports
             .iter()
@@ -183,6 +186,31 @@ pub(crate) fn print_summary(tests: &[Test<'_>], written: &Written, unoptimised: 
         println!("{line}");
     }
     println!();
+}
+
+/// The short format's one line for placement, in place of a warning in each block: the arms
+/// whose speed depends on where the linker puts them, in the verdicts it could change (not those
+/// beyond doubt); `None` when there are none.
+fn placement_summary(reports: &[&Report]) -> Option<String> {
+    let arms: Vec<String> = reports
+        .iter()
+        .filter(|report| !beyond_doubt(report))
+        .flat_map(|report| crate::warnings::placement_sensitive_arms(report))
+        .map(|(_, name, _)| format!("`{name}`"))
+        .collect();
+    let (first, rest) = arms.split_first()?;
+    let shown = if rest.len() > 5 {
+        format!("{first}, {} and {} more", rest[..4].join(", "), rest.len() - 4)
+    } else {
+        std::iter::once(first.clone()).chain(rest.iter().cloned()).collect::<Vec<_>>().join(", ")
+    };
+    Some(format!(
+        "where the linker puts the code changes the speed of {} {} by more than {} tolerance ({shown}); \
+         see \"placement\" in rtcompare's HOWTO, and RTCOMPARE_VERBOSE=1 for the figures",
+        arms.len(),
+        if arms.len() == 1 { "arm" } else { "arms" },
+        if arms.len() == 1 { "its" } else { "their" }
+    ))
 }
 
 /// Where the results file, the pictures, the Markdown summaries and the continuous-benchmarking

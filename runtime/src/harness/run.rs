@@ -352,7 +352,7 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
         } else {
             counts.failed += 1;
         }
-        print_trial(&record, terse, session.settings.debug);
+        print_trial(&record, terse, session.settings.debug, session.settings.detail());
         records.push(record);
     }
     if terse {
@@ -362,7 +362,7 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
     print_result_line(counts, started.elapsed());
     let tests = tests(&records);
     let (written, complete) = session.write_files(&tests);
-    print_summary(&tests, &written, session.settings.debug);
+    print_summary(&tests, &written, session.settings.debug, session.settings.detail());
     exit_code(counts.failed > 0, complete)
 }
 

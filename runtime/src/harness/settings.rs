@@ -29,8 +29,12 @@ pub struct Settings {
     /// a test. The harness keeps it only in a binary built with debug assertions; in an optimised
     /// build it changes nothing.
     pub debug: bool,
-    /// `RTCOMPARE_CONFIRM`: re-measure a loss (or, with `expect = "win"`, a win) in a fresh
-    /// process before it counts (default on; `0` turns it off).
+    /// `RTCOMPARE_VERBOSE`: print every figure of each verdict and each warning's full text
+    /// (default off: a block of the verdict, both arms and one line per warning that changes
+    /// its reading). The results file always has everything.
+    pub verbose: bool,
+    /// `RTCOMPARE_CONFIRM`: re-measure a win or a loss in fresh processes before it counts
+    /// (default on; `0` turns it off).
     pub confirm: bool,
     /// `RTCOMPARE_PROCESSES`: worker processes each comparison is measured in (default 1: the
     /// test process itself).
@@ -82,6 +86,7 @@ impl Default for Settings {
             bmf: None,
             gha_benchmark: None,
             debug: false,
+            verbose: false,
             confirm: true,
             processes: 1,
             max_processes: DEFAULT_MAX_PROCESSES,
@@ -121,6 +126,7 @@ const KNOWN: &[(&str, &str)] = &[
     ("RTCOMPARE_GHA_BENCHMARK", "RTCOMPARE_GHA_BENCHMARK=target/perf-gha.json"),
     ("RTCOMPARE_DEBUG", "RTCOMPARE_DEBUG=1"),
     ("RTCOMPARE_CONFIRM", "RTCOMPARE_CONFIRM=0"),
+    ("RTCOMPARE_VERBOSE", "RTCOMPARE_VERBOSE=1"),
     ("RTCOMPARE_PROCESSES", "RTCOMPARE_PROCESSES=4"),
     ("RTCOMPARE_MAX_PROCESSES", "RTCOMPARE_MAX_PROCESSES=10"),
     ("RTCOMPARE_TIMEOUT", "RTCOMPARE_TIMEOUT=5m"),
@@ -145,6 +151,11 @@ impl std::fmt::Display for SettingsError {
 impl std::error::Error for SettingsError {}
 
 impl Settings {
+    /// How much of each verdict the text block shows (`RTCOMPARE_VERBOSE`).
+    pub fn detail(&self) -> crate::report::Detail {
+        if self.verbose { crate::report::Detail::Verbose } else { crate::report::Detail::Short }
+    }
+
     /// Reads the settings from the process environment.
     pub fn from_env() -> Result<Settings, SettingsError> {
         Settings::from_vars(
@@ -193,6 +204,13 @@ impl Settings {
                                 "expected 1 (measure an unoptimised build on purpose) or 0 (measure its optimised build)",
                             ));
                         }
+                    }
+                }
+                "RTCOMPARE_VERBOSE" => {
+                    settings.verbose = match value.trim() {
+                        "1" | "true" | "on" => true,
+                        "0" | "false" | "off" => false,
+                        _ => return Err(invalid("expected 1 (every figure) or 0 (the short block)")),
                     }
                 }
                 "RTCOMPARE_CONFIRM" => {
@@ -295,6 +313,7 @@ mod tests {
             ("RTCOMPARE_BMF", "out/bmf.json"),
             ("RTCOMPARE_GHA_BENCHMARK", "out/gha.json"),
             ("RTCOMPARE_DEBUG", "1"),
+            ("RTCOMPARE_VERBOSE", "1"),
             ("RTCOMPARE_MAX_PROCESSES", "10"),
             ("RTCOMPARE_LAYOUT", "random"),
             ("RTCOMPARE_BASELINE", " origin/main "),
@@ -309,6 +328,7 @@ mod tests {
         assert_eq!(s.bmf, Some(PathBuf::from("out/bmf.json")));
         assert_eq!(s.gha_benchmark, Some(PathBuf::from("out/gha.json")));
         assert!(s.debug);
+        assert!(s.verbose && !Settings::default().verbose);
         assert_eq!(s.max_processes, 10);
         assert_eq!(Settings::default().max_processes, DEFAULT_MAX_PROCESSES);
         assert_eq!(s.layout, Layout::Random);
@@ -326,6 +346,7 @@ mod tests {
             ("RTCOMPARE_RESULTS", ""),
             ("RTCOMPARE_MARKDOWN", " "),
             ("RTCOMPARE_CONFIRM", "maybe"),
+            ("RTCOMPARE_VERBOSE", "loud"),
             ("RTCOMPARE_PROCESSES", "0"),
             ("RTCOMPARE_MAX_PROCESSES", "2"),
             ("RTCOMPARE_MAX_PROCESSES", "many"),

@@ -8,6 +8,7 @@ use super::{Comparison, Expectation, Settings};
 use crate::decide::{Confirmation, PROCESS_LEVEL, Plan, Role, TIME_CAP, conclude, confirmation_level, signal};
 use crate::measure::{Arm, counting_allocator_installed};
 use crate::report::format_value;
+use crate::units::{change_interval, change_pct};
 use crate::warnings::first_round_said;
 use crate::{Measured, Options, Outcome, Report, judge_processes, measure, measure_and_judge};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -245,12 +246,11 @@ fn failure_message(report: &Report, expect: Expectation) -> Option<String> {
     let worse = if metric.is_count() { "allocates more than" } else { "is slower than" };
     let second = match (&report.confirmation, v.confirmed) {
         (Some(second), Some(true)) => format!(
-            "; confirmed in {} fresh processes (ratio {:.3}, difference {:+.2} % [{:+.2} %, {:+.2} %])",
+            "; confirmed in {} fresh processes (ratio {:.3}, change {} {})",
             second.resampling.processes,
             second.verdict.ratio,
-            second.estimate.difference * 100.0,
-            second.estimate.low * 100.0,
-            second.estimate.high * 100.0
+            change_pct(second.estimate.difference),
+            change_interval(second.estimate.low, second.estimate.high)
         ),
         _ => String::new(),
     };

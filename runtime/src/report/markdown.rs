@@ -6,7 +6,7 @@ use super::ranking::{Ranked, rank, ranked};
 use super::run::Test;
 use super::{factor_words, outcome_line};
 use crate::Outcome;
-use crate::units::{format_rate, pct, signed_pct};
+use crate::units::{change_interval, change_pct, format_rate, pct};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
@@ -74,8 +74,7 @@ pub(crate) fn render_entries(binary: &str, unoptimised: bool, entries: &[Entry])
     // A column of rates only when a pair declared `throughput`.
     let rates = entries.iter().any(|e| e.rates.is_some());
     let (rates_head, rates_rule) = if rates { (" throughput (candidate / baseline) |", " --- |") } else { ("", "") };
-    let _ =
-        writeln!(out, "| | pair | outcome | difference (interval) | ratio (best) | tolerance |{rates_head} warnings |");
+    let _ = writeln!(out, "| | pair | outcome | change (interval) | ratio (best) | tolerance |{rates_head} warnings |");
     let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- |{rates_rule} --- |");
     for entry in entries {
         let rates_cell = if rates { format!(" {} |", entry.rates.as_deref().unwrap_or("")) } else { String::new() };
@@ -128,10 +127,9 @@ fn row(test: &Test<'_>) -> (String, Option<String>, String) {
         _ => format!("**{}**", outcome_line(report)),
     };
     let difference = format!(
-        "{} [{}, {}]: candidate {}",
-        signed_pct(e.difference),
-        signed_pct(e.low),
-        signed_pct(e.high),
+        "{} {}: candidate {}",
+        change_pct(e.difference),
+        change_interval(e.low, e.high),
         factor_words(e.difference, report.metric)
     );
     let warnings = match report.warnings.len() {

@@ -23,8 +23,8 @@ pub(crate) use files::{Destinations, Mode, Requested, Written, binary_name};
 pub(crate) use ranking::rankings;
 pub(crate) use run::{Run, Test};
 pub use svg::render_svg;
-pub use text::render_text;
-pub(crate) use text::{Line, factor_words, outcome_line, text_lines};
+pub use text::{Detail, render_text};
+pub(crate) use text::{Line, beyond_doubt, factor_words, outcome_line, text_lines};
 
 /// Reports and records with known figures, for the tests of every output.
 #[cfg(test)]

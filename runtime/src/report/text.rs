@@ -3,8 +3,8 @@
 use crate::Metric;
 use crate::measure::Work;
 use crate::stats::{Outcome, Resampling, fast_end};
-use crate::units::{format_rate, format_value, level_pct, pct, signed_pct};
-use crate::verdict::Report;
+use crate::units::{change_interval, change_pct, format_rate, format_value, level_pct, pct, signed_pct};
+use crate::verdict::{CLEAR_BEYOND_TOLERANCE, Report};
 
 /// What a line of the text block says, so that a terminal can colour it without reading it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,70 +17,134 @@ pub(crate) enum Line {
     Warning,
 }
 
+/// How much of a verdict the text block shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// The verdict with its change and interval, each arm's median, and one line for each
+    /// warning that changes how the verdict reads: at most a few lines.
+    Short,
+    /// Every figure (fast ends, ratio, the tolerance's parts, placement, rounds, resampling, the
+    /// confirmation) and each warning's full text (`RTCOMPARE_VERBOSE=1`).
+    Verbose,
+}
+
 /// Renders a report as an indented block of plain text (no colour), one fact per line.
-pub fn render_text(report: &Report) -> String {
-    text_lines(report, None).into_iter().map(|(_, text)| text + "\n").collect()
+///
+/// ```
+/// use rtcompare_runtime::report::{Detail, render_text};
+/// use rtcompare_runtime::{Arm, Options, compare};
+/// use std::time::Duration;
+/// let options = Options { budget: Duration::from_millis(20), ..Options::default() };
+/// let report = compare(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
+/// let short = render_text(&report, Detail::Short);
+/// assert!(short.lines().next().is_some_and(|l| l.contains(": time ")), "{short}");
+/// assert!(render_text(&report, Detail::Verbose).lines().count() > short.lines().count());
+/// ```
+pub fn render_text(report: &Report, detail: Detail) -> String {
+    text_lines(report, None, detail).into_iter().map(|(_, text)| text + "\n").collect()
 }
 
 /// The text block's lines, each with what it says; with `work`, each arm's rate follows its time.
-pub(crate) fn text_lines(report: &Report, work: Option<Work>) -> Vec<(Line, String)> {
+pub(crate) fn text_lines(report: &Report, work: Option<Work>, detail: Detail) -> Vec<(Line, String)> {
+    let verbose = detail == Detail::Verbose;
     let mut lines = Vec::new();
     let mut add = |kind, text: String| lines.push((kind, format!("    {text}")));
-    let v = &report.verdict;
-    let e = &report.estimate;
+    add(Line::Outcome, verdict_line(report));
     let name_width = report.candidate.len().max(report.baseline.len());
-    let unit_suffix = "/op";
-    // One line per arm: its name, median and fast end, and the rate at the median.
+    // One line per arm: its name, median (and fast end when verbose), and the rate at the median.
     let arm_line = |label: &str, name: &str, median: f64, per_op: &[f64]| {
         let rate = work.map_or_else(String::new, |w| format!("  {}", format_rate(w.per_second(median), w.unit)));
-        let (median, best) = (format_value(median, report.metric), format_value(fast_end(per_op), report.metric));
-        format!("{label:<9} {name:<name_width$}  {median}{unit_suffix}  (best {best}){rate}")
+        let best = format!("  (best {})", format_value(fast_end(per_op), report.metric));
+        let best = if verbose { best.as_str() } else { "" };
+        format!("{label:<9} {name:<name_width$}  {}/op{best}{rate}", format_value(median, report.metric))
     };
     let c = arm_line("candidate", &report.candidate, report.candidate_summary.median, &report.samples.candidate.per_op);
     let b = arm_line("baseline", &report.baseline, report.baseline_summary.median, &report.samples.baseline.per_op);
     add(Line::Figure, c);
     add(Line::Figure, b);
-    add(
-        Line::Figure,
-        format!(
-            "difference {} [{}, {}] at {}: the candidate {}",
-            signed_pct(e.difference),
-            signed_pct(e.low),
-            signed_pct(e.high),
-            level_pct(e.level),
-            factor_words(e.difference, report.metric)
-        ),
-    );
-    add(
-        Line::Figure,
-        format!(
-            "ratio {:.4} (candidate / baseline)  best ratio {:.4}  tolerance ±{} (best ±{})  noise {}  A/A floor {}",
-            v.ratio,
-            v.best_ratio,
-            pct(v.tolerance),
-            pct(v.best_tolerance),
-            pct(v.noise),
-            pct(v.floor)
-        ),
-    );
-    if let Some(line) = placement_line(report) {
-        add(Line::Figure, line);
-    }
-    add(Line::Figure, sampling_words(report));
-    if let Some(line) = confirmation_line(report) {
-        add(Line::Figure, line);
-    }
-    for c in &report.confidence {
-        add(
-            Line::Figure,
-            format!("confidence the candidate is ahead by {}: {:.1} %", signed_pct(c.threshold), c.confidence * 100.0),
-        );
-    }
-    add(Line::Outcome, outcome_line(report));
-    for warning in &report.warnings {
-        add(Line::Warning, format!("warning: {}", warning.message));
+    if verbose {
+        for line in detail_lines(report) {
+            add(Line::Figure, line);
+        }
+        for warning in &report.warnings {
+            add(Line::Warning, format!("warning[{}]: {}", warning.kind.as_str(), warning.message));
+        }
+    } else if !beyond_doubt(report) {
+        let shown = report.warnings.iter().filter(|w| crate::warnings::changes_reading(w.kind, report));
+        for warning in shown {
+            add(Line::Warning, crate::warnings::one_line(warning.kind));
+        }
     }
     lines
+}
+
+/// The figures only the verbose block shows, a line each.
+fn detail_lines(report: &Report) -> Vec<String> {
+    let v = &report.verdict;
+    let mut lines = vec![format!(
+        "ratio {:.4} (candidate / baseline)  best ratio {:.4}  tolerance ±{} (best ±{})  noise {}  A/A floor {}",
+        v.ratio,
+        v.best_ratio,
+        pct(v.tolerance),
+        pct(v.best_tolerance),
+        pct(v.noise),
+        pct(v.floor)
+    )];
+    lines.extend(placement_line(report));
+    lines.push(sampling_words(report));
+    lines.extend(confirmation_line(report));
+    for c in &report.confidence {
+        lines.push(format!(
+            "confidence the candidate is ahead by {}: {:.1} %",
+            signed_pct(c.threshold),
+            c.confidence * 100.0
+        ));
+    }
+    lines
+}
+
+/// `loss (confirmed): time +202.03 % [+196.49 %, +215.77 %] at 99.78 %: the candidate takes 3.02x
+/// the baseline's time` — the verdict, then the change in the candidate's time (or bytes, or
+/// allocations) relative to the baseline's with criterion's sign (negative is faster) and its
+/// interval, then what it means in words.
+pub(crate) fn verdict_line(report: &Report) -> String {
+    let (v, e) = (&report.verdict, &report.estimate);
+    let meaning = match (v.outcome, v.resolved) {
+        (Outcome::Parity, true) => format!(", within ±{}", pct(v.parity_band)),
+        (Outcome::Parity, false) => format!(", not wholly within ±{}", pct(v.parity_band)),
+        _ => format!(": the candidate {}", factor_words(e.difference, report.metric)),
+    };
+    format!(
+        "{}: {} {} {} at {}{meaning}",
+        outcome_line(report),
+        quantity(report.metric),
+        change_pct(e.difference),
+        change_interval(e.low, e.high),
+        level_pct(e.level)
+    )
+}
+
+/// What a change is a change in, per metric.
+fn quantity(metric: Metric) -> &'static str {
+    match metric {
+        Metric::Time => "time",
+        Metric::AllocBytes => "bytes",
+        Metric::Allocs => "allocations",
+    }
+}
+
+/// Whether a win or a loss stands beyond every noise: counted (not refuted by fresh
+/// processes) and with its whole interval more than [`CLEAR_BEYOND_TOLERANCE`] tolerances from
+/// zero. No warning changes how such a verdict reads, so the short block shows none.
+pub(crate) fn beyond_doubt(report: &Report) -> bool {
+    let (v, e) = (&report.verdict, &report.estimate);
+    let margin = CLEAR_BEYOND_TOLERANCE * v.tolerance;
+    v.confirmed != Some(false)
+        && match v.outcome {
+            Outcome::Win => e.low > margin,
+            Outcome::Loss => e.high < -margin,
+            Outcome::Parity => false,
+        }
 }
 
 /// `placement: each arm at 4 code offsets, candidate's within 0.31 %, baseline's within 88.00 %`;
@@ -97,22 +161,22 @@ fn placement_line(report: &Report) -> Option<String> {
     ))
 }
 
-/// `confirmation: 4 fresh processes, difference -20.25 % [-24.97 %, -15.54 %] at 99.7 %; over all
-/// 5 processes -20.37 %`; `None` when no confirmation ran.
+/// `confirmation: 4 fresh processes, time +20.25 % [+15.54 %, +24.97 %] at 99.7 %; over all 5
+/// processes +20.37 %` (criterion's sign, as the verdict line); `None` when no confirmation ran.
 fn confirmation_line(report: &Report) -> Option<String> {
     let second = report.confirmation.as_deref()?;
     let mean = report.over_processes()?;
     let e = &second.estimate;
     Some(format!(
-        "confirmation: {} fresh {}, difference {} [{}, {}] at {}; over all {} processes {}",
+        "confirmation: {} fresh {}, {} {} {} at {}; over all {} processes {}",
         second.resampling.processes,
         if second.resampling.processes == 1 { "process" } else { "processes" },
-        signed_pct(e.difference),
-        signed_pct(e.low),
-        signed_pct(e.high),
+        quantity(report.metric),
+        change_pct(e.difference),
+        change_interval(e.low, e.high),
         level_pct(e.level),
         mean.processes,
-        signed_pct(mean.difference)
+        change_pct(mean.difference)
     ))
 }
 
@@ -215,15 +279,36 @@ mod tests {
     }
 
     #[test]
-    fn the_block_shows_both_arms_the_difference_as_a_factor_and_the_outcome() {
-        let text = render_text(&fixtures::report(25.0, 100.0));
+    fn the_short_block_is_the_verdict_with_criterions_sign_and_both_arms() {
+        let text = render_text(&fixtures::report(25.0, 100.0), Detail::Short);
         let lines: Vec<&str> = text.lines().collect();
-        assert!(lines[0].starts_with("    candidate fast") && lines[0].contains("ns/op"), "{text}");
-        assert!(lines[1].starts_with("    baseline  slow") && lines[1].contains("ns/op"), "{text}");
-        assert!(lines[2].starts_with("    difference +7") && lines[2].contains(": the candidate is 4."), "{text}");
-        assert!(lines[2].ends_with("x faster"), "{text}");
-        assert!(lines.contains(&"    win (resolved)"), "{text}");
+        // The candidate takes a quarter of the baseline's time: a change of -75 %.
+        assert!(lines[0].starts_with("    win (resolved): time -7"), "{text}");
+        assert!(lines[0].ends_with("x faster"), "{text}");
+        assert!(lines[1].starts_with("    candidate fast") && lines[1].ends_with("ns/op"), "{text}");
+        assert!(lines[2].starts_with("    baseline  slow") && lines[2].ends_with("ns/op"), "{text}");
+        assert_eq!(lines.len(), 3, "a win four times over has no warning that changes its reading: {text}");
+    }
+
+    #[test]
+    fn the_verbose_block_adds_every_figure_and_the_full_warnings() {
+        let mut report = fixtures::report(25.0, 100.0);
+        let wide = crate::verdict::Warning { kind: crate::WarningKind::Inconclusive, message: "too wide.".to_owned() };
+        report.warnings.push(wide);
+        let text = render_text(&report, Detail::Verbose);
+        assert!(text.lines().nth(1).is_some_and(|l| l.contains("(best ")), "{text}");
+        assert!(text.contains("A/A floor"), "{text}");
+        assert!(text.contains("    warning[inconclusive]: too wide.\n"), "{text}");
         assert!(!text.contains("confirmation:"), "no confirmation ran: {text}");
+        // The short block leaves a warning out only when the verdict is beyond doubt.
+        assert!(!render_text(&report, Detail::Short).contains("warning"), "a win four times over");
+        let close = crate::verdict::Report { warnings: report.warnings.clone(), ..fixtures::report(99.0, 100.0) };
+        let short = render_text(&close, Detail::Short);
+        assert!(
+            short.lines().any(|l| l.starts_with("    warning[inconclusive]: ")
+                && l.ends_with("\"inconclusive\" in rtcompare's HOWTO")),
+            "{short}"
+        );
     }
 
     #[test]
@@ -231,13 +316,14 @@ mod tests {
         use crate::measure::{Amount, Throughput, ThroughputUnit};
         let report = fixtures::report(25.0, 100.0);
         let declared = Throughput { unit: ThroughputUnit::Bytes, amount: Amount::Fixed(4096) };
-        let lines: Vec<String> = text_lines(&report, declared.per_call(None)).into_iter().map(|(_, l)| l).collect();
+        let lines: Vec<String> =
+            text_lines(&report, declared.per_call(None), Detail::Verbose).into_iter().map(|(_, l)| l).collect();
         let candidate = format_rate(4096.0 * 1e9 / report.candidate_summary.median, ThroughputUnit::Bytes);
         let baseline = format_rate(4096.0 * 1e9 / report.baseline_summary.median, ThroughputUnit::Bytes);
-        assert!(lines[0].ends_with(&format!(")  {candidate}")) && candidate.ends_with(" GiB/s"), "{lines:?}");
-        assert!(lines[1].ends_with(&format!(")  {baseline}")) && baseline.ends_with(" GiB/s"), "{lines:?}");
-        let without: Vec<String> = text_lines(&report, None).into_iter().map(|(_, l)| l).collect();
-        assert!(without[0].ends_with(')'), "{without:?}");
+        assert!(lines[1].ends_with(&format!(")  {candidate}")) && candidate.ends_with(" GiB/s"), "{lines:?}");
+        assert!(lines[2].ends_with(&format!(")  {baseline}")) && baseline.ends_with(" GiB/s"), "{lines:?}");
+        let without: Vec<String> = text_lines(&report, None, Detail::Verbose).into_iter().map(|(_, l)| l).collect();
+        assert!(without[1].ends_with(')'), "{without:?}");
     }
 
     #[test]
@@ -246,9 +332,8 @@ mod tests {
         let second = fixtures::report(52.0, 100.0);
         let expected = (report.estimate.difference + second.estimate.difference) / 2.0;
         report.confirmation = Some(Box::new(second));
-        let text = render_text(&report);
-        let line =
-            text.lines().find(|l| l.starts_with("    confirmation: 1 fresh process, difference +")).expect(&text);
-        assert!(line.ends_with(&format!("over all 2 processes {}", signed_pct(expected))), "{line}");
+        let text = render_text(&report, Detail::Verbose);
+        let line = text.lines().find(|l| l.starts_with("    confirmation: 1 fresh process, time -")).expect(&text);
+        assert!(line.ends_with(&format!("over all 2 processes {}", signed_pct(-expected))), "{line}");
     }
 }
