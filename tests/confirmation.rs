@@ -81,7 +81,9 @@ fn the_confirmation_level_does_not_depend_on_the_filter_or_the_format() {
 #[test]
 fn a_loss_only_the_first_process_sees_passes_with_a_warning() {
     let _turn = take_turn();
-    let output = faults(&["--exact", "faults::flaky_vs_reference"], "none");
+    // The warning's full text, with what the fresh processes measured, is the verbose block's.
+    let mut command = fixture_command("faults", &["--exact", "faults::flaky_vs_reference"]);
+    let output = run(command.env("RTCOMPARE_TIMEOUT", "3s").env("FIXTURE_FAULT", "none").env("RTCOMPARE_VERBOSE", "1"));
     assert!(output.status.success(), "{}", text(&output));
     let out = stdout(&output);
     assert!(out.contains("test faults::flaky_vs_reference ... ok"), "{}", text(&output));
@@ -127,7 +129,8 @@ fn a_failing_worker_fails_its_pair_and_the_others_still_run() {
 fn several_processes_are_pooled() {
     let _turn = take_turn();
     let mut command = fixture_command("known_answers", &["--exact", "known_answers::quarter_of_the_work_vs_reference"]);
-    let output = run(command.env("RTCOMPARE_TIME", "200ms").env("RTCOMPARE_PROCESSES", "2"));
+    let output =
+        run(command.env("RTCOMPARE_TIME", "200ms").env("RTCOMPARE_PROCESSES", "2").env("RTCOMPARE_VERBOSE", "1"));
     assert!(output.status.success(), "{}", text(&output));
     let out = stdout(&output);
     assert!(out.contains("from 2 processes (processes resampled, then rounds)"), "{}", text(&output));

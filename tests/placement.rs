@@ -12,7 +12,9 @@ fn identical_work_in_tight_loops_never_fails_and_parity_keeps_its_band() {
     let _turn = take_turn();
     let dir = support::scratch_dir("placement");
     let results = dir.join("placement.json");
-    let output = run(fixture_command("placement", &[]).env("RTCOMPARE_RESULTS", &results));
+    // Verbose, for each block's placement line.
+    let output =
+        run(fixture_command("placement", &[]).env("RTCOMPARE_RESULTS", &results).env("RTCOMPARE_VERBOSE", "1"));
     assert!(output.status.success(), "{}", text(&output));
     let out = stdout(&output);
     assert!(out.contains("test result: ok. 23 passed; 0 failed"), "{}", text(&output));

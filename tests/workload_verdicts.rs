@@ -3,7 +3,7 @@
 
 mod support;
 
-use support::{fixture, stdout, take_turn, text};
+use support::{fixture, run, stdout, take_turn, text};
 
 fn workloads(args: &[&str]) -> std::process::Output {
     fixture("workloads", args)
@@ -69,7 +69,8 @@ fn args_give_one_test_per_size() {
 #[test]
 fn the_counting_allocator_wraps_the_users_allocator() {
     let _turn = take_turn();
-    let output = fixture("allocator", &[]);
+    // Verbose, for the sampling line that says the counts were exact.
+    let output = run(support::fixture_command("allocator", &[]).env("RTCOMPARE_VERBOSE", "1"));
     assert!(output.status.success(), "{}", text(&output));
     let out = stdout(&output);
     assert!(out.contains("    parity (established)"), "{}", text(&output));

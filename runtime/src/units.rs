@@ -111,7 +111,8 @@ pub(crate) fn level_pct(level: f64) -> String {
 /// A difference `d = 1 − candidate/baseline` as the change in the candidate's time (or count)
 /// relative to the baseline's, criterion's sign: `-0.0412` (slower) as `+4.12 %`.
 pub(crate) fn change_pct(difference: f64) -> String {
-    signed_pct(-difference)
+    // `0.0 - d` rather than `-d`: no change prints as `+0.00 %`, never `-0.00 %`.
+    signed_pct(0.0 - difference)
 }
 
 /// An interval of the difference `[low, high]` as the interval of the change: `[-high, -low]`
@@ -133,6 +134,7 @@ mod tests {
     fn a_change_has_criterions_sign() {
         assert_eq!(change_pct(-0.0412), "+4.12 %");
         assert_eq!(change_interval(-0.07, -0.01), "[+1.00 %, +7.00 %]");
+        assert_eq!(change_pct(0.0), "+0.00 %");
     }
 
     #[test]
