@@ -51,11 +51,10 @@ pub(crate) fn read_result(path: &Path) -> Result<Measured, String> {
     Ok(measured)
 }
 
-/// Worker mode: writes what `measured` holds to `path` atomically (a temporary file renamed into
-/// place), so the parent never reads half a file.
+/// Worker mode: writes what `measured` holds to `path` atomically
+/// ([`write_atomically`](crate::report::write_atomically)), so the parent never reads half a file.
 pub(crate) fn write_result(path: &Path, measured: &Measured) -> Result<(), String> {
     let text = serde_json::to_string(measured).map_err(|e| format!("cannot encode the samples: {e}"))?;
-    let partial = path.with_extension("partial");
-    std::fs::write(&partial, text).map_err(|e| format!("cannot write {}: {e}", partial.display()))?;
-    std::fs::rename(&partial, path).map_err(|e| format!("cannot move the samples into {}: {e}", path.display()))
+    crate::report::write_atomically(path, |file| std::io::Write::write_all(file, text.as_bytes()))
+        .map_err(|e| format!("cannot write the samples to {}: {e}", path.display()))
 }

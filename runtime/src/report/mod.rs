@@ -19,6 +19,7 @@ mod text;
 mod tracking;
 
 pub use crate::units::{format_ns, format_rate, format_value};
+pub(crate) use atomic::write_atomically;
 pub(crate) use files::{Destinations, Mode, Requested, Written, binary_name};
 pub(crate) use ranking::rankings;
 pub(crate) use run::{Run, Test};
