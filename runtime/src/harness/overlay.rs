@@ -71,7 +71,10 @@ pub(crate) fn mirror(from: &Path, to: &Path, folder: &Path) -> Result<(), String
         if let Some(parent) = copy.parent() {
             std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
         }
-        std::fs::write(&copy, &bytes).map_err(|e| format!("cannot write {}: {e}", copy.display()))?;
+        // Atomically: under nextest several processes of one run mirror the same files while
+        // another's Cargo may be reading them.
+        crate::report::write_atomically(&copy, |file| std::io::Write::write_all(file, &bytes))
+            .map_err(|e| format!("cannot write {}: {e}", copy.display()))?;
     }
     Ok(())
 }
