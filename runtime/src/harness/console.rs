@@ -198,11 +198,13 @@ fn placement_summary(reports: &[&Report]) -> Option<String> {
         .flat_map(|report| crate::warnings::placement_sensitive_arms(report))
         .map(|(_, name, _)| format!("`{name}`"))
         .collect();
-    let (first, rest) = arms.split_first()?;
-    let shown = if rest.len() > 5 {
-        format!("{first}, {} and {} more", rest[..4].join(", "), rest.len() - 4)
-    } else {
-        std::iter::once(first.clone()).chain(rest.iter().cloned()).collect::<Vec<_>>().join(", ")
+    if arms.is_empty() {
+        return None;
+    }
+    // Five names, then how many more.
+    let shown = match arms.len() {
+        0..=6 => arms.join(", "),
+        n => format!("{} and {} more", arms[..5].join(", "), n - 5),
     };
     Some(format!(
         "where the linker puts the code changes the speed of {} {} by more than {} tolerance ({shown}); \

@@ -12,9 +12,8 @@
 //!
 //! rtcompare is pointed at this one with a `[patch]` of the source the revision's manifest
 //! resolves it to (crates.io, another registry, or a git repository; `cargo metadata` says
-//! which), passed to Cargo as `--config`. A
-//! path dependency cannot be patched: one outside the repository is this rtcompare already, one
-//! inside it is the revision's own copy.
+//! which), passed to Cargo as `--config`. A path dependency cannot be patched: one outside the
+//! repository is this rtcompare already, one inside it is the revision's own copy.
 
 use std::collections::BTreeSet;
 use std::ffi::OsString;
@@ -185,6 +184,7 @@ mod tests {
         assert_eq!(first_folder(Path::new("/w/mine/perf.rs"), package), Some(PathBuf::from("perf.rs")));
         assert_eq!(first_folder(Path::new("/elsewhere/perf.rs"), package), None);
     }
+
     #[test]
     fn rtcompare_is_patched_where_its_source_is() {
         let metadata = r#"{"packages":[
@@ -195,7 +195,7 @@ mod tests {
             Some("git+https://github.com/o/rtcompare?branch=main#0123abc")
         );
         assert_eq!(rtcompare_source(r#"{"packages":[{"name":"rtcompare","source":null}]}"#), None);
-        let key = |source: &str| patch_key(source);
+        let key = patch_key;
         assert_eq!(
             key("git+https://github.com/o/rtcompare?branch=main#0123abc").as_deref(),
             Some("https://github.com/o/rtcompare")

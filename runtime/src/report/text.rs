@@ -54,8 +54,8 @@ pub(crate) fn text_lines(report: &Report, work: Option<Work>, detail: Detail) ->
     // One line per arm: its name, median (and fast end when verbose), and the rate at the median.
     let arm_line = |label: &str, name: &str, median: f64, per_op: &[f64]| {
         let rate = work.map_or_else(String::new, |w| format!("  {}", format_rate(w.per_second(median), w.unit)));
-        let best = format!("  (best {})", format_value(fast_end(per_op), report.metric));
-        let best = if verbose { best.as_str() } else { "" };
+        let best =
+            if verbose { format!("  (best {})", format_value(fast_end(per_op), report.metric)) } else { String::new() };
         format!("{label:<9} {name:<name_width$}  {}/op{best}{rate}", format_value(median, report.metric))
     };
     let c = arm_line("candidate", &report.candidate, report.candidate_summary.median, &report.samples.candidate.per_op);
@@ -137,14 +137,7 @@ fn quantity(metric: Metric) -> &'static str {
 /// processes) and with its whole interval more than [`CLEAR_BEYOND_TOLERANCE`] tolerances from
 /// zero. No warning changes how such a verdict reads, so the short block shows none.
 pub(crate) fn beyond_doubt(report: &Report) -> bool {
-    let (v, e) = (&report.verdict, &report.estimate);
-    let margin = CLEAR_BEYOND_TOLERANCE * v.tolerance;
-    v.confirmed != Some(false)
-        && match v.outcome {
-            Outcome::Win => e.low > margin,
-            Outcome::Loss => e.high < -margin,
-            Outcome::Parity => false,
-        }
+    report.verdict.confirmed != Some(false) && report.clears(CLEAR_BEYOND_TOLERANCE)
 }
 
 /// `placement: each arm at 4 code offsets, candidate's within 0.31 %, baseline's within 88.00 %`;
