@@ -12,9 +12,9 @@
 /// use rtcompare_duration::nanos;
 /// assert_eq!(nanos("1.5s"), Ok(1_500_000_000));
 /// assert_eq!(nanos(" 250µs "), Ok(250_000));
-/// assert!(nanos("10").unwrap_err().contains("with a unit"));
+/// assert!(nanos("10").unwrap_err().to_string().contains("with a unit"));
 /// ```
-pub fn nanos(text: &str) -> Result<u64, String> {
+pub fn nanos(text: &str) -> Result<u64, DurationError> {
     let text = text.trim();
     let digits_end = text.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(text.len());
     let (number, unit) = text.split_at(digits_end);
@@ -25,17 +25,43 @@ pub fn nanos(text: &str) -> Result<u64, String> {
         "s" => 1e9,
         "m" | "min" => 60e9,
         _ => {
-            return Err("expected a duration with a unit, such as \"500ms\" or \"2s\" (units: ns, us, ms, s, m)".into());
+            return Err(DurationError::NoUnit);
         }
     };
-    let value: f64 = number.parse().map_err(|_| format!("{number:?} is not a number; write e.g. \"2s\""))?;
+    let value: f64 = number.parse().map_err(|_| DurationError::NotANumber(number.to_owned()))?;
     let total = value * unit_nanos;
-    if (1.0..1e16).contains(&total) {
-        Ok(total as u64)
-    } else {
-        Err("the duration must be positive and below 100 days".into())
+    if (1.0..1e16).contains(&total) { Ok(total as u64) } else { Err(DurationError::OutOfRange) }
+}
+
+/// Why a text is not a duration; its message says how to write one.
+///
+/// ```
+/// use rtcompare_duration::{DurationError, nanos};
+/// assert_eq!(nanos("0s"), Err(DurationError::OutOfRange));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DurationError {
+    /// The text has no unit, or one this syntax does not know.
+    NoUnit,
+    /// What precedes the unit is not a number.
+    NotANumber(String),
+    /// The duration is zero, or 100 days or more.
+    OutOfRange,
+}
+
+impl std::fmt::Display for DurationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DurationError::NoUnit => {
+                write!(f, "expected a duration with a unit, such as \"500ms\" or \"2s\" (units: ns, us, ms, s, m)")
+            }
+            DurationError::NotANumber(number) => write!(f, "{number:?} is not a number; write e.g. \"2s\""),
+            DurationError::OutOfRange => write!(f, "the duration must be positive and below 100 days"),
+        }
     }
 }
+
+impl std::error::Error for DurationError {}
 
 #[cfg(test)]
 mod tests {
@@ -49,7 +75,7 @@ mod tests {
         }
         assert_eq!(nanos("2min"), nanos("2m"));
         for (text, why) in [("2 fortnights", "with a unit"), ("1.2.3s", "not a number"), ("0s", "positive")] {
-            assert!(nanos(text).unwrap_err().contains(why), "{text}");
+            assert!(nanos(text).unwrap_err().to_string().contains(why), "{text}");
         }
     }
 }

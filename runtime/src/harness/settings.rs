@@ -177,107 +177,126 @@ impl Settings {
     /// ```
     pub fn from_vars(vars: impl IntoIterator<Item = (String, String)>) -> Result<Settings, SettingsError> {
         let mut settings = Settings::default();
-        for (name, value) in vars {
-            if !name.starts_with("RTCOMPARE_") {
-                continue;
-            }
-            let invalid = |why: &str| {
-                let example = KNOWN.iter().find(|(n, _)| *n == name).map_or("", |(_, e)| e);
-                SettingsError(format!("invalid {name}={value:?}: {why}; for example {example}"))
-            };
-            match name.as_str() {
-                "RTCOMPARE_TIME" => settings.time = parse_duration(&value).map_err(|why| invalid(&why))?,
-                "RTCOMPARE_SEED" => {
-                    settings.seed =
-                        value.trim().parse().map_err(|_| invalid("expected a whole number from 0 to 2^64-1"))?
-                }
-                "RTCOMPARE_RESULTS" => settings.results = Some(file_path(&value).map_err(invalid)?),
-                "RTCOMPARE_MARKDOWN" => settings.markdown = Some(file_path(&value).map_err(invalid)?),
-                "RTCOMPARE_BMF" => settings.bmf = Some(file_path(&value).map_err(invalid)?),
-                "RTCOMPARE_GHA_BENCHMARK" => settings.gha_benchmark = Some(file_path(&value).map_err(invalid)?),
-                "RTCOMPARE_DEBUG" => {
-                    settings.debug = match value.trim() {
-                        "1" => true,
-                        "0" => false,
-                        _ => {
-                            return Err(invalid(
-                                "expected 1 (measure an unoptimised build on purpose) or 0 (measure its optimised build)",
-                            ));
-                        }
-                    }
-                }
-                "RTCOMPARE_VERBOSE" => {
-                    settings.verbose = match value.trim() {
-                        "1" | "true" | "on" => true,
-                        "0" | "false" | "off" => false,
-                        _ => return Err(invalid("expected 1 (every figure) or 0 (the short block)")),
-                    }
-                }
-                "RTCOMPARE_CONFIRM" => {
-                    settings.confirm = match value.trim() {
-                        "1" | "true" | "on" => true,
-                        "0" | "false" | "off" => false,
-                        _ => return Err(invalid("expected 1 (on) or 0 (off)")),
-                    }
-                }
-                "RTCOMPARE_PROCESSES" => {
-                    settings.processes = match value.trim().parse::<usize>() {
-                        Ok(n) if (1..=64).contains(&n) => n,
-                        _ => return Err(invalid("expected a whole number of processes from 1 to 64")),
-                    }
-                }
-                "RTCOMPARE_MAX_PROCESSES" => {
-                    settings.max_processes = match value.trim().parse::<usize>() {
-                        Ok(n) if (MIN_FRESH_PROCESSES..=64).contains(&n) => n,
-                        _ => {
-                            return Err(invalid(&format!(
-                                "expected a whole number of processes from {MIN_FRESH_PROCESSES} to 64"
-                            )));
-                        }
-                    }
-                }
-                "RTCOMPARE_TIMEOUT" => settings.timeout = Some(parse_duration(&value).map_err(|why| invalid(&why))?),
-                "RTCOMPARE_LAYOUT" => {
-                    settings.layout = Layout::parse(&value).ok_or_else(|| {
-                        invalid(
-                            "expected random (a new stack depth and heap pattern every round) or fixed (one layout)",
-                        )
-                    })?
-                }
-                WORKER_VARIABLE => settings.worker = Some(PathBuf::from(value)),
-                WORKER_TIME_VARIABLE => {
-                    settings.worker_time = Some(parse_duration(&value).map_err(|why| invalid(&why))?)
-                }
-                "RTCOMPARE_BASELINE" => {
-                    let revision = value.trim();
-                    if revision.is_empty() || revision.starts_with('-') {
-                        return Err(invalid("expected a git revision: a branch, tag, commit or `HEAD~1`"));
-                    }
-                    settings.baseline = Some(revision.to_owned());
-                }
-                LOCKSTEP_VARIABLE => settings.lockstep = value == "1" || value.starts_with("cpu="),
-                OPTIMISED_VARIABLE => settings.optimised = Some(PathBuf::from(value)),
-                _ => {
+        for (name, value) in vars.into_iter().filter(|(name, _)| name.starts_with("RTCOMPARE_")) {
+            settings.set(&name, &value).map_err(|problem| match problem {
+                Problem::Unknown => {
                     let known: Vec<&str> = KNOWN.iter().map(|(n, _)| *n).collect();
-                    return Err(SettingsError(format!(
+                    SettingsError(format!(
                         "unknown setting {name}={value:?}: rtcompare reads only {}; unset it or fix its spelling",
                         known.join(", ")
-                    )));
+                    ))
                 }
-            }
+                Problem::Invalid(why) => {
+                    let example = KNOWN.iter().find(|(n, _)| *n == name).map_or("", |(_, e)| e);
+                    SettingsError(format!("invalid {name}={value:?}: {why}; for example {example}"))
+                }
+            })?;
         }
         Ok(settings)
     }
+
+    /// Sets the setting the variable `name` holds to `value`.
+    fn set(&mut self, name: &str, value: &str) -> Result<(), Problem> {
+        match name {
+            "RTCOMPARE_TIME" => self.time = duration(value)?,
+            "RTCOMPARE_SEED" => {
+                self.seed =
+                    value.trim().parse().map_err(|_| Problem::from("expected a whole number from 0 to 2^64-1"))?
+            }
+            "RTCOMPARE_RESULTS" => self.results = Some(file_path(value)?),
+            "RTCOMPARE_MARKDOWN" => self.markdown = Some(file_path(value)?),
+            "RTCOMPARE_BMF" => self.bmf = Some(file_path(value)?),
+            "RTCOMPARE_GHA_BENCHMARK" => self.gha_benchmark = Some(file_path(value)?),
+            // Only 1 and 0: measuring debug code is a choice to spell out.
+            "RTCOMPARE_DEBUG" => {
+                self.debug = switch(value, &["1"], &["0"]).ok_or(Problem::from(
+                    "expected 1 (measure an unoptimised build on purpose) or 0 (measure its optimised build)",
+                ))?
+            }
+            "RTCOMPARE_VERBOSE" => {
+                self.verbose =
+                    on_or_off(value).ok_or(Problem::from("expected 1 (every figure) or 0 (the short block)"))?
+            }
+            "RTCOMPARE_CONFIRM" => {
+                self.confirm = on_or_off(value).ok_or(Problem::from("expected 1 (on) or 0 (off)"))?
+            }
+            "RTCOMPARE_PROCESSES" => self.processes = processes(value, 1)?,
+            "RTCOMPARE_MAX_PROCESSES" => self.max_processes = processes(value, MIN_FRESH_PROCESSES)?,
+            "RTCOMPARE_TIMEOUT" => self.timeout = Some(duration(value)?),
+            "RTCOMPARE_LAYOUT" => {
+                self.layout = Layout::parse(value).ok_or(Problem::from(
+                    "expected random (a new stack depth and heap pattern every round) or fixed (one layout)",
+                ))?
+            }
+            WORKER_VARIABLE => self.worker = Some(PathBuf::from(value)),
+            WORKER_TIME_VARIABLE => self.worker_time = Some(duration(value)?),
+            "RTCOMPARE_BASELINE" => {
+                let revision = value.trim();
+                if revision.is_empty() || revision.starts_with('-') {
+                    return Err(Problem::from("expected a git revision: a branch, tag, commit or `HEAD~1`"));
+                }
+                self.baseline = Some(revision.to_owned());
+            }
+            LOCKSTEP_VARIABLE => self.lockstep = value == "1" || value.starts_with("cpu="),
+            OPTIMISED_VARIABLE => self.optimised = Some(PathBuf::from(value)),
+            _ => return Err(Problem::Unknown),
+        }
+        Ok(())
+    }
+}
+
+/// What is wrong with one variable.
+enum Problem {
+    /// rtcompare reads no such variable.
+    Unknown,
+    /// Its value is not one the variable takes.
+    Invalid(String),
+}
+
+impl From<&str> for Problem {
+    fn from(why: &str) -> Problem {
+        Problem::Invalid(why.to_owned())
+    }
+}
+
+/// `true` for one of `on`, `false` for one of `off`.
+fn switch(value: &str, on: &[&str], off: &[&str]) -> Option<bool> {
+    let value = value.trim();
+    if on.contains(&value) {
+        Some(true)
+    } else if off.contains(&value) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// A switch spelled `1`, `true` or `on`, or `0`, `false` or `off`.
+fn on_or_off(value: &str) -> Option<bool> {
+    switch(value, &["1", "true", "on"], &["0", "false", "off"])
+}
+
+/// A number of processes from `least` to 64.
+fn processes(value: &str, least: usize) -> Result<usize, Problem> {
+    match value.trim().parse::<usize>() {
+        Ok(n) if (least..=64).contains(&n) => Ok(n),
+        _ => Err(Problem::Invalid(format!("expected a whole number of processes from {least} to 64"))),
+    }
+}
+
+/// A duration in rtcompare's syntax.
+fn duration(value: &str) -> Result<Duration, Problem> {
+    parse_duration(value).map_err(|why| Problem::Invalid(why.to_string()))
 }
 
 /// A setting that names a file: not empty, and not a directory.
-fn file_path(value: &str) -> Result<PathBuf, &'static str> {
+fn file_path(value: &str) -> Result<PathBuf, Problem> {
     if value.trim().is_empty() {
-        return Err("expected a file path");
+        return Err(Problem::from("expected a file path"));
     }
     let path = PathBuf::from(value);
     if path.is_dir() {
-        return Err("that is a directory; name a file inside it");
+        return Err(Problem::from("that is a directory; name a file inside it"));
     }
     Ok(path)
 }
@@ -291,7 +310,7 @@ fn file_path(value: &str) -> Result<PathBuf, &'static str> {
 /// assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
 /// assert!(parse_duration("10").is_err());
 /// ```
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
+pub fn parse_duration(text: &str) -> Result<Duration, rtcompare_duration::DurationError> {
     rtcompare_duration::nanos(text).map(Duration::from_nanos)
 }
 
