@@ -286,14 +286,11 @@ fn a_baseline_on_another_rtcompare_is_built_with_this_one() {
     let _ = std::fs::remove_dir_all(&elsewhere);
     let cloned = run(Command::new("git").args(["clone", "--quiet"]).arg(root()).arg(&elsewhere));
     assert!(cloned.status.success(), "{}", text(&cloned));
-    let lockstep = elsewhere.join("runtime/src/harness/lockstep.rs");
-    let source = std::fs::read_to_string(&lockstep).expect("the clone's lockstep.rs");
-    assert!(source.contains("const PROTOCOL: u32 = 1;"), "the protocol's version moved");
-    write(
-        &elsewhere,
-        "runtime/src/harness/lockstep.rs",
-        &source.replace("const PROTOCOL: u32 = 1;", "const PROTOCOL: u32 = 999;"),
-    );
+    let protocol = elsewhere.join("runtime/src/harness/protocol.rs");
+    let source = std::fs::read_to_string(&protocol).expect("the clone's protocol.rs");
+    let ours = "const LOCKSTEP_PROTOCOL: u32 = 2;";
+    assert!(source.contains(ours), "the protocol's version moved");
+    write(&elsewhere, "runtime/src/harness/protocol.rs", &source.replace(ours, "const LOCKSTEP_PROTOCOL: u32 = 999;"));
     git(&elsewhere, &["commit", "--quiet", "--all", "-m", "Speak another protocol"]);
 
     let dir = repository("rtcompare-revision-upgrade");

@@ -211,14 +211,14 @@ fn power_state(dir: &Path) -> String {
 /// not in a repository (or git is missing).
 fn git_state() -> Option<Git> {
     let commit = command_line("git", &["rev-parse", "HEAD"])?;
-    let status = Command::new("git").args(["status", "--porcelain"]).output().ok()?;
+    let status = crate::child::output(Command::new("git").args(["status", "--porcelain"])).ok()?;
     let dirty = status.status.success() && !status.stdout.is_empty();
     Some(Git { commit, dirty })
 }
 
 /// The first line a successful command prints, or `None` if it cannot run or fails.
 fn command_line(program: &str, args: &[&str]) -> Option<String> {
-    let output = Command::new(program).args(args).output().ok()?;
+    let output = crate::child::output(Command::new(program).args(args)).ok()?;
     if !output.status.success() {
         return None;
     }

@@ -18,6 +18,7 @@
 
 #![warn(missing_docs)]
 
+mod child;
 mod compare;
 pub mod decide;
 mod environment;

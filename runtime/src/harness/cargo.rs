@@ -5,6 +5,8 @@
 //! optimised build (`optimised.rs`).
 
 use super::build::BuildInfo;
+use super::error::HarnessError;
+use crate::child;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -24,14 +26,8 @@ pub(crate) struct Layout {
 
 impl Layout {
     /// The layout of the test binary `exe`, or why it is not in one.
-    pub(crate) fn of(exe: &Path) -> Result<Layout, String> {
-        let unexpected = || {
-            format!(
-                "this test binary ({}) is not where Cargo puts test binaries (<target>/<profile>/deps/<name>-<hash>); \
-                 run it through `cargo test` or `cargo nextest run`",
-                exe.display()
-            )
-        };
+    pub(crate) fn of(exe: &Path) -> Result<Layout, HarnessError> {
+        let unexpected = || HarnessError::OutsideTarget(exe.to_path_buf());
         let stem = exe.file_stem().and_then(|s| s.to_str()).ok_or_else(unexpected)?;
         let target = stem.rsplit_once('-').map_or(stem, |(name, _hash)| name).to_owned();
         let deps = exe.parent().filter(|d| d.file_name().is_some_and(|n| n == "deps")).ok_or_else(unexpected)?;
@@ -52,10 +48,7 @@ impl Layout {
 /// Whether `name` is one of the targets rustc knows (`rustc --print target-list`).
 fn known_target(name: &str) -> bool {
     let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
-    Command::new(rustc)
-        .args(["--print", "target-list"])
-        .stdin(Stdio::null())
-        .output()
+    child::output(Command::new(rustc).args(["--print", "target-list"]))
         .is_ok_and(|output| String::from_utf8_lossy(&output.stdout).lines().any(|line| line.trim() == name))
 }
 

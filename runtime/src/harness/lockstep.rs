@@ -16,34 +16,28 @@
 //! other ran: unpinned, a loaded machine once in forty first rounds read identical code as one
 //! build being much slower (`docs/evidence.md`, "Against a git revision").
 //!
-//! The protocol is lines of text: the process announces itself with
-//! `@rtcompare-lockstep <version> ready` (or `unknown` when it has no such comparison), then
-//! answers each `run <primary|twin> <copy> <iters> <seed> <metric>` with
-//! `@rtcompare-lockstep <total>`, until `quit` or the end of its input. Lines without the
-//! prefix (a measured function's own printing) are skipped, and so is whatever precedes it.
+//! The messages are the typed [`Request`] and [`Reply`] of `protocol.rs`, one JSON object a
+//! line; what the processes print starts with a prefix, so a measured function's own printing
+//! (lines without it, and whatever precedes it) is skipped.
 
-use super::protocol::{LOCKSTEP_VARIABLE, OPTIMISED_VARIABLE, WORKER_VARIABLE};
-use super::revision::{Baseline, prepared};
+use super::error::{HarnessError, Process};
+use super::protocol::{
+    LOCKSTEP_PREFIX, LOCKSTEP_PROTOCOL, LOCKSTEP_VARIABLE, OPTIMISED_VARIABLE, Reply, Request, Twin, WORKER_VARIABLE,
+    process_seed,
+};
+use super::revision::{Baseline, how_to_run, prepared};
 use super::{Comparison, Settings};
-use crate::measure::{Arm, BatchFn, Meter, Metric, PLACEMENTS};
+use crate::child::{Talk, Watchdog, Watched};
+use crate::measure::{Arm, Meter, PLACEMENTS};
 use crate::{Measured, measure};
 use libtest_mimic::Arguments;
 use std::cell::RefCell;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
+use std::process::{ChildStdin, ChildStdout, Command, ExitCode};
 use std::rc::Rc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
-
-/// The protocol's version: both builds must speak the same one.
-const PROTOCOL: u32 = 1;
-
-/// The prefix of every line the protocol sends back.
-const PREFIX: &str = "@rtcompare-lockstep";
+use std::time::Duration;
 
 /// Lock-step mode: announce the comparison the command line names, then run batches of it on
 /// command until told to quit.
@@ -56,43 +50,41 @@ pub(crate) fn serve(args: &Arguments, comparisons: &[(String, Comparison)]) -> E
     let wanted = args.filter.as_deref().filter(|_| args.exact);
     let found = comparisons.iter().find(|(name, _)| Some(name.as_str()) == wanted).map(|(_, c)| *c);
     let mut stdout = std::io::stdout().lock();
-    let status = if found.is_some() { "ready" } else { "unknown" };
-    if writeln!(stdout, "{PREFIX} {PROTOCOL} {status}").and_then(|()| stdout.flush()).is_err() {
+    let hello = Reply::Hello { protocol: LOCKSTEP_PROTOCOL, has_comparison: found.is_some() };
+    if send(&mut stdout, &hello).is_err() {
         return ExitCode::from(1);
     }
     let Some(comparison) = found else { return ExitCode::SUCCESS };
-    let batches = comparison.registration.batches;
-    let arg = comparison.size.unwrap_or(0);
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
-        let command: Vec<&str> = line.split_whitespace().collect();
-        let reply = match command.as_slice() {
-            ["quit"] => break,
-            ["run", routine, copy, iters, seed, metric] => {
-                let routine: Option<[BatchFn; PLACEMENTS]> = match *routine {
-                    "primary" => Some(batches.candidate),
-                    "twin" => Some(batches.candidate_twin),
-                    _ => None,
+        let reply = match serde_json::from_str::<Request>(&line) {
+            Ok(Request::Quit) => break,
+            Ok(Request::Run { routine, copy, iters, seed, metric }) => {
+                let batches = comparison.registration.batches;
+                let copies = match routine {
+                    Twin::Primary => batches.candidate,
+                    Twin::Twin => batches.candidate_twin,
                 };
-                let batch = routine.zip(copy.parse::<usize>().ok()).and_then(|(r, k)| r.get(k).copied());
-                match (batch, iters.parse::<u64>(), seed.parse::<u64>(), parse_metric(metric)) {
-                    (Some(batch), Ok(iters), Ok(seed), Some(metric)) => {
-                        format!("{}", batch(iters, seed, arg, Meter::new(metric)))
+                match copies.get(copy) {
+                    Some(batch) => {
+                        Reply::Total { total: batch(iters, seed, comparison.size.unwrap_or(0), Meter::new(metric)) }
                     }
-                    _ => format!("error cannot read the command {line:?}"),
+                    None => Reply::Refused { why: format!("there is no placement copy {copy}") },
                 }
             }
-            _ => format!("error unknown command {line:?}"),
+            Err(error) => Reply::Refused { why: format!("cannot read the request {line:?}: {error}") },
         };
-        if writeln!(stdout, "{PREFIX} {reply}").and_then(|()| stdout.flush()).is_err() {
+        if send(&mut stdout, &reply).is_err() {
             return ExitCode::from(1);
         }
     }
     ExitCode::SUCCESS
 }
 
-fn parse_metric(text: &str) -> Option<Metric> {
-    [Metric::Time, Metric::AllocBytes, Metric::Allocs].into_iter().find(|m| m.as_str() == text)
+/// Writes one message as a line after the prefix, and flushes it.
+fn send(out: &mut impl Write, message: &impl serde::Serialize) -> std::io::Result<()> {
+    let json = serde_json::to_string(message).map_err(std::io::Error::from)?;
+    writeln!(out, "{LOCKSTEP_PREFIX} {json}").and_then(|()| out.flush())
 }
 
 /// Measures `count` lock-step pairs of processes one after another, each with its own seed
@@ -104,23 +96,21 @@ pub(crate) fn measure_against_revision(
     settings: &Settings,
     seed: u64,
     count: usize,
-) -> Result<Option<Vec<Measured>>, String> {
-    let Some(baseline) = prepared() else {
-        return Err(format!(
-            "this comparison is against a git revision, and none was given: {}",
-            super::revision::how_to_run()
-        ));
-    };
+) -> Result<Option<Vec<Measured>>, HarnessError> {
+    let Some(baseline) = prepared() else { return Err(HarnessError::NoRevision(how_to_run())) };
     let budget = comparison.registration.settings.time.unwrap_or(settings.time);
     let timeout = settings.worker_timeout(budget);
     let mut all = Vec::with_capacity(count);
     for process in 0..count {
-        let pair = Settings { seed: super::protocol::process_seed(seed, process), ..settings.clone() };
+        let pair = Settings { seed: process_seed(seed, process), ..settings.clone() };
         match measure_pair(comparison, name, &pair, baseline, timeout) {
             Ok(Some(measured)) => all.push(measured),
             Ok(None) => return Ok(None),
-            Err(why) if count > 1 => return Err(format!("lock-step pair {} of {count}: {why}", process + 1)),
-            Err(why) => return Err(why),
+            Err(problem) if count > 1 => {
+                let problem = Box::new(problem);
+                return Err(HarnessError::InSeries { what: "lock-step pair", process: process + 1, count, problem });
+            }
+            Err(problem) => return Err(problem),
         }
     }
     Ok(Some(all))
@@ -128,7 +118,7 @@ pub(crate) fn measure_against_revision(
 
 /// A failure inside a remote batch, carried out of the measuring code by unwinding (without
 /// the panic hook's message) and turned back into an error.
-struct Fault(String);
+struct Fault(HarnessError);
 
 /// One pair: this build's process and the baseline's, measured in lock-step.
 fn measure_pair(
@@ -137,18 +127,17 @@ fn measure_pair(
     settings: &Settings,
     baseline: &Baseline,
     timeout: Duration,
-) -> Result<Option<Measured>, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find this test binary: {e}"))?;
+) -> Result<Option<Measured>, HarnessError> {
+    let exe = std::env::current_exe().map_err(HarnessError::OwnBinary)?;
     let cpu = current_cpu();
-    let current = Side::start(&exe, name, settings, "this build", cpu)?;
-    let before =
-        Side::start(&baseline.binary, name, settings, &format!("the baseline build ({})", baseline.revision), cpu)?;
-    let watchdog = Watchdog::start(timeout, [current.child.clone(), before.child.clone()]);
+    let current = Side::start(&exe, name, settings, Process::ThisBuild, cpu)?;
+    let before = Side::start(&baseline.binary, name, settings, Process::Baseline(baseline.revision.clone()), cpu)?;
+    let watchdog = Watchdog::start(timeout, &[&current.child, &before.child]);
     let (current, before) = (Rc::new(RefCell::new(current)), Rc::new(RefCell::new(before)));
     let announced = current.borrow_mut().announce().and_then(|here| Ok((here, before.borrow_mut().announce()?)));
     let result = match announced {
-        Err(why) => Err(why),
-        Ok((false, _)) => Err(format!("this build's own process does not know the comparison `{name}`")),
+        Err(problem) => Err(problem),
+        Ok((false, _)) => Err(HarnessError::MissingHere(name.to_owned())),
         Ok((true, false)) => Ok(None),
         Ok((true, true)) => {
             let candidate = comparison.registration.candidate;
@@ -171,10 +160,7 @@ fn measure_pair(
         side.borrow_mut().finish();
     }
     match result {
-        Err(_) if timed_out => Err(format!(
-            "the lock-step processes measuring it did not finish within {timeout:.0?} and were killed; raise \
-             RTCOMPARE_TIMEOUT if the comparison really takes that long"
-        )),
+        Err(_) if timed_out => Err(HarnessError::TimedOut { process: Process::Pair, after: timeout }),
         other => other,
     }
 }
@@ -182,31 +168,37 @@ fn measure_pair(
 /// An arm whose batches `side` runs: every placement copy of the primary routine and of its
 /// twin forwards to the process.
 fn remote_arm(name: String, side: &Rc<RefCell<Side>>) -> Arm<'static> {
-    let copy = |routine: &'static str, copy: usize| {
+    let copy = |routine: Twin, copy: usize| {
         let side = Rc::clone(side);
         move |iters: u64, seed: u64, meter: Meter| -> u64 {
-            let reply = side.borrow_mut().run(routine, copy, iters, seed, meter.metric());
-            reply.unwrap_or_else(|why| resume_unwind(Box::new(Fault(why))))
+            let request = Request::Run { routine, copy, iters, seed, metric: meter.metric() };
+            let reply = side.borrow_mut().run(&request);
+            reply.unwrap_or_else(|problem| resume_unwind(Box::new(Fault(problem))))
         }
     };
     Arm::from_copies(
         name,
-        (0..PLACEMENTS).map(|k| copy("primary", k)).collect(),
-        (0..PLACEMENTS).map(|k| copy("twin", k)).collect(),
+        (0..PLACEMENTS).map(|k| copy(Twin::Primary, k)).collect(),
+        (0..PLACEMENTS).map(|k| copy(Twin::Twin, k)).collect(),
     )
 }
 
 /// One process of a lock-step pair.
 struct Side {
-    what: String,
-    child: Arc<Mutex<Child>>,
+    process: Process,
+    child: Watched,
     input: Option<ChildStdin>,
     output: BufReader<ChildStdout>,
-    stderr: Option<JoinHandle<String>>,
 }
 
 impl Side {
-    fn start(exe: &Path, name: &str, settings: &Settings, what: &str, cpu: Option<usize>) -> Result<Side, String> {
+    fn start(
+        exe: &Path,
+        name: &str,
+        settings: &Settings,
+        process: Process,
+        cpu: Option<usize>,
+    ) -> Result<Side, HarnessError> {
         let mut command = Command::new(exe);
         let mode = cpu.map_or_else(|| "1".to_owned(), |cpu| format!("cpu={cpu}"));
         command.args([name, "--exact", "--color", "never"]).env(LOCKSTEP_VARIABLE, mode).env_remove(WORKER_VARIABLE);
@@ -215,61 +207,51 @@ impl Side {
         if settings.debug {
             command.env("RTCOMPARE_DEBUG", "1");
         }
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("could not start {what}'s process ({}): {e}", exe.display()))?;
-        let (input, output, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
+        let mut child = Watched::start(&mut command, Talk::Piped).map_err(|error| HarnessError::Start {
+            process: process.clone(),
+            program: exe.to_path_buf(),
+            error,
+        })?;
+        let (input, output) = (child.input(), child.output());
         let Some(output) = output else {
-            let _ = child.kill();
-            return Err(format!("could not read from {what}'s process"));
+            child.kill();
+            let how = child.wait().how();
+            return Err(HarnessError::Died { process, how, last_words: Vec::new() });
         };
-        // Read stderr on a thread so a chatty process cannot block on a full pipe.
-        let stderr = std::thread::spawn(move || {
-            let mut text = String::new();
-            if let Some(mut stderr) = stderr {
-                let _ = stderr.read_to_string(&mut text);
-            }
-            text
-        });
-        Ok(Side {
-            what: what.to_owned(),
-            child: Arc::new(Mutex::new(child)),
-            input,
-            output: BufReader::new(output),
-            stderr: Some(stderr),
-        })
+        Ok(Side { process, child, input, output: BufReader::new(output) })
     }
 
     /// Reads the announcement: whether the process has the comparison.
-    fn announce(&mut self) -> Result<bool, String> {
+    fn announce(&mut self) -> Result<bool, HarnessError> {
         let line = self.reply()?;
-        let mut words = line.split_whitespace();
-        match (words.next().map(str::parse::<u32>), words.next()) {
-            (Some(Ok(PROTOCOL)), Some("ready")) => Ok(true),
-            (Some(Ok(PROTOCOL)), Some("unknown")) => Ok(false),
-            _ => Err(format!(
-                "{} speaks another version of rtcompare's lock-step protocol ({line:?}, this build speaks {PROTOCOL}); \
-                 both revisions must use the same rtcompare",
-                self.what
-            )),
+        match serde_json::from_str::<Reply>(&line) {
+            Ok(Reply::Hello { protocol: LOCKSTEP_PROTOCOL, has_comparison }) => Ok(has_comparison),
+            _ => Err(HarnessError::OtherProtocol { process: self.process.clone(), line, ours: LOCKSTEP_PROTOCOL }),
         }
     }
 
-    fn run(&mut self, routine: &str, copy: usize, iters: u64, seed: u64, metric: Metric) -> Result<u64, String> {
-        let command = format!("run {routine} {copy} {iters} {seed} {}\n", metric.as_str());
-        let sent = self.input.as_mut().map(|input| input.write_all(command.as_bytes()).and_then(|()| input.flush()));
-        if !matches!(sent, Some(Ok(()))) {
+    /// Sends one request to run a batch and reads the metered total.
+    fn run(&mut self, request: &Request) -> Result<u64, HarnessError> {
+        let sent = match self.input.as_mut() {
+            Some(input) => send_request(input, request),
+            None => Err(std::io::ErrorKind::BrokenPipe.into()),
+        };
+        if sent.is_err() {
             return Err(self.died());
         }
         let line = self.reply()?;
-        line.parse::<u64>().map_err(|_| format!("{} answered {line:?} to {:?}", self.what, command.trim()))
+        match serde_json::from_str::<Reply>(&line) {
+            Ok(Reply::Total { total }) => Ok(total),
+            _ => Err(HarnessError::Protocol {
+                process: self.process.clone(),
+                answer: line,
+                request: serde_json::to_string(request).unwrap_or_default(),
+            }),
+        }
     }
 
     /// The next protocol line, without its prefix.
-    fn reply(&mut self) -> Result<String, String> {
+    fn reply(&mut self) -> Result<String, HarnessError> {
         let mut line = String::new();
         loop {
             line.clear();
@@ -277,8 +259,8 @@ impl Side {
                 Ok(0) | Err(_) => return Err(self.died()),
                 Ok(_) => {
                     // After whatever a measured function printed without a line break.
-                    if let Some(at) = line.find(PREFIX) {
-                        return Ok(line[at + PREFIX.len()..].trim().to_owned());
+                    if let Some(at) = line.find(LOCKSTEP_PREFIX) {
+                        return Ok(line[at + LOCKSTEP_PREFIX.len()..].trim().to_owned());
                     }
                 }
             }
@@ -286,80 +268,26 @@ impl Side {
     }
 
     /// Why the process stopped answering: how it ended and its last words.
-    fn died(&mut self) -> String {
+    fn died(&mut self) -> HarnessError {
         self.input = None;
-        let status = self.child.lock().map(|mut child| child.wait()).ok().and_then(Result::ok);
-        let stderr = self.stderr.take().and_then(|reader| reader.join().ok()).unwrap_or_default();
-        let how = match status.and_then(|s| s.code()) {
-            Some(code) => format!("exited with code {code}"),
-            None => "was killed".to_owned(),
-        };
-        let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
-        // A panic's message, without the backtrace RUST_BACKTRACE may add after it; else the
-        // last lines.
-        let shown = match lines.iter().position(|l| l.contains(" panicked at ")) {
-            Some(at) => {
-                lines[at..].iter().take(6).take_while(|l| !l.starts_with("stack backtrace:")).copied().collect()
-            }
-            None => lines[lines.len().saturating_sub(6)..].to_vec(),
-        };
-        let tail = shown.join("\n    ");
-        if tail.is_empty() {
-            format!("{}'s process {how}", self.what)
-        } else {
-            format!("{}'s process {how}; its last words:\n    {tail}", self.what)
-        }
+        let ending = self.child.wait();
+        HarnessError::Died { process: self.process.clone(), how: ending.how(), last_words: ending.last_words() }
     }
 
     /// Tells the process to quit and waits for it.
     fn finish(&mut self) {
         if let Some(mut input) = self.input.take() {
-            let _ = input.write_all(b"quit\n");
+            // A process that cannot be told has ended already; the wait below finds it so.
+            let _ = send_request(&mut input, &Request::Quit);
         }
-        if let Ok(mut child) = self.child.lock() {
-            let _ = child.wait();
-        }
-        if let Some(reader) = self.stderr.take() {
-            let _ = reader.join();
-        }
+        self.child.wait();
     }
 }
 
-/// Kills both processes of a pair when they outlive the time limit.
-struct Watchdog {
-    done: Arc<AtomicBool>,
-    fired: Arc<AtomicBool>,
-    thread: JoinHandle<()>,
-}
-
-impl Watchdog {
-    fn start(timeout: Duration, children: [Arc<Mutex<Child>>; 2]) -> Watchdog {
-        let (done, fired) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)));
-        let (stop, killed) = (Arc::clone(&done), Arc::clone(&fired));
-        let thread = std::thread::spawn(move || {
-            let deadline = Instant::now() + timeout;
-            while !stop.load(Ordering::Relaxed) {
-                if Instant::now() >= deadline {
-                    killed.store(true, Ordering::Relaxed);
-                    for child in &children {
-                        if let Ok(mut child) = child.lock() {
-                            let _ = child.kill();
-                        }
-                    }
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        });
-        Watchdog { done, fired, thread }
-    }
-
-    /// Stops watching; whether it had to kill the processes.
-    fn stop(self) -> bool {
-        self.done.store(true, Ordering::Relaxed);
-        let _ = self.thread.join();
-        self.fired.load(Ordering::Relaxed)
-    }
+/// Writes one request as a line, and flushes it.
+fn send_request(input: &mut ChildStdin, request: &Request) -> std::io::Result<()> {
+    let json = serde_json::to_string(request).map_err(std::io::Error::from)?;
+    writeln!(input, "{json}").and_then(|()| input.flush())
 }
 
 /// The CPU this thread is running on (field 39 of `/proc/thread-self/stat`), where Linux tells.
@@ -410,13 +338,5 @@ mod tests {
             None => !cfg!(target_os = "linux"),
         });
         assert_eq!(pinned.join().ok(), Some(true));
-    }
-
-    #[test]
-    fn metrics_are_read_by_name() {
-        for metric in [Metric::Time, Metric::AllocBytes, Metric::Allocs] {
-            assert_eq!(parse_metric(metric.as_str()), Some(metric));
-        }
-        assert_eq!(parse_metric("seconds"), None);
     }
 }

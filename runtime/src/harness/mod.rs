@@ -9,6 +9,8 @@
 mod build;
 mod cargo;
 mod console;
+mod error;
+mod git;
 mod lockstep;
 mod optimised;
 mod options;

@@ -13,6 +13,7 @@ use super::Settings;
 use super::build::BuildInfo;
 use super::cargo::{Layout, TestBuild, describe, executable};
 use super::protocol::OPTIMISED_VARIABLE;
+use crate::child;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, ExitStatus, Stdio};
@@ -45,7 +46,7 @@ pub(crate) fn run(build: &BuildInfo, settings: &Settings, results: &Path) -> Res
     if exe.parent().and_then(Path::file_name).is_some_and(|dir| dir == "examples") {
         return Err(Unavailable("it is an example, and rtcompare builds only test targets itself".to_owned()));
     }
-    let layout = Layout::of(&exe).map_err(Unavailable)?;
+    let layout = Layout::of(&exe).map_err(|problem| Unavailable(problem.to_string()))?;
     let target_dir = layout.target_root.join(FOLDER);
     let cargo = cargo_program(std::env::var_os("CARGO"), build.cargo);
     let spec =
@@ -56,7 +57,7 @@ pub(crate) fn run(build: &BuildInfo, settings: &Settings, results: &Path) -> Res
         target_dir.display()
     );
     // Cargo's progress and diagnostics go straight to the terminal; its JSON messages are read.
-    let output = command.stderr(Stdio::inherit()).output().map_err(|e| {
+    let output = child::output(command.stderr(Stdio::inherit())).map_err(|e| {
         Unavailable(format!(
             "cargo could not be run ({}: {e}); put cargo on PATH or set CARGO",
             PathBuf::from(&cargo).display()
@@ -74,7 +75,7 @@ pub(crate) fn run(build: &BuildInfo, settings: &Settings, results: &Path) -> Res
     };
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     let results = settings.results.is_none().then_some(results);
-    let status = optimised_command(&binary, &args, &layout.target_root, results).status();
+    let status = child::run_attached(&mut optimised_command(&binary, &args, &layout.target_root, results));
     Ok(match status {
         Ok(status) => exit_code(status),
         Err(error) => {

@@ -15,22 +15,27 @@
 //! which), passed to Cargo as `--config`. A path dependency cannot be patched: one outside the
 //! repository is this rtcompare already, one inside it is the revision's own copy.
 
+use super::error::HarnessError;
+use super::git::git_output;
+use crate::child;
 use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 /// The folder, relative to the package's, that holds the test target `target`'s sources: the
 /// first folder on the way from the package to the target's root file, as `cargo metadata`
 /// reports it.
-pub(crate) fn sources_folder(package_dir: &Path, package: &str, target: &str) -> Result<PathBuf, String> {
+pub(crate) fn sources_folder(package_dir: &Path, package: &str, target: &str) -> Result<PathBuf, HarnessError> {
     let metadata = cargo_metadata(package_dir, true)?;
-    let root_file = root_file(&metadata, package, target)
-        .ok_or_else(|| format!("cargo metadata lists no test target `{target}` in the package `{package}`"))?;
+    let root_file = root_file(&metadata, package, target).ok_or_else(|| {
+        HarnessError::Metadata(format!("cargo metadata lists no test target `{target}` in the package `{package}`"))
+    })?;
     let root_file = root_file.canonicalize().unwrap_or(root_file);
     let package_dir = package_dir.canonicalize().unwrap_or_else(|_| package_dir.to_path_buf());
-    first_folder(&root_file, &package_dir)
-        .ok_or_else(|| format!("the test target `{target}` ({}) is not inside its package", root_file.display()))
+    first_folder(&root_file, &package_dir).ok_or_else(|| {
+        HarnessError::Layout(format!("the test target `{target}` ({}) is not inside its package", root_file.display()))
+    })
 }
 
 /// The root file of the test target `target` of `package` in `cargo metadata`'s JSON.
@@ -55,48 +60,34 @@ fn first_folder(root_file: &Path, package_dir: &Path) -> Option<PathBuf> {
 
 /// Makes `folder` under `to` hold exactly the files git would commit in `folder` under `from`,
 /// with the same bytes.
-pub(crate) fn mirror(from: &Path, to: &Path, folder: &Path) -> Result<(), String> {
+pub(crate) fn mirror(from: &Path, to: &Path, folder: &Path) -> Result<(), HarnessError> {
     let wanted = committable_files(from, folder)?;
     for stale in committable_files(to, folder)?.difference(&wanted) {
         let path = to.join(stale);
-        std::fs::remove_file(&path).map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
+        std::fs::remove_file(&path).map_err(HarnessError::io("remove", &path))?;
     }
     for file in &wanted {
         let (source, copy) = (from.join(file), to.join(file));
-        let bytes = std::fs::read(&source).map_err(|e| format!("cannot read {}: {e}", source.display()))?;
+        let bytes = std::fs::read(&source).map_err(HarnessError::io("read", &source))?;
         if std::fs::read(&copy).is_ok_and(|old| old == bytes) {
             continue;
         }
         if let Some(parent) = copy.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+            std::fs::create_dir_all(parent).map_err(HarnessError::io("create", parent))?;
         }
         // Atomically: under nextest several processes of one run mirror the same files while
         // another's Cargo may be reading them.
         crate::report::write_atomically(&copy, |file| std::io::Write::write_all(file, &bytes))
-            .map_err(|e| format!("cannot write {}: {e}", copy.display()))?;
+            .map_err(HarnessError::io("write", &copy))?;
     }
     Ok(())
 }
 
 /// The files under `folder` of the working tree at `dir` that git tracks or would add (new and
 /// not ignored), relative to `dir`; deleted ones are left out.
-fn committable_files(dir: &Path, folder: &Path) -> Result<BTreeSet<PathBuf>, String> {
-    let output = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--"])
-        .arg(folder)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("could not run git: {e}; install git or put it on PATH"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "git ls-files in {} said: {}",
-            dir.display(),
-            String::from_utf8_lossy(&output.stderr).trim()
-        ));
-    }
-    let listed = String::from_utf8_lossy(&output.stdout);
+fn committable_files(dir: &Path, folder: &Path) -> Result<BTreeSet<PathBuf>, HarnessError> {
+    let folder = folder.to_string_lossy();
+    let listed = git_output(dir, &["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", &folder])?;
     Ok(listed
         .split('\0')
         .filter(|name| !name.is_empty())
@@ -118,16 +109,19 @@ pub(crate) fn patch_rtcompare(package_dir: &Path) -> Vec<OsString> {
 
 /// `cargo metadata` of the package at `package_dir`, as JSON text; with `no_deps`, without
 /// resolving its dependencies.
-fn cargo_metadata(package_dir: &Path, no_deps: bool) -> Result<String, String> {
+fn cargo_metadata(package_dir: &Path, no_deps: bool) -> Result<String, HarnessError> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(cargo);
     command.args(["metadata", "--format-version", "1", "--manifest-path"]).arg(package_dir.join("Cargo.toml"));
     if no_deps {
         command.arg("--no-deps");
     }
-    let output = command.stdin(Stdio::null()).output().map_err(|e| format!("could not run cargo metadata: {e}"))?;
+    let output = child::output(&mut command).map_err(|e| {
+        HarnessError::Metadata(format!("could not run cargo metadata: {e}; put cargo on PATH or set CARGO"))
+    })?;
     if !output.status.success() {
-        return Err(format!("cargo metadata failed: {}", String::from_utf8_lossy(&output.stderr).trim()));
+        let said = String::from_utf8_lossy(&output.stderr);
+        return Err(HarnessError::Metadata(format!("cargo metadata failed: {}", said.trim())));
     }
     Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }

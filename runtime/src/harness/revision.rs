@@ -10,10 +10,12 @@
 
 use super::build::BuildInfo;
 use super::cargo::{Layout, TestBuild, describe, executable, last_lines};
+use super::error::{BuildFailure, HarnessError};
+use super::git::git;
 use super::overlay;
+use crate::child;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::Instant;
 
@@ -82,32 +84,23 @@ pub(crate) fn prepare(
     revision: &str,
     build: &BuildInfo,
     target_root: Option<&Path>,
-) -> Result<&'static Baseline, String> {
+) -> Result<&'static Baseline, HarnessError> {
     if let Some(baseline) = PREPARED.get() {
         return Ok(baseline);
     }
-    let baseline = build_baseline(revision, build, target_root)?;
+    let baseline = build_baseline(revision, build, target_root)
+        .map_err(|problem| HarnessError::Baseline { revision: revision.to_owned(), problem: Box::new(problem) })?;
     Ok(PREPARED.get_or_init(|| baseline))
 }
 
-fn build_baseline(revision: &str, build: &BuildInfo, target_root: Option<&Path>) -> Result<Baseline, String> {
+fn build_baseline(revision: &str, build: &BuildInfo, target_root: Option<&Path>) -> Result<Baseline, HarnessError> {
     let manifest_dir = package_dir(build);
-    let top = git(&manifest_dir, &["rev-parse", "--show-toplevel"]).map_err(|why| {
-        format!(
-            "{BASELINE_VARIABLE}={revision}: comparing against a git revision needs a git repository, and {} is not \
-             in one ({why}); run from a git checkout or unset {BASELINE_VARIABLE}",
-            manifest_dir.display()
-        )
-    })?;
+    let top = git(&manifest_dir, &["rev-parse", "--show-toplevel"])
+        .map_err(|problem| HarnessError::NotInRepository { dir: manifest_dir.clone(), problem: Box::new(problem) })?;
     let top = PathBuf::from(top);
-    let commit = git(&top, &["rev-parse", "--verify", "--quiet", &format!("{revision}^{{commit}}")]).map_err(|_| {
-        format!(
-            "{BASELINE_VARIABLE}={revision}: git cannot resolve `{revision}` to a commit in {}. Name a branch, tag or \
-             commit that exists there; in CI, fetch the history first (actions/checkout with `fetch-depth: 0`)",
-            top.display()
-        )
-    })?;
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find this test binary: {e}"))?;
+    let commit = git(&top, &["rev-parse", "--verify", "--quiet", &format!("{revision}^{{commit}}")])
+        .map_err(|_| HarnessError::UnknownRevision { revision: revision.to_owned(), repository: top.clone() })?;
+    let exe = std::env::current_exe().map_err(HarnessError::OwnBinary)?;
     let layout = Layout::of(&exe)?;
     let base = target_root.unwrap_or(&layout.target_root).join("rtcompare-baseline");
     let relative = relative_package_dir(&top, &manifest_dir)?;
@@ -139,9 +132,8 @@ fn build_baseline(revision: &str, build: &BuildInfo, target_root: Option<&Path>)
                 layout.target, why.first_error, layout.target
             );
             let patches = overlay::patch_rtcompare(&own.join(&relative));
-            cargo_build(&own.join(&relative), &target_dir, build, &layout, &patches).map_err(|why| {
-                format!("{BASELINE_VARIABLE}={revision}: the baseline (commit {short}) does not build: {}", why.message)
-            })?
+            cargo_build(&own.join(&relative), &target_dir, build, &layout, &patches)
+                .map_err(|failure| HarnessError::BaselineBuild { commit: short.to_owned(), failure })?
         }
     };
     eprintln!("rtcompare: baseline build ready in {:.1} s: {}", started.elapsed().as_secs_f64(), binary.display());
@@ -155,59 +147,39 @@ fn package_dir(build: &BuildInfo) -> PathBuf {
     dir.canonicalize().unwrap_or(dir)
 }
 
-fn relative_package_dir(top: &Path, manifest_dir: &Path) -> Result<PathBuf, String> {
+fn relative_package_dir(top: &Path, manifest_dir: &Path) -> Result<PathBuf, HarnessError> {
     let top = top.canonicalize().unwrap_or_else(|_| top.to_path_buf());
     manifest_dir.strip_prefix(&top).map(Path::to_path_buf).map_err(|_| {
-        format!("the package folder {} is not inside its git repository {}", manifest_dir.display(), top.display())
+        HarnessError::Layout(format!(
+            "the package folder {} is not inside its git repository {}",
+            manifest_dir.display(),
+            top.display()
+        ))
     })
 }
 
-/// Runs git in `dir` and returns its trimmed standard output, or why it failed.
-fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
-    let output = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("could not run git: {e}; install git or put it on PATH"))?;
-    if output.status.success() {
-        Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
-    } else {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        Err(format!("git {} said: {}", args.join(" "), last_lines(&stderr, 3)))
-    }
-}
-
 /// A detached worktree of `commit` at `checkout`, made once and reused.
-fn worktree(top: &Path, checkout: &Path, commit: &str) -> Result<(), String> {
+fn worktree(top: &Path, checkout: &Path, commit: &str) -> Result<(), HarnessError> {
     if checkout.exists() {
         if git(checkout, &["rev-parse", "HEAD"]).is_ok_and(|head| head == commit) {
             return Ok(());
         }
         // Left by an interrupted run, or by a repository that no longer exists: the folder is
         // ours, under the target folder, and is made again.
-        std::fs::remove_dir_all(checkout)
-            .map_err(|e| format!("cannot remove the stale baseline checkout {}: {e}", checkout.display()))?;
+        std::fs::remove_dir_all(checkout).map_err(HarnessError::io("remove the stale baseline checkout", checkout))?;
     }
     // A worktree whose folder was deleted (`cargo clean`) is still registered; forget it.
-    git(top, &["worktree", "prune"]).map_err(|why| format!("cannot tidy the repository's worktrees: {why}"))?;
+    git(top, &["worktree", "prune"])?;
     if let Some(parent) = checkout.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        std::fs::create_dir_all(parent).map_err(HarnessError::io("create", parent))?;
     }
     let path = checkout.to_string_lossy();
     match git(top, &["worktree", "add", "--detach", "--force", "--quiet", &path, commit]) {
         Ok(_) => Ok(()),
         // Another process of the same run (nextest starts one per test) made it first.
         Err(_) if git(checkout, &["rev-parse", "HEAD"]).is_ok_and(|head| head == commit) => Ok(()),
-        Err(why) => Err(format!("cannot check out the baseline commit {commit} in {path}: {why}")),
+        Err(problem) => Err(problem),
     }
-}
-
-/// Why a build failed: the whole message, and the compiler's first error alone.
-struct BuildFailure {
-    message: String,
-    first_error: String,
 }
 
 /// Builds the test target in the baseline checkout, in the same profile as this binary, with
@@ -228,8 +200,7 @@ fn cargo_build(
         first_error: first_error.map_or_else(|| message.clone(), str::to_owned),
         message,
     };
-    let output = command
-        .output()
+    let output = child::output(&mut command)
         .map_err(|e| failure(format!("could not run cargo: {e}; put cargo on PATH or set CARGO"), None))?;
     let text = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);

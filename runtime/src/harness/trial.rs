@@ -1,6 +1,7 @@
 //! Measuring one test: a comparison at one size, its confirmation in fresh processes, and the
 //! pass/fail decision.
 
+use super::error::HarnessError;
 use super::options::{judge_options, options};
 use super::protocol::{confirmation_seed, process_seed};
 use super::worker::{WorkerRun, measure_in_worker};
@@ -59,12 +60,12 @@ pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, regist
         match super::lockstep::measure_against_revision(comparison, name, settings, settings.seed, settings.processes) {
             Ok(Some(measured)) => judged(measured, comparison, name, settings.seed, PROCESS_LEVEL),
             Ok(None) => return record(None, None),
-            Err(why) => return record(None, Some(why)),
+            Err(why) => return record(None, Some(why.to_string())),
         }
     } else if settings.processes > 1 {
         match measure_in_workers(comparison, name, settings, settings.seed, settings.processes) {
             Ok(measured) => judged(measured, comparison, name, settings.seed, PROCESS_LEVEL),
-            Err(why) => return record(None, Some(why)),
+            Err(why) => return record(None, Some(why.to_string())),
         }
     } else {
         match catch_unwind(AssertUnwindSafe(|| measure_first_round(comparison, name, settings))) {
@@ -79,7 +80,9 @@ pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, regist
         let deadline = started + budget_of(comparison, settings) * TIME_CAP;
         match confirm(&first, comparison, name, settings, registered, deadline) {
             Ok(found) => conclude(first, found),
-            Err(problem) => return record(Some(Report { duration: started.elapsed(), ..first }), Some(problem)),
+            Err(problem) => {
+                return record(Some(Report { duration: started.elapsed(), ..first }), Some(problem.to_string()));
+            }
         }
     } else {
         first
@@ -158,18 +161,18 @@ fn measure_in_workers(
     settings: &Settings,
     seed: u64,
     count: usize,
-) -> Result<Vec<Measured>, String> {
-    if comparison.registration.settings.revision {
-        return super::lockstep::measure_against_revision(comparison, name, settings, seed, count)?
-            .ok_or_else(|| format!("the baseline build no longer has the comparison `{name}`"));
-    }
+) -> Result<Vec<Measured>, HarnessError> {
     let budget = budget_of(comparison, settings);
     (0..count)
         .map(|process| {
             let run =
                 WorkerRun { seed: process_seed(seed, process), budget: None, timeout: settings.worker_timeout(budget) };
-            measure_in_worker(name, settings, run)
-                .map_err(|why| format!("worker process {} of {count}: {why}", process + 1))
+            measure_in_worker(name, settings, run).map_err(|problem| HarnessError::InSeries {
+                what: "worker process",
+                process: process + 1,
+                count,
+                problem: Box::new(problem),
+            })
         })
         .collect()
 }
@@ -184,7 +187,7 @@ fn confirm(
     settings: &Settings,
     registered: usize,
     deadline: Instant,
-) -> Result<Confirmation, String> {
+) -> Result<Confirmation, HarnessError> {
     let seed = confirmation_seed(settings.seed);
     let said = first_round_said(first, signal(first).unwrap_or(Outcome::Parity));
     let budget = budget_of(comparison, settings);
@@ -198,8 +201,10 @@ fn confirm(
             let run = WorkerRun { seed, budget: Some(share), timeout: settings.worker_timeout(budget) };
             measure_in_worker(name, settings, run)
         };
-        measured.map_err(|why| {
-            format!("the first round {said}, but it could not be confirmed: worker process {}: {why}", process + 1)
+        measured.map_err(|problem| HarnessError::Unconfirmed {
+            said: said.clone(),
+            process: process + 1,
+            problem: Box::new(problem),
         })
     };
     let options = judge_options(comparison, name, seed, plan.level);
@@ -214,11 +219,11 @@ fn fresh_lockstep_pair(
     settings: &Settings,
     seed: u64,
     share: std::time::Duration,
-) -> Result<Measured, String> {
+) -> Result<Measured, HarnessError> {
     let settings = Settings { worker_time: Some(share), ..settings.clone() };
     super::lockstep::measure_against_revision(comparison, name, &settings, seed, 1)?
         .and_then(|pairs| pairs.into_iter().next())
-        .ok_or_else(|| format!("the baseline build no longer has the comparison `{name}`"))
+        .ok_or_else(|| HarnessError::MissingInBaseline(name.to_owned()))
 }
 
 fn panic_text(payload: &(dyn std::any::Any + Send)) -> &str {

@@ -7,13 +7,14 @@
 //! draw of it.
 
 use super::Settings;
+use super::error::{HarnessError, Process};
 use super::protocol::{EXIT_NO_SUCH_COMPARISON, WORKER_TIME_VARIABLE, WORKER_VARIABLE, read_result};
 use crate::Measured;
-use std::io::Read;
+use crate::child::{How, Talk, Watchdog, Watched};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What one worker process is asked to do.
 #[derive(Clone, Copy, Debug)]
@@ -28,9 +29,9 @@ pub(crate) struct WorkerRun {
 
 /// Runs the comparison `name` in a fresh process of this test binary, with its own seed and a
 /// time limit, and returns what it measured — or why it could not.
-pub(crate) fn measure_in_worker(name: &str, settings: &Settings, run: WorkerRun) -> Result<Measured, String> {
+pub(crate) fn measure_in_worker(name: &str, settings: &Settings, run: WorkerRun) -> Result<Measured, HarnessError> {
     let output = output_path();
-    let result = spawn_and_wait(name, settings, run, &output).and_then(|()| read_result(&output));
+    let result = run_worker(name, settings, run, &output).and_then(|()| read_result(&output));
     // The file is ours alone; a failed removal only leaves a stray file in the temp directory.
     let _ = std::fs::remove_file(&output);
     result
@@ -43,16 +44,35 @@ fn output_path() -> PathBuf {
     std::env::temp_dir().join(format!("rtcompare-worker-{}-{n}.json", std::process::id()))
 }
 
-fn spawn_and_wait(name: &str, settings: &Settings, run: WorkerRun, output: &Path) -> Result<(), String> {
-    let WorkerRun { seed, budget, timeout } = run;
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find this test binary to start a worker: {e}"))?;
+fn run_worker(name: &str, settings: &Settings, run: WorkerRun, output: &Path) -> Result<(), HarnessError> {
+    let exe = std::env::current_exe().map_err(HarnessError::OwnBinary)?;
+    let mut command = worker_command(&exe, name, settings, run, output);
+    let mut child = Watched::start(&mut command, Talk::Silent).map_err(|error| HarnessError::Start {
+        process: Process::Worker,
+        program: exe,
+        error,
+    })?;
+    let watchdog = Watchdog::start(run.timeout, &[&child]);
+    let ending = child.wait();
+    if watchdog.stop() {
+        return Err(HarnessError::TimedOut { process: Process::Worker, after: run.timeout });
+    }
+    match ending.how() {
+        _ if ending.success() => Ok(()),
+        How::Exited(code) if code == i32::from(EXIT_NO_SUCH_COMPARISON) => Err(HarnessError::NotSelected),
+        how => Err(HarnessError::Died { process: Process::Worker, how, last_words: ending.last_words() }),
+    }
+}
+
+/// This test binary in worker mode for the comparison `name`, writing its samples to `output`.
+fn worker_command(exe: &Path, name: &str, settings: &Settings, run: WorkerRun, output: &Path) -> Command {
     let mut command = Command::new(exe);
     command
         .args([name, "--exact", "--color", "never"])
         .env(WORKER_VARIABLE, output)
-        .env("RTCOMPARE_SEED", seed.to_string())
+        .env("RTCOMPARE_SEED", run.seed.to_string())
         .env("RTCOMPARE_TIME", format!("{}ns", settings.time.as_nanos()));
-    if let Some(budget) = budget {
+    if let Some(budget) = run.budget {
         command.env(WORKER_TIME_VARIABLE, format!("{}ns", budget.as_nanos()));
     }
     // The parent opted in to measuring an unoptimised build; the worker, the same binary, would
@@ -60,65 +80,5 @@ fn spawn_and_wait(name: &str, settings: &Settings, run: WorkerRun, output: &Path
     if settings.debug {
         command.env("RTCOMPARE_DEBUG", "1");
     }
-    let mut child = command
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("could not start a worker process: {e}"))?;
-    // Read stderr on a thread so a chatty worker cannot block on a full pipe.
-    let stderr = child.stderr.take();
-    let reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        if let Some(mut stderr) = stderr {
-            let _ = stderr.read_to_string(&mut text);
-        }
-        text
-    });
-    let deadline = Instant::now() + timeout;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if Instant::now() >= deadline => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!(
-                    "the worker process measuring it did not finish within {:.0?} and was killed; raise \
-                     RTCOMPARE_TIMEOUT if the comparison really takes that long",
-                    timeout
-                ));
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(e) => return Err(format!("lost track of the worker process: {e}")),
-        }
-    };
-    let stderr = reader.join().unwrap_or_default();
-    if status.success() { Ok(()) } else { Err(describe_failure(status, &stderr)) }
-}
-
-fn describe_failure(status: ExitStatus, stderr: &str) -> String {
-    let how = match (status.code(), signal(status)) {
-        (Some(code), _) if code == i32::from(EXIT_NO_SUCH_COMPARISON) => {
-            "exited because its command line did not select exactly this comparison".to_owned()
-        }
-        (Some(code), _) => format!("exited with code {code}"),
-        (None, Some(signal)) => format!("was killed by signal {signal}"),
-        (None, None) => "ended abnormally".to_owned(),
-    };
-    let tail: Vec<&str> = stderr.lines().rev().take(6).collect::<Vec<_>>().into_iter().rev().collect();
-    if tail.is_empty() {
-        format!("the worker process measuring it {how}")
-    } else {
-        format!("the worker process measuring it {how}; its last words:\n    {}", tail.join("\n    "))
-    }
-}
-
-#[cfg(unix)]
-fn signal(status: ExitStatus) -> Option<i32> {
-    std::os::unix::process::ExitStatusExt::signal(&status)
-}
-
-#[cfg(not(unix))]
-fn signal(_status: ExitStatus) -> Option<i32> {
-    None
+    command
 }

@@ -4,7 +4,8 @@ use super::alloc::{AllocCounts, start_counting, stop_counting};
 use std::time::Instant;
 
 /// The quantity a comparison measures.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Metric {
     /// Wall-clock time per operation, in nanoseconds.
     #[default]
