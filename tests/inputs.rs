@@ -70,8 +70,8 @@ fn an_arm_spreads_a_batch_over_its_placement_copies_with_the_same_inputs_in_both
     let batches = batches();
     let mut candidate = rtcompare::Arm::from_placed("c", batches.candidate, batches.candidate_twin, 0);
     let mut baseline = rtcompare::Arm::from_placed("b", batches.baseline, batches.baseline_twin, 0);
-    let batch = candidate.run(10, 3, 0, meter);
-    baseline.run(10, 3, 0, meter);
+    let batch = candidate.run(10, 3, 0, meter).expect("local arms never halt");
+    baseline.run(10, 3, 0, meter).expect("local arms never halt");
     assert_eq!(batch.iters, [3, 3, 2, 2], "ten calls over four copies");
     let (c, b) = (take("candidate"), take("baseline"));
     assert_eq!(c.len(), 10);

@@ -3,7 +3,7 @@
 use crate::decide::{LOOKS, Looks, Role};
 use crate::judge::judge;
 use crate::measure::{
-    Arm, CalibrationOptions, CollectOptions, Layout, Measured, Meter, Metric, calibrate, collect_until,
+    Arm, CalibrationOptions, CollectOptions, Halt, Layout, Measured, Meter, Metric, calibrate, collect_until,
 };
 use crate::verdict::{JudgeOptions, Report};
 use std::time::{Duration, Instant};
@@ -86,6 +86,10 @@ pub const COUNT_ROUNDS: usize = 30;
 /// let report = compare(Arm::from_fn("fast", fast), Arm::from_fn("slow", slow), &options);
 /// assert_eq!(report.verdict.outcome, Outcome::Win);
 /// ```
+///
+/// # Panics
+/// When an arm halts, which only an arm built with [`Arm::from_copies`] does: measure such arms
+/// with [`try_measure`].
 pub fn compare(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> Report {
     let started = Instant::now();
     let (_, report) = measure_and_judge(candidate, baseline, options);
@@ -105,8 +109,11 @@ pub fn compare(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> Repo
 /// assert_eq!(report.verdict.outcome, Outcome::Win);
 /// assert_eq!(report.samples.rounds(), measured.samples.rounds());
 /// ```
+///
+/// # Panics
+/// As [`compare`].
 pub fn measure_and_judge(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> (Measured, Report) {
-    let (measured, mut looks, stopped) = collect_with_looks(candidate, baseline, options);
+    let (measured, mut looks, stopped) = unhalted(collect_with_looks(candidate, baseline, options));
     let report = stopped.unwrap_or_else(|| {
         let samples = measured.samples.clone();
         looks.last(|at| {
@@ -127,8 +134,37 @@ pub fn measure_and_judge(candidate: Arm<'_>, baseline: Arm<'_>, options: &Option
 /// let measured = measure(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
 /// assert!(measured.samples.rounds() >= options.min_rounds);
 /// ```
+///
+/// # Panics
+/// As [`compare`].
 pub fn measure(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> Measured {
-    collect_with_looks(candidate, baseline, options).0
+    unhalted(try_measure(candidate, baseline, options))
+}
+
+/// [`measure`] for arms whose batches can halt ([`Arm::from_copies`]).
+///
+/// ```
+/// use rtcompare_runtime::measure::{Arm, Halt, Meter};
+/// use rtcompare_runtime::{Options, try_measure};
+/// let halting = |_iters: u64, _seed: u64, _meter: Meter| -> Result<u64, Halt> { Err(Halt) };
+/// let arm = || Arm::from_copies("gone", vec![halting], vec![halting]);
+/// assert_eq!(try_measure(arm(), arm(), &Options::default()).err(), Some(Halt));
+/// ```
+///
+/// # Errors
+/// [`Halt`] when a batch of either arm could not run.
+pub fn try_measure(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> Result<Measured, Halt> {
+    collect_with_looks(candidate, baseline, options).map(|(measured, _, _)| measured)
+}
+
+/// What a measurement of arms that never halt returns.
+fn unhalted<T>(result: Result<T, Halt>) -> T {
+    match result {
+        Ok(value) => value,
+        Err(Halt) => panic!(
+            "an arm's batch halted the measurement; measure arms built with `Arm::from_copies` with `try_measure`"
+        ),
+    }
 }
 
 /// Calibration, warm-up and collection, judging the rounds at each of the budget's interim
@@ -138,7 +174,7 @@ fn collect_with_looks(
     mut candidate: Arm<'_>,
     mut baseline: Arm<'_>,
     options: &Options,
-) -> (Measured, Looks, Option<Report>) {
+) -> Result<(Measured, Looks, Option<Report>), Halt> {
     let meter = Meter::new(options.metric);
     let calibration = calibrate(
         &mut candidate,
@@ -148,7 +184,7 @@ fn collect_with_looks(
             min_batch: options.batch_floor(),
             metric: options.metric,
         },
-    );
+    )?;
     let collect_options = CollectOptions {
         candidate_iters: calibration.candidate_iters,
         baseline_iters: calibration.baseline_iters,
@@ -169,8 +205,8 @@ fn collect_with_looks(
     let samples = collect_until(&mut candidate, &mut baseline, &collect_options, shares, |samples, share| {
         stopped = looks.look(share, |at| judge(&names.0, &names.1, options.metric, calibration, samples.clone(), at));
         stopped.is_some()
-    });
-    (Measured { candidate: names.0, baseline: names.1, calibration, samples }, looks, stopped)
+    })?;
+    Ok((Measured { candidate: names.0, baseline: names.1, calibration, samples }, looks, stopped))
 }
 
 #[cfg(test)]
@@ -191,7 +227,7 @@ mod tests {
     fn a_look_that_stops_the_collection_judged_the_rounds_it_kept() {
         let options = Options { budget: Duration::from_millis(400), ..Options::default() };
         let (measured, _, stopped) =
-            collect_with_looks(Arm::from_fn("slow", triple), Arm::from_fn("fast", work), &options);
+            collect_with_looks(Arm::from_fn("slow", triple), Arm::from_fn("fast", work), &options).expect("local arms");
         let kept = stopped.expect("three times the work is signalled before the end of the budget");
         assert_eq!(kept.samples, measured.samples);
         assert_eq!((kept.candidate.as_str(), kept.baseline.as_str()), ("slow", "fast"));

@@ -35,7 +35,7 @@ pub mod validate;
 mod verdict;
 mod warnings;
 
-pub use compare::{COUNT_ROUNDS, Options, compare, measure, measure_and_judge};
+pub use compare::{COUNT_ROUNDS, Options, compare, measure, measure_and_judge, try_measure};
 pub use judge::{judge, judge_processes};
 pub use measure::{Arm, Measured, Metric};
 pub use rng::{Cprng, Dprng};

@@ -52,6 +52,8 @@ pub(crate) enum HarnessError {
     OtherProtocol { process: Process, line: String, ours: u32 },
     /// A lock-step process answered what the protocol does not allow.
     Protocol { process: Process, answer: String, request: String },
+    /// A lock-step batch halted the measurement without a reason: a defect of rtcompare's.
+    Halted,
     /// This build's own lock-step process does not have the comparison.
     MissingHere(String),
     /// The baseline build no longer has the comparison.
@@ -127,6 +129,10 @@ impl fmt::Display for HarnessError {
             HarnessError::Protocol { process, answer, request } => {
                 write!(f, "{process} answered {answer:?} to {request:?}")
             }
+            HarnessError::Halted => write!(
+                f,
+                "a lock-step batch could not run, and no process said why; please report this as a bug of rtcompare"
+            ),
             HarnessError::MissingHere(name) => {
                 write!(f, "this build's own process does not know the comparison `{name}`")
             }

@@ -28,12 +28,11 @@ use super::protocol::{
 use super::revision::{Baseline, how_to_run, prepared};
 use super::{Comparison, Settings};
 use crate::child::{Talk, Watchdog, Watched};
-use crate::measure::{Arm, Meter, PLACEMENTS};
-use crate::{Measured, measure};
+use crate::measure::{Arm, Halt, Meter, PLACEMENTS};
+use crate::{Measured, try_measure};
 use libtest_mimic::Arguments;
 use std::cell::RefCell;
 use std::io::{BufRead, BufReader, Write};
-use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::path::Path;
 use std::process::{ChildStdin, ChildStdout, Command, ExitCode};
 use std::rc::Rc;
@@ -116,10 +115,6 @@ pub(crate) fn measure_against_revision(
     Ok(Some(all))
 }
 
-/// A failure inside a remote batch, carried out of the measuring code by unwinding (without
-/// the panic hook's message) and turned back into an error.
-struct Fault(HarnessError);
-
 /// One pair: this build's process and the baseline's, measured in lock-step.
 fn measure_pair(
     comparison: Comparison,
@@ -146,13 +141,11 @@ fn measure_pair(
                 remote_arm(candidate.to_owned(), &current),
                 remote_arm(format!("{candidate} at {}", baseline.revision), &before),
             );
-            match catch_unwind(AssertUnwindSafe(|| measure(arms.0, arms.1, &options))) {
-                Ok(measured) => Ok(Some(measured)),
-                Err(payload) => match payload.downcast::<Fault>() {
-                    Ok(fault) => Err(fault.0),
-                    Err(payload) => resume_unwind(payload),
-                },
-            }
+            try_measure(arms.0, arms.1, &options).map(Some).map_err(|Halt| {
+                // The side whose batch halted the measurement kept why.
+                let failure = [&current, &before].into_iter().find_map(|side| side.borrow_mut().failure.take());
+                failure.unwrap_or(HarnessError::Halted)
+            })
         }
     };
     let timed_out = watchdog.stop();
@@ -170,10 +163,13 @@ fn measure_pair(
 fn remote_arm(name: String, side: &Rc<RefCell<Side>>) -> Arm<'static> {
     let copy = |routine: Twin, copy: usize| {
         let side = Rc::clone(side);
-        move |iters: u64, seed: u64, meter: Meter| -> u64 {
+        move |iters: u64, seed: u64, meter: Meter| -> Result<u64, Halt> {
             let request = Request::Run { routine, copy, iters, seed, metric: meter.metric() };
-            let reply = side.borrow_mut().run(&request);
-            reply.unwrap_or_else(|problem| resume_unwind(Box::new(Fault(problem))))
+            let mut side = side.borrow_mut();
+            side.run(&request).map_err(|problem| {
+                side.failure = Some(problem);
+                Halt
+            })
         }
     };
     Arm::from_copies(
@@ -189,6 +185,8 @@ struct Side {
     child: Watched,
     input: Option<ChildStdin>,
     output: BufReader<ChildStdout>,
+    /// Why its batch halted the measurement, once one did.
+    failure: Option<HarnessError>,
 }
 
 impl Side {
@@ -218,7 +216,7 @@ impl Side {
             let how = child.wait().how();
             return Err(HarnessError::Died { process, how, last_words: Vec::new() });
         };
-        Ok(Side { process, child, input, output: BufReader::new(output) })
+        Ok(Side { process, child, input, output: BufReader::new(output), failure: None })
     }
 
     /// Reads the announcement: whether the process has the comparison.

@@ -18,7 +18,12 @@ pub type BatchFn = fn(iters: u64, seed: u64, arg: u64, meter: Meter) -> u64;
 /// [`super::place`]), in offset order.
 pub type Placed = [BatchFn; PLACEMENTS];
 
-type Routine<'a> = Box<dyn FnMut(u64, u64, Meter) -> u64 + 'a>;
+type Routine<'a> = Box<dyn FnMut(u64, u64, Meter) -> Result<u64, Halt> + 'a>;
+
+/// A batch that could not run, which ends the measurement it belongs to. Only an arm whose
+/// batches run elsewhere ([`Arm::from_copies`]) halts, and whoever built it knows why.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Halt;
 
 /// What one batch measured: the metered total, and how it divided over the placement copies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -58,7 +63,7 @@ pub struct Arm<'a> {
 impl<'a> Arm<'a> {
     /// An arm from a batch routine (see [`BatchFn`] for the contract).
     pub fn new(name: impl Into<String>, batch: impl FnMut(u64, u64, Meter) -> u64 + 'a) -> Self {
-        Arm { name: name.into(), primary: vec![Box::new(batch)], twin: None }
+        Arm { name: name.into(), primary: vec![never_halts(batch)], twin: None }
     }
 
     /// An arm from a plain operation: the batch loop calls `op` `iters` times, passing its
@@ -74,7 +79,7 @@ impl<'a> Arm<'a> {
         let routines = |copies: Placed| -> Vec<Routine<'a>> {
             copies
                 .into_iter()
-                .map(|batch| -> Routine<'a> { Box::new(move |iters, seed, meter| batch(iters, seed, arg, meter)) })
+                .map(|batch| never_halts(move |iters, seed, meter| batch(iters, seed, arg, meter)))
                 .collect()
         };
         Arm { name: name.into(), primary: routines(primary), twin: Some(routines(twin)) }
@@ -82,19 +87,20 @@ impl<'a> Arm<'a> {
 
     /// An arm from batch routines given as closures, one per placement copy, for the primary
     /// routine and its twin (`twin` must have as many copies as `primary`). Each closure runs
-    /// `iters` operations of its copy and returns the metered total; a comparison against a git
-    /// revision builds its arms so, each closure running its batch in another process.
+    /// `iters` operations of its copy and returns the metered total, or [`Halt`] when the batch
+    /// cannot run; a comparison against a git revision builds its arms so, each closure running
+    /// its batch in another process.
     ///
     /// ```
-    /// use rtcompare_runtime::measure::{Arm, Meter, Metric};
-    /// let copy = |iters: u64, _seed: u64, _meter: Meter| iters * 10;
+    /// use rtcompare_runtime::measure::{Arm, Halt, Meter, Metric};
+    /// let copy = |iters: u64, _seed: u64, _meter: Meter| if iters > 0 { Ok(iters * 10) } else { Err(Halt) };
     /// let mut arm = Arm::from_copies("remote", vec![copy; 4], vec![copy; 4]);
     /// assert_eq!(arm.placements(), 4);
-    /// assert_eq!(arm.run(8, 1, 0, Meter::new(Metric::Time)).total, 80);
+    /// assert_eq!(arm.run(8, 1, 0, Meter::new(Metric::Time)).map(|batch| batch.total), Ok(80));
     /// ```
     pub fn from_copies<F>(name: impl Into<String>, primary: Vec<F>, twin: Vec<F>) -> Self
     where
-        F: FnMut(u64, u64, Meter) -> u64 + 'a,
+        F: FnMut(u64, u64, Meter) -> Result<u64, Halt> + 'a,
     {
         let boxed = |copies: Vec<F>| -> Vec<Routine<'a>> {
             copies.into_iter().map(|copy| -> Routine<'a> { Box::new(copy) }).collect()
@@ -104,7 +110,7 @@ impl<'a> Arm<'a> {
 
     /// Sets the twin routine measured against the primary one in the A/A validation.
     pub fn with_twin(mut self, twin: impl FnMut(u64, u64, Meter) -> u64 + 'a) -> Self {
-        self.twin = Some(vec![Box::new(twin)]);
+        self.twin = Some(vec![never_halts(twin)]);
         self
     }
 
@@ -125,12 +131,18 @@ impl<'a> Arm<'a> {
 
     /// Runs one batch of the primary routine, spread over its copies; `rotation` (the round
     /// number) picks which copies run the remainder of an uneven split.
-    pub fn run(&mut self, iters: u64, seed: u64, rotation: u64, meter: Meter) -> Batch {
+    ///
+    /// # Errors
+    /// [`Halt`] when a copy could not run (only an arm built with [`Arm::from_copies`] halts).
+    pub fn run(&mut self, iters: u64, seed: u64, rotation: u64, meter: Meter) -> Result<Batch, Halt> {
         run_spread(&mut self.primary, iters, seed, rotation, meter)
     }
 
     /// Runs one batch of the twin routine (the primary one when there is no twin).
-    pub fn run_twin(&mut self, iters: u64, seed: u64, rotation: u64, meter: Meter) -> Batch {
+    ///
+    /// # Errors
+    /// [`Halt`] as for [`Arm::run`].
+    pub fn run_twin(&mut self, iters: u64, seed: u64, rotation: u64, meter: Meter) -> Result<Batch, Halt> {
         match self.twin.as_mut() {
             Some(twin) => run_spread(twin, iters, seed, rotation, meter),
             None => run_spread(&mut self.primary, iters, seed, rotation, meter),
@@ -148,16 +160,21 @@ impl std::fmt::Debug for Arm<'_> {
     }
 }
 
-fn run_spread(copies: &mut [Routine<'_>], iters: u64, seed: u64, rotation: u64, meter: Meter) -> Batch {
+fn run_spread(copies: &mut [Routine<'_>], iters: u64, seed: u64, rotation: u64, meter: Meter) -> Result<Batch, Halt> {
     let split = split_batch(iters, copies.len(), rotation);
     let mut batch = Batch { iters: split, ..Batch::default() };
     for (k, routine) in copies.iter_mut().enumerate().take(PLACEMENTS) {
         if split[k] > 0 {
-            batch.totals[k] = routine(split[k], copy_seed(seed, k), meter);
+            batch.totals[k] = routine(split[k], copy_seed(seed, k), meter)?;
             batch.total = batch.total.saturating_add(batch.totals[k]);
         }
     }
-    batch
+    Ok(batch)
+}
+
+/// A routine of a batch that runs here, which cannot halt.
+fn never_halts<'a>(mut batch: impl FnMut(u64, u64, Meter) -> u64 + 'a) -> Routine<'a> {
+    Box::new(move |iters, seed, meter| Ok(batch(iters, seed, meter)))
 }
 
 fn timed_loop<R>(mut op: impl FnMut() -> R) -> impl FnMut(u64, u64, Meter) -> u64 {

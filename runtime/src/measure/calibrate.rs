@@ -4,7 +4,7 @@
 //! error is `p / T`, whatever one operation costs. Calibration finds the batch size whose batch
 //! lasts at least `T = max(p / ε, min_batch)`.
 
-use super::{Arm, Meter, Metric, clock_precision};
+use super::{Arm, Halt, Meter, Metric, clock_precision};
 use std::time::Duration;
 
 /// How to size batches.
@@ -90,10 +90,17 @@ pub const MAX_SHARED_BATCH_RATIO: u64 = 8;
 /// use rtcompare_runtime::measure::{Arm, calibrate, CalibrationOptions};
 /// let mut a = Arm::from_fn("a", || std::hint::black_box(3u64).pow(3));
 /// let mut b = Arm::from_fn("b", || std::hint::black_box(3u64).pow(4));
-/// let calibration = calibrate(&mut a, &mut b, &CalibrationOptions::default());
+/// let calibration = calibrate(&mut a, &mut b, &CalibrationOptions::default()).expect("local arms never halt");
 /// assert!(calibration.candidate_iters >= 1);
 /// ```
-pub fn calibrate(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &CalibrationOptions) -> Calibration {
+///
+/// # Errors
+/// [`Halt`] when an arm's batch could not run (see [`Arm::from_copies`]).
+pub fn calibrate(
+    candidate: &mut Arm<'_>,
+    baseline: &mut Arm<'_>,
+    options: &CalibrationOptions,
+) -> Result<Calibration, Halt> {
     let clock_step_ns = clock_precision();
     let min_batch_ns = options.min_batch.as_nanos() as f64;
     // A batch spread over placement copies reads the clock once per copy, so its total can be off
@@ -103,7 +110,7 @@ pub fn calibrate(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &Cali
     // Batches are sized by time even for count metrics: a batch must stay short enough to run
     // between interrupts and long enough for the budget to hold enough rounds.
     let meter = Meter::new(Metric::Time);
-    let (c, b) = (batch_size(candidate, target_batch_ns, meter), batch_size(baseline, target_batch_ns, meter));
+    let (c, b) = (batch_size(candidate, target_batch_ns, meter)?, batch_size(baseline, target_batch_ns, meter)?);
     let copies = (candidate.placements() as u64, baseline.placements() as u64);
     let (candidate_iters, baseline_iters) = if c.iters.max(b.iters) <= c.iters.min(b.iters) * MAX_SHARED_BATCH_RATIO {
         // A shared size stays shared: rounded for the slower arm, for both or neither.
@@ -122,15 +129,15 @@ pub fn calibrate(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &Cali
     };
     // Counts stay exact when summed over copies; clock readings each add up to a step.
     let resolution = if options.metric.is_count() { 1.0 } else { readings * clock_step_ns };
-    Calibration {
+    Ok(Calibration {
         resolution,
         clock_step_ns,
         candidate_iters,
         baseline_iters,
         target_batch_ns,
-        candidate_batch_ns: candidate.run(candidate_iters, 0, 0, meter).total as f64,
-        baseline_batch_ns: baseline.run(baseline_iters, 0, 0, meter).total as f64,
-    }
+        candidate_batch_ns: candidate.run(candidate_iters, 0, 0, meter)?.total as f64,
+        baseline_batch_ns: baseline.run(baseline_iters, 0, 0, meter)?.total as f64,
+    })
 }
 
 /// Rounds a batch size up to a multiple of the arm's placement copies, so that every batch
@@ -155,13 +162,13 @@ struct Sizing {
 /// page faults of the heap, a cold instruction cache — and a single reading once took that for
 /// the arm's cost: a 10 µs candidate got batches of 1 against its baseline's 17, and the unequal
 /// batches turned a 2 % slowdown into a 2 % "speed-up" (`docs/design.md`).
-fn batch_size(arm: &mut Arm<'_>, target_ns: f64, meter: Meter) -> Sizing {
+fn batch_size(arm: &mut Arm<'_>, target_ns: f64, meter: Meter) -> Result<Sizing, Halt> {
     const LIMIT: u64 = 1 << 40;
     let mut iters: u64 = 1;
     loop {
-        let elapsed = arm.run(iters, 0, 0, meter).total.min(arm.run(iters, 0, 0, meter).total) as f64;
+        let elapsed = arm.run(iters, 0, 0, meter)?.total.min(arm.run(iters, 0, 0, meter)?.total) as f64;
         if elapsed >= target_ns || iters >= LIMIT {
-            return Sizing { iters, per_op_ns: elapsed / iters as f64 };
+            return Ok(Sizing { iters, per_op_ns: elapsed / iters as f64 });
         }
         // Jump towards the target from what this batch took, but at most 100x at a time
         // (a first batch can be unusually fast or slow) and at least 2x (so it terminates).
@@ -200,7 +207,8 @@ mod tests {
 
     #[test]
     fn batches_of_cheap_operations_visit_every_placement_copy_equally() {
-        let calibration = calibrate(&mut placed(microsecond), &mut placed(microsecond), &CalibrationOptions::default());
+        let calibration = calibrate(&mut placed(microsecond), &mut placed(microsecond), &CalibrationOptions::default())
+            .expect("local arms");
         assert!(calibration.shared_batch_size(), "{calibration:?}");
         assert_eq!(calibration.candidate_iters % 4, 0, "{calibration:?}");
     }
@@ -208,7 +216,8 @@ mod tests {
     #[test]
     fn slow_operations_keep_their_batch_and_a_shared_size_stays_shared() {
         // 1 ms per operation: rounding one operation up to four would add 3 ms to every batch.
-        let slow = calibrate(&mut placed(millisecond), &mut placed(millisecond), &CalibrationOptions::default());
+        let slow = calibrate(&mut placed(millisecond), &mut placed(millisecond), &CalibrationOptions::default())
+            .expect("local arms");
         assert_eq!((slow.candidate_iters, slow.baseline_iters), (1, 1), "{slow:?}");
     }
 
@@ -216,7 +225,7 @@ mod tests {
     fn a_costly_first_call_does_not_shrink_the_batch() {
         // A one-time cost far beyond any target batch: lazy initialisation, page faults.
         let (mut cold, mut warm) = (arm(5_000_000), arm(0));
-        let calibration = calibrate(&mut cold, &mut warm, &CalibrationOptions::default());
+        let calibration = calibrate(&mut cold, &mut warm, &CalibrationOptions::default()).expect("local arms");
         assert!(calibration.shared_batch_size(), "{calibration:?}");
         assert!(calibration.candidate_iters > 1, "{calibration:?}");
     }

@@ -2,7 +2,7 @@
 //! order drawn from a seeded generator, until the time budget is spent.
 
 use super::layout::{Draw, Heap};
-use super::{Arm, Batch, Layout, Meter};
+use super::{Arm, Batch, Halt, Layout, Meter};
 use crate::Dprng;
 use std::time::{Duration, Instant};
 
@@ -191,10 +191,13 @@ const ROUTINES: usize = Routine::ALL.len();
 ///     candidate_iters: 100, baseline_iters: 100, budget: Duration::from_millis(5), warmup: Duration::ZERO,
 ///     min_rounds: 10, max_rounds: 50, seed: 1, meter: Meter::new(Metric::Time), layout: Layout::Random,
 ///     progress: None,
-/// });
+/// }).expect("local arms never halt");
 /// assert!(samples.rounds() >= 10);
 /// ```
-pub fn collect(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &CollectOptions) -> Samples {
+///
+/// # Errors
+/// [`Halt`] when an arm's batch could not run (see [`Arm::from_copies`]).
+pub fn collect(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &CollectOptions) -> Result<Samples, Halt> {
     collect_until(candidate, baseline, options, &[], |_, _| false)
 }
 
@@ -214,19 +217,23 @@ pub fn collect(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &Collec
 ///     progress: None,
 /// };
 /// let started = std::time::Instant::now();
-/// let samples = collect_until(&mut a, &mut b, &options, &[0.05], |samples, _| samples.rounds() >= 10);
+/// let samples = collect_until(&mut a, &mut b, &options, &[0.05], |samples, _| samples.rounds() >= 10)
+///     .expect("local arms never halt");
 /// assert!(samples.rounds() >= 10 && started.elapsed() < Duration::from_millis(150));
 /// ```
+///
+/// # Errors
+/// [`Halt`] when an arm's batch could not run (see [`Arm::from_copies`]).
 pub fn collect_until(
     candidate: &mut Arm<'_>,
     baseline: &mut Arm<'_>,
     options: &CollectOptions,
     looks: &[f64],
     mut stop: impl FnMut(&Samples, f64) -> bool,
-) -> Samples {
+) -> Result<Samples, Halt> {
     let mut rng = Dprng::new(options.seed);
     let mut looks = looks.iter().map(|&share| (share, options.budget.mul_f64(share))).peekable();
-    warm_up(candidate, baseline, options);
+    warm_up(candidate, baseline, options)?;
     let iters = [options.candidate_iters.max(1), options.baseline_iters.max(1)];
     let mut samples = Samples { candidate_iters: iters[0], baseline_iters: iters[1], ..Samples::default() };
     let started = Instant::now();
@@ -245,7 +252,7 @@ pub fn collect_until(
         heap.hold(&layout);
         for &routine in &order {
             batches[routine as usize] = layout
-                .at_depth(|| run_routine(routine, candidate, baseline, iters, (round_seed, round), options.meter));
+                .at_depth(|| run_routine(routine, candidate, baseline, iters, (round_seed, round), options.meter))?;
         }
         heap.release(&layout);
         // Record after the round so a round is either complete in all four series or absent.
@@ -268,7 +275,7 @@ pub fn collect_until(
             progress(by_time.max(by_rounds).min(1.0));
         }
     }
-    samples
+    Ok(samples)
 }
 
 fn done(rounds: usize, elapsed: Duration, options: &CollectOptions) -> bool {
@@ -285,7 +292,7 @@ fn run_routine(
     iters: [u64; 2],
     (seed, round): (u64, u64),
     meter: Meter,
-) -> Batch {
+) -> Result<Batch, Halt> {
     let iters = iters[routine.arm()];
     match routine {
         Routine::Candidate => candidate.run(iters, seed, round, meter),
@@ -298,7 +305,7 @@ fn run_routine(
 /// Runs all four routines round-robin, unrecorded, so caches, branch predictors and the CPU's
 /// clock settle before the first recorded round (each round in a layout of its own, drawn from
 /// its number, so the heap's free lists settle too).
-fn warm_up(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &CollectOptions) {
+fn warm_up(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &CollectOptions) -> Result<(), Halt> {
     let started = Instant::now();
     let mut round = 0;
     let mut heap = Heap::new();
@@ -307,9 +314,10 @@ fn warm_up(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &CollectOpt
         heap.hold(&layout);
         for routine in Routine::ALL {
             let iters = [options.candidate_iters.max(1), options.baseline_iters.max(1)];
-            layout.at_depth(|| run_routine(routine, candidate, baseline, iters, (0, round), options.meter));
+            layout.at_depth(|| run_routine(routine, candidate, baseline, iters, (0, round), options.meter))?;
         }
         heap.release(&layout);
         round += 1;
     }
+    Ok(())
 }

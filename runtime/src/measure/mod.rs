@@ -19,7 +19,7 @@ mod threads;
 mod throughput;
 
 pub use alloc::{CountingAllocator, counting_allocator_installed};
-pub use arm::{Arm, Batch, BatchFn, Placed};
+pub use arm::{Arm, Batch, BatchFn, Halt, Placed};
 pub use calibrate::{Calibration, CalibrationOptions, MAX_SHARED_BATCH_RATIO, calibrate};
 pub use clock::clock_precision;
 pub use collect::{CollectOptions, Samples, Series, collect, collect_until};
