@@ -152,7 +152,7 @@ impl fmt::Display for HarnessError {
                 "comparing against a git revision needs a git repository, and {} is not in one ({problem}); run from a \
                  git checkout or unset {}",
                 dir.display(),
-                super::revision::BASELINE_VARIABLE
+                super::variables::BASELINE_VARIABLE
             ),
             HarnessError::UnknownRevision { revision, repository } => write!(
                 f,
@@ -164,7 +164,7 @@ impl fmt::Display for HarnessError {
                 write!(f, "the baseline (commit {commit}) does not build: {}", failure.message)
             }
             HarnessError::Baseline { revision, problem } => {
-                write!(f, "{}={revision}: {problem}", super::revision::BASELINE_VARIABLE)
+                write!(f, "{}={revision}: {problem}", super::variables::BASELINE_VARIABLE)
             }
             HarnessError::InSeries { what, process, count, problem } => {
                 write!(f, "{what} {process} of {count}: {problem}")

@@ -21,11 +21,9 @@
 //! (lines without it, and whatever precedes it) is skipped.
 
 use super::error::{HarnessError, Process};
-use super::protocol::{
-    LOCKSTEP_PREFIX, LOCKSTEP_PROTOCOL, LOCKSTEP_VARIABLE, OPTIMISED_VARIABLE, Reply, Request, Twin, WORKER_VARIABLE,
-    process_seed,
-};
+use super::protocol::{LOCKSTEP_PREFIX, LOCKSTEP_PROTOCOL, Reply, Request, Twin, process_seed};
 use super::revision::{Baseline, how_to_run, prepared};
+use super::variables::{LOCKSTEP_VARIABLE, OPTIMISED_VARIABLE, WORKER_VARIABLE};
 use super::{Comparison, Settings};
 use crate::child::{Talk, Watchdog, Watched};
 use crate::measure::{Arm, Halt, Meter, PLACEMENTS};

@@ -22,12 +22,13 @@ mod run;
 mod settings;
 mod trial;
 mod unoptimised;
+mod variables;
 mod worker;
 
 pub use build::BuildInfo;
-pub use protocol::{LOCKSTEP_VARIABLE, OPTIMISED_VARIABLE, WORKER_TIME_VARIABLE, WORKER_VARIABLE};
 pub use registry::{AttributeSettings, Batches, Comparison, Expectation, Registration, comparisons};
-pub use revision::{BASELINE_VARIABLE, revision_label, sanitise_revision};
+pub use revision::{revision_label, sanitise_revision};
 pub use run::main;
 pub use settings::{DEFAULT_MAX_PROCESSES, DEFAULT_SEED, Settings, SettingsError, parse_duration};
 pub use trial::{TrialRecord, run_trial};
+pub use variables::{BASELINE_VARIABLE, LOCKSTEP_VARIABLE, OPTIMISED_VARIABLE, WORKER_TIME_VARIABLE, WORKER_VARIABLE};

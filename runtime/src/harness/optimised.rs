@@ -12,7 +12,7 @@
 use super::Settings;
 use super::build::BuildInfo;
 use super::cargo::{Layout, TestBuild, describe, executable};
-use super::protocol::OPTIMISED_VARIABLE;
+use super::variables::OPTIMISED_VARIABLE;
 use crate::child;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

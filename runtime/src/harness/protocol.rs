@@ -1,29 +1,13 @@
-//! The protocol between a test process and the processes it starts, in one place: the variables
-//! that put a test binary in worker or lock-step mode, the worker's result file (its format and
-//! its atomic write), the exit codes a worker reports with, and how each child's seed is derived
-//! from the run's, and the typed messages of the lock-step processes (`harness/lockstep.rs`).
+//! The protocol between a test process and the processes it starts, in one place (the variables
+//! that start them are in `variables.rs`): the worker's result file (its format and its atomic
+//! write), the exit codes a worker reports with, how each child's seed is derived from the run's,
+//! and the typed messages of the lock-step processes (`harness/lockstep.rs`).
 
 use super::error::HarnessError;
 use crate::Measured;
 use crate::measure::Metric;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
-
-/// The variable that puts a test binary in worker mode; its value is the file to write.
-pub const WORKER_VARIABLE: &str = "RTCOMPARE_WORKER";
-
-/// The variable that gives a worker its own budget (a confirmation process measures for a share
-/// of the comparison's budget).
-pub const WORKER_TIME_VARIABLE: &str = "RTCOMPARE_WORKER_TIME";
-
-/// The variable that puts a test binary in lock-step mode.
-pub const LOCKSTEP_VARIABLE: &str = "RTCOMPARE_LOCKSTEP";
-
-/// The variable that marks the optimised build an unoptimised perf binary built and started in
-/// its place; its value is the unoptimised build's target folder, where the results file and
-/// baseline builds go as if it had measured itself. It also keeps the optimised build from
-/// re-building itself should it have debug assertions on too.
-pub const OPTIMISED_VARIABLE: &str = "RTCOMPARE_OPTIMISED";
 
 /// The lock-step protocol's version: both builds of a pair must speak the same one. A process
 /// announces it in its first message, [`Reply::Hello`].

@@ -13,14 +13,12 @@ use super::cargo::{Layout, TestBuild, describe, executable, last_lines};
 use super::error::{BuildFailure, HarnessError};
 use super::git::git;
 use super::overlay;
+use super::variables::BASELINE_VARIABLE;
 use crate::child;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Instant;
-
-/// The variable naming the baseline revision.
-pub const BASELINE_VARIABLE: &str = "RTCOMPARE_BASELINE";
 
 /// The baseline build of this run.
 #[derive(Clone, Debug, PartialEq, Eq)]

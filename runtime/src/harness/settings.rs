@@ -1,7 +1,7 @@
 //! Run-wide settings from `RTCOMPARE_*` environment variables, validated before anything is
 //! measured.
 
-use super::protocol::{LOCKSTEP_VARIABLE, OPTIMISED_VARIABLE, WORKER_TIME_VARIABLE, WORKER_VARIABLE};
+use super::variables::{LOCKSTEP_VARIABLE, OPTIMISED_VARIABLE, WORKER_TIME_VARIABLE, WORKER_VARIABLE};
 use crate::decide::MIN_FRESH_PROCESSES;
 use crate::measure::Layout;
 use std::path::PathBuf;

@@ -8,7 +8,8 @@
 
 use super::Settings;
 use super::error::{HarnessError, Process};
-use super::protocol::{EXIT_NO_SUCH_COMPARISON, WORKER_TIME_VARIABLE, WORKER_VARIABLE, read_result};
+use super::protocol::{EXIT_NO_SUCH_COMPARISON, read_result};
+use super::variables::{WORKER_TIME_VARIABLE, WORKER_VARIABLE};
 use crate::Measured;
 use crate::child::{How, Talk, Watchdog, Watched};
 use std::path::{Path, PathBuf};
