@@ -18,6 +18,7 @@
 
 #![warn(missing_docs)]
 
+mod caveats;
 mod compare;
 pub mod decide;
 mod environment;
@@ -32,7 +33,6 @@ pub mod stats;
 mod units;
 pub mod validate;
 mod verdict;
-mod warnings;
 
 pub use compare::{COUNT_ROUNDS, Options, compare, measure, measure_and_judge};
 pub use judge::{judge, judge_processes};
@@ -40,8 +40,8 @@ pub use measure::{Arm, Measured, Metric};
 pub use rng::{Cprng, Dprng};
 pub use stats::Outcome;
 pub use verdict::{
-    CLEAR_BEYOND_TOLERANCE, DriftTests, Ending, JudgeOptions, ProcessMean, Report, ResamplingInfo, ThresholdConfidence,
-    Validations, Verdict, Warning, WarningKind,
+    ArmRole, CLEAR_BEYOND_TOLERANCE, Caveat, DriftSeries, DriftTests, Ending, JudgeOptions, ProcessMean, Report,
+    ResamplingInfo, RoundFigures, ThresholdConfidence, Validations, Verdict, WarningKind,
 };
 
 /// Re-exported for the code `#[compare]` generates; not part of the public API.

@@ -7,9 +7,8 @@ use super::worker::{WorkerRun, measure_in_worker};
 use super::{Comparison, Expectation, Settings};
 use crate::decide::{Confirmation, PROCESS_LEVEL, Plan, Role, TIME_CAP, conclude, confirmation_level, signal};
 use crate::measure::{Arm, counting_allocator_installed};
-use crate::report::format_value;
+use crate::report::{first_round_said, format_value};
 use crate::units::{change_interval, change_pct};
-use crate::warnings::first_round_said;
 use crate::{Measured, Options, Outcome, Report, judge_processes, measure, measure_and_judge};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
@@ -186,7 +185,7 @@ fn confirm(
     deadline: Instant,
 ) -> Result<Confirmation, String> {
     let seed = confirmation_seed(settings.seed);
-    let said = first_round_said(first, signal(first).unwrap_or(Outcome::Parity));
+    let said = first_round_said(first.verdict.first_round, signal(first).unwrap_or(Outcome::Parity));
     let budget = budget_of(comparison, settings);
     let share = budget.mul_f64(CONFIRMATION_BUDGET_SHARE);
     let plan = Plan::new(settings.processes, settings.max_processes, confirmation_level(registered));
