@@ -7,9 +7,9 @@ pub(crate) use progress::measuring;
 pub(crate) use progress::progress_hook;
 
 use super::TrialRecord;
-use super::trial::unoptimised_note;
+use super::trial::failure;
 use crate::measure::Work;
-use crate::report::{Detail, Line, Test, Written, placement_summary, rankings, text_lines};
+use crate::report::{Detail, Line, Test, Written, placement_summary, rankings, text_lines, unoptimised_note};
 use crate::{Outcome, Report};
 use anstream::{print, println};
 use anstyle::{AnsiColor, Style};
@@ -58,7 +58,7 @@ pub(crate) fn print_trial(record: &TrialRecord, terse: bool, unoptimised: bool, 
     if let Some(report) = &record.report {
         print_block(report, record.comparison.work(), detail);
         if unoptimised {
-            let note = unoptimised_note(report, record.comparison.registration.settings.expect);
+            let note = unoptimised_note(failure(report, record.comparison.registration.settings.expect).is_some());
             println!("{YELLOW}    {note}{YELLOW:#}");
         }
     }
