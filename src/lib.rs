@@ -60,8 +60,9 @@
 // a name: `#[rtcompare::compare(...)]` and `rtcompare::compare(a, b, &options)` both work.
 pub use rtcompare_macros::{compare, main};
 pub use rtcompare_runtime::{
-    Arm, Cprng, Dprng, DriftTests, JudgeOptions, Metric, Options, Outcome, Report, ResamplingInfo, ThresholdConfidence,
-    Validations, Verdict, Warning, WarningKind, compare, decide, harness, judge, measure, report, stats, validate,
+    Arm, ArmRole, Caveat, Cprng, Dprng, DriftSeries, DriftTests, JudgeOptions, Metric, Options, Outcome, Report,
+    ResamplingInfo, RoundFigures, ThresholdConfidence, Validations, Verdict, WarningKind, compare, decide, harness,
+    judge, measure, report, stats, validate,
 };
 
 /// Names used by the code the macros generate; not part of the public API.

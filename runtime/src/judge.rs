@@ -1,6 +1,6 @@
 //! Judging: from what was measured to one [`Report`] — A/A validation, drift, the paired
 //! bootstrap (or the pooled t interval over processes), the parity rule, the verdict, and the
-//! warnings. Pure and seeded: the same samples and options give the same report, bit for bit.
+//! caveats. Pure and seeded: the same samples and options give the same report, bit for bit.
 
 use crate::measure::{Calibration, Measured, Metric, Samples};
 use crate::stats::{
@@ -204,8 +204,8 @@ fn assemble(
         confirmation: None,
         samples,
     };
-    // The warnings read the finished figures, so they are added last.
-    let warnings = crate::warnings::explain(&report, &parity);
+    // The caveats read the finished figures, so they are added last.
+    let warnings = crate::caveats::explain(&report, &parity);
     Report { warnings, ..report }
 }
 

@@ -18,6 +18,7 @@
 
 #![warn(missing_docs)]
 
+mod caveats;
 mod child;
 mod compare;
 pub mod decide;
@@ -33,7 +34,6 @@ pub mod stats;
 mod units;
 pub mod validate;
 mod verdict;
-mod warnings;
 
 pub use compare::{COUNT_ROUNDS, Options, compare, measure, measure_and_judge, try_measure};
 pub use judge::{judge, judge_processes};
@@ -41,8 +41,8 @@ pub use measure::{Arm, Measured, Metric};
 pub use rng::{Cprng, Dprng};
 pub use stats::Outcome;
 pub use verdict::{
-    CLEAR_BEYOND_TOLERANCE, DriftTests, Ending, JudgeOptions, ProcessMean, Report, ResamplingInfo, ThresholdConfidence,
-    Validations, Verdict, Warning, WarningKind,
+    ArmRole, CLEAR_BEYOND_TOLERANCE, Caveat, DriftSeries, DriftTests, Ending, JudgeOptions, ProcessMean, Report,
+    ResamplingInfo, RoundFigures, ThresholdConfidence, Validations, Verdict, WarningKind,
 };
 
 /// Re-exported for the code `#[compare]` generates; not part of the public API.

@@ -1,4 +1,4 @@
-//! What a judgement says: the [`Report`] of one comparison, its [`Verdict`] and [`Warning`]s, and
+//! What a judgement says: the [`Report`] of one comparison, its [`Verdict`] and [`Caveat`]s, and
 //! the options it was judged with. Data only; [`crate::judge`] makes it.
 
 use crate::measure::{Calibration, Metric, Samples};
@@ -123,7 +123,7 @@ pub struct ResamplingInfo {
     pub processes: usize,
 }
 
-/// What kind of caveat a warning is.
+/// What kind of caveat a [`Caveat`] is: the name the outputs and the HOWTO give it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WarningKind {
     /// A series trended across the run.
@@ -197,13 +197,220 @@ impl WarningKind {
     }
 }
 
-/// A caveat in plain words: what was seen, what it means, what to do.
+/// A caveat on a verdict: one situation that qualifies it, with the figures that show it.
+///
+/// Data only: which caveats a report carries is decided when it is judged (and, for
+/// [`Caveat::Unconfirmed`] and [`Caveat::Leaned`], when its confirmation is joined to it);
+/// [`crate::report::sentence`] words each one, taking the arms' names from the report it is
+/// rendered with. Percentages are shares (0.04 = 4 %), differences follow
+/// [`Estimate::difference`] (positive when the candidate is faster).
+///
+/// ```
+/// use rtcompare_runtime::report::sentence;
+/// use rtcompare_runtime::{Arm, Options, compare};
+/// use std::time::Duration;
+/// let options = Options { budget: Duration::from_millis(20), ..Options::default() };
+/// let report = compare(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
+/// for caveat in &report.warnings {
+///     println!("warning[{}]: {}", caveat.kind().as_str(), sentence(caveat, &report));
+/// }
+/// ```
 #[derive(Clone, Debug, PartialEq)]
-pub struct Warning {
-    /// What kind of caveat.
-    pub kind: WarningKind,
-    /// The sentence shown to people.
-    pub message: String,
+pub enum Caveat {
+    /// A series trended across the run by enough to matter against the tolerance.
+    Drift {
+        /// Which series drifted.
+        series: DriftSeries,
+        /// Its second half's median against its first half's, `second / first − 1`.
+        shift: f64,
+        /// Spearman's ρ of the series against its position in the run.
+        rho: f64,
+        /// The two-sided p-value of `rho`.
+        p_value: f64,
+    },
+    /// Both arms drifted the same way by enough to matter while their ratio held: the machine
+    /// changed under them, each round's ratio cancelled it, and the verdict stands.
+    DriftedTogether {
+        /// The candidate's shift, second half against first.
+        candidate: f64,
+        /// The baseline's shift, second half against first.
+        baseline: f64,
+    },
+    /// Identical code (each arm against its A/A twin) ran further apart than the parity, so
+    /// only a difference beyond twice that counts and parity cannot be established.
+    NoisyHarness {
+        /// The A/A floor, [`Verdict::floor`].
+        floor: f64,
+        /// The parity band, [`Verdict::parity_band`].
+        parity: f64,
+    },
+    /// Where the linker puts an arm changes its speed by more than the parity band.
+    Placement {
+        /// Which arm.
+        arm: ArmRole,
+        /// How many placement copies (code offsets) it ran at.
+        copies: usize,
+        /// How far apart its copies ran, [`PlacementSpread::spread`].
+        spread: f64,
+    },
+    /// The medians differ by more than the tolerance but the fast ends agree: the arms landed
+    /// in different timing modes, and the verdict is parity.
+    TimingModes {
+        /// The ratio of medians, candidate over baseline.
+        ratio: f64,
+        /// The ratio of fast ends, candidate over baseline.
+        best_ratio: f64,
+        /// What the ratio of fast ends was judged against.
+        best_tolerance: f64,
+    },
+    /// The parity rule saw a win or a loss, but the difference lies within the A/A floor, so
+    /// the verdict is parity.
+    BelowFloor {
+        /// What the parity rule saw: [`Outcome::Win`] or [`Outcome::Loss`].
+        side: Outcome,
+        /// The difference.
+        difference: f64,
+        /// The A/A floor it did not clear.
+        floor: f64,
+    },
+    /// The parity rule saw a win or a loss, but the interval is not wholly beyond the
+    /// tolerance, so the difference is not established and the verdict is parity.
+    NotBeyondTolerance {
+        /// What the parity rule saw: [`Outcome::Win`] or [`Outcome::Loss`].
+        side: Outcome,
+        /// The difference and its interval.
+        estimate: Estimate,
+        /// The tolerance the interval did not clear.
+        tolerance: f64,
+    },
+    /// The interval lies within the parity band, but the meter's resolution spread over a batch
+    /// is coarser than the band, so parity is not established.
+    CoarseMeter {
+        /// The parity band.
+        parity: f64,
+        /// The meter's resolution over a batch of the fastest rounds, relative to them
+        /// ([`Verdict::best_tolerance`]).
+        resolution: f64,
+    },
+    /// The interval reaches beyond the parity band, so parity is not established.
+    TooWide {
+        /// The difference and its interval.
+        estimate: Estimate,
+        /// The parity band.
+        parity: f64,
+    },
+    /// Neighbouring rounds were correlated, so the interval resampled blocks of rounds.
+    Autocorrelated {
+        /// Rounds per resampled block.
+        block: usize,
+    },
+    /// The processes pooled disagree: their own differences span more than the interval is
+    /// wide.
+    ProcessesDisagree {
+        /// How many processes were pooled.
+        processes: usize,
+        /// The smallest process's own difference.
+        lowest: f64,
+        /// The largest process's own difference.
+        highest: f64,
+        /// The width of the pooled interval.
+        width: f64,
+    },
+    /// Fewer rounds than a stable interval needs fit in the time budget.
+    FewRounds {
+        /// Rounds measured.
+        rounds: usize,
+        /// Operations in the larger arm's batch.
+        operations: u64,
+        /// How long the slower arm's batch takes, in nanoseconds.
+        batch_ns: f64,
+    },
+    /// Fresh processes did not confirm the first round's signal.
+    Unconfirmed {
+        /// The side the first round signalled ([`crate::decide::signal`]); parity when it
+        /// signalled none.
+        side: Outcome,
+        /// The first round's figures.
+        first: RoundFigures,
+        /// The fresh processes' pooled figures at the look that ended the confirmation.
+        fresh: RoundFigures,
+        /// Why the confirmation ended.
+        ending: Ending,
+    },
+    /// The first round leaned to a win or a loss it could not establish, and fresh processes
+    /// established it: why the verdict is not the parity the first round's figures suggest.
+    Leaned {
+        /// The side the first round leaned to.
+        side: Outcome,
+        /// The first round's figures.
+        first: RoundFigures,
+        /// The fresh processes' pooled figures.
+        fresh: RoundFigures,
+    },
+}
+
+impl Caveat {
+    /// What kind of caveat this is: several situations share a kind (each way of being
+    /// inconclusive, each way of drifting).
+    ///
+    /// ```
+    /// use rtcompare_runtime::{Caveat, WarningKind};
+    /// assert_eq!(Caveat::Autocorrelated { block: 4 }.kind(), WarningKind::Autocorrelated);
+    /// ```
+    pub fn kind(&self) -> WarningKind {
+        match self {
+            Caveat::Drift { .. } | Caveat::DriftedTogether { .. } => WarningKind::Drift,
+            Caveat::NoisyHarness { .. } => WarningKind::NoisyHarness,
+            Caveat::Placement { .. } => WarningKind::Placement,
+            Caveat::TimingModes { .. } => WarningKind::TimingModes,
+            Caveat::BelowFloor { .. } => WarningKind::BelowFloor,
+            Caveat::NotBeyondTolerance { .. } | Caveat::CoarseMeter { .. } | Caveat::TooWide { .. } => {
+                WarningKind::Inconclusive
+            }
+            Caveat::Autocorrelated { .. } => WarningKind::Autocorrelated,
+            Caveat::ProcessesDisagree { .. } => WarningKind::ProcessesDisagree,
+            Caveat::FewRounds { .. } => WarningKind::FewRounds,
+            Caveat::Unconfirmed { .. } => WarningKind::Unconfirmed,
+            Caveat::Leaned { .. } => WarningKind::Leaned,
+        }
+    }
+}
+
+/// Which series a [`Caveat::Drift`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DriftSeries {
+    /// The candidate's per-operation values.
+    Candidate,
+    /// The baseline's per-operation values.
+    Baseline,
+    /// The per-round ratio, candidate over baseline.
+    Ratio,
+}
+
+/// Which arm of a comparison a [`Caveat::Placement`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArmRole {
+    /// The candidate.
+    Candidate,
+    /// The baseline.
+    Baseline,
+}
+
+/// The figures of one round of a comparison (the first round, or the pooled fresh processes
+/// of its confirmation) as a confirmation's caveat quotes them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RoundFigures {
+    /// What the round said: for the first round its own outcome ([`Verdict::first_round`]),
+    /// for fresh processes their pooled verdict.
+    pub outcome: Outcome,
+    /// The ratio of medians, candidate over baseline.
+    pub ratio: f64,
+    /// The difference and its interval.
+    pub estimate: Estimate,
+    /// The tolerance the interval was judged against.
+    pub tolerance: f64,
+    /// How many processes were pooled.
+    pub processes: usize,
 }
 
 /// Everything known about one comparison.
@@ -238,8 +445,8 @@ pub struct Report {
     /// Each process's own difference `d_j` when rounds from several processes were pooled
     /// (`RTCOMPARE_PROCESSES`); empty for one process.
     pub process_differences: Vec<f64>,
-    /// Caveats, each a sentence with its fix.
-    pub warnings: Vec<Warning>,
+    /// The caveats on the verdict, in the order the outputs show them; see [`Caveat`].
+    pub warnings: Vec<Caveat>,
     /// Wall-clock time of the whole comparison (calibration, collection and analysis).
     pub duration: Duration,
     /// The confirmation: the pooled judgement of the fresh processes measured when the first

@@ -14,6 +14,7 @@ use rtcompare_runtime::decide::{
 };
 use rtcompare_runtime::harness::DEFAULT_MAX_PROCESSES;
 use rtcompare_runtime::measure::{Metric, Samples};
+use rtcompare_runtime::report::sentence;
 use rtcompare_runtime::stats::{median, pool_processes};
 use rtcompare_runtime::{Dprng, JudgeOptions, Measured, Outcome, Report, WarningKind, judge};
 
@@ -339,7 +340,7 @@ fn a_leaning_parity_is_what_fresh_processes_make_of_it() {
         .map(|_| screen(noisy, 0.01, &mut rng))
         .find(|r| r.verdict.outcome == Outcome::Parity && signal(r) == Some(Outcome::Loss))
         .expect("one of 200 noisy screens of a 2 % slowdown leans to a loss");
-    assert!(first.warnings.iter().any(|w| w.kind.explains_parity()), "{:?}", first.warnings);
+    assert!(first.warnings.iter().any(|w| w.kind().explains_parity()), "{:?}", first.warnings);
     let plan = Plan::new(1, DEFAULT_MAX_PROCESSES, confirmation_level(50));
     let fresh_of = |truth: Workload| {
         confirm(&first, &plan, &options(0.01, 33), Metric::Time, fresh(truth, 0.01, 32), |_| true)
@@ -350,20 +351,18 @@ fn a_leaning_parity_is_what_fresh_processes_make_of_it() {
     let v = &established.verdict;
     assert_eq!((v.outcome, v.first_round, v.confirmed, v.resolved), (Outcome::Loss, Outcome::Parity, Some(true), true));
     assert_eq!(v.ratio, first.verdict.ratio, "the figures stay the screen's");
-    assert!(established.warnings.iter().all(|w| !w.kind.explains_parity()), "{:?}", established.warnings);
-    let leaned = established.warnings.iter().find(|w| w.kind == WarningKind::Leaned).expect("a leaned warning");
-    assert!(
-        leaned.message.starts_with("the first round leaned to a loss without establishing it"),
-        "{}",
-        leaned.message
-    );
+    assert!(established.warnings.iter().all(|w| !w.kind().explains_parity()), "{:?}", established.warnings);
+    let leaned = established.warnings.iter().find(|w| w.kind() == WarningKind::Leaned).expect("a leaned warning");
+    let leaned = sentence(leaned, &established);
+    assert!(leaned.starts_with("the first round leaned to a loss without establishing it"), "{leaned}");
 
     let refuted = conclude(first.clone(), fresh_of(workload(0.0, 0.0)));
     let v = &refuted.verdict;
     assert_eq!((v.outcome, v.first_round, v.confirmed), (Outcome::Parity, Outcome::Parity, Some(false)));
-    let unconfirmed = refuted.warnings.iter().find(|w| w.kind == WarningKind::Unconfirmed).expect("unconfirmed");
-    assert!(unconfirmed.message.starts_with("the first round leaned to a loss (ratio"), "{}", unconfirmed.message);
-    assert!(refuted.warnings.iter().any(|w| w.kind.explains_parity()), "the parity's reasons stay");
+    let unconfirmed = refuted.warnings.iter().find(|w| w.kind() == WarningKind::Unconfirmed).expect("unconfirmed");
+    let unconfirmed = sentence(unconfirmed, &refuted);
+    assert!(unconfirmed.starts_with("the first round leaned to a loss (ratio"), "{unconfirmed}");
+    assert!(refuted.warnings.iter().any(|w| w.kind().explains_parity()), "the parity's reasons stay");
 }
 
 /// Why a confirmation ended is recorded and said: ruled out (no advice), the plan's last look,
@@ -375,7 +374,8 @@ fn a_confirmation_says_why_it_ended() {
     assert_eq!(signal(&first), Some(Outcome::Loss), "a 5 % slowdown at a 1 % tolerance");
     let warning = |found| {
         let report = conclude(first.clone(), found);
-        report.warnings.into_iter().find(|w| w.kind == WarningKind::Unconfirmed).expect("unconfirmed").message
+        let unconfirmed = report.warnings.iter().find(|w| w.kind() == WarningKind::Unconfirmed).expect("unconfirmed");
+        sentence(unconfirmed, &report)
     };
     let level = confirmation_level(50);
 

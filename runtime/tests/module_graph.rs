@@ -25,8 +25,8 @@ fn the_module_graph_has_no_cycle() {
     let graph = Graph::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
     let files = cycles(&graph.edges);
     assert!(files.is_empty(), "import cycles between modules of runtime/src:\n{}", files.join("\n"));
-    // The layers themselves too: `warnings` using `report::units` while `report::text` uses
-    // `warnings::pct` is no cycle between files, but it is one between the two layers.
+    // The layers themselves too: `caveats` using `report::units` while `report::text` uses
+    // `caveats::pct` is no cycle between files, but it is one between the two layers.
     let layers = cycles(&top_level(&graph.edges));
     assert!(layers.is_empty(), "import cycles between the top-level modules of runtime/src:\n{}", layers.join("\n"));
 }

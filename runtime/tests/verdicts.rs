@@ -4,6 +4,7 @@
 
 use rtcompare_runtime::decide::{Looks, Role, signal};
 use rtcompare_runtime::measure::{Calibration, Metric, Samples, Series};
+use rtcompare_runtime::report::sentence;
 use rtcompare_runtime::stats::{Estimate, ParityInputs, Spread, parity_verdict};
 use rtcompare_runtime::{Dprng, JudgeOptions, Outcome, Report, WarningKind, judge};
 
@@ -181,7 +182,7 @@ fn a_floor_above_the_parity_doubles_what_a_difference_must_clear() {
     let identical = judge_slowdown(&mut rng, 1.0);
     assert_eq!(identical.verdict.outcome, Outcome::Parity);
     assert!(!identical.verdict.resolved, "parity established with a floor above the parity: {:?}", identical.verdict);
-    let kinds: Vec<_> = identical.warnings.iter().map(|w| w.kind).collect();
+    let kinds: Vec<_> = identical.warnings.iter().map(|w| w.kind()).collect();
     assert!(kinds.contains(&rtcompare_runtime::WarningKind::NoisyHarness), "{kinds:?}");
 }
 
@@ -327,11 +328,11 @@ fn a_slow_placement_copy_is_measured_and_named_in_a_warning() {
     assert!((candidate.spread - 0.8).abs() < 0.02, "{candidate:?}");
     let baseline = report.validation.baseline_placement.as_ref().expect("four copies");
     assert!(baseline.spread < 0.01, "{baseline:?}");
-    let placement: Vec<&str> = report
+    let placement: Vec<String> = report
         .warnings
         .iter()
-        .filter(|w| w.kind == rtcompare_runtime::WarningKind::Placement)
-        .map(|w| w.message.as_str())
+        .filter(|w| w.kind() == rtcompare_runtime::WarningKind::Placement)
+        .map(|w| sentence(w, &report))
         .collect();
     assert_eq!(placement.len(), 1, "{:?}", report.warnings);
     assert!(placement[0].contains("the candidate `candidate`") && placement[0].contains("80."), "{}", placement[0]);
@@ -451,7 +452,7 @@ fn a_drift_both_arms_share_is_one_warning_that_the_verdict_stands() {
         judge("candidate", "baseline", Metric::Time, calibration(), samples_of(arms), &options)
     };
     let drifts = |report: &Report| -> Vec<String> {
-        report.warnings.iter().filter(|w| w.kind == WarningKind::Drift).map(|w| w.message.clone()).collect()
+        report.warnings.iter().filter(|w| w.kind() == WarningKind::Drift).map(|w| sentence(w, report)).collect()
     };
 
     let shared = judge_drifting(drifting_rounds(&mut rng, 0.10, 0.0));

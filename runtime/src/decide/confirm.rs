@@ -18,11 +18,11 @@
 
 use super::looks::signal;
 use super::spending::{GAMMA, Spender};
+use crate::caveats::{established_lean, unconfirmed};
 use crate::judge::judge_processes;
 use crate::measure::{Measured, Metric};
 use crate::stats::Outcome;
 use crate::verdict::{Ending, JudgeOptions, Report, Verdict};
-use crate::warnings::{established_lean, unconfirmed};
 use std::time::{Duration, Instant};
 
 /// The fewest fresh processes a confirmation looks at, and the step between its looks. Four,
@@ -198,24 +198,24 @@ fn ruled_out(side: Outcome, pooled: &Report) -> bool {
 }
 
 /// The screen's report with its confirmation joined to it: whether it was confirmed, the fresh
-/// processes' judgement, and the warning when they did not repeat it. The one place a verdict's
+/// processes' judgement, and the caveat when they did not repeat it. The one place a verdict's
 /// confirmation is recorded, so a report is complete when it leaves here.
 ///
 /// A screen that was a parity leaning to a win or a loss ([`signal`]) becomes that win or loss
 /// when the fresh processes establish it: the verdict is theirs, the figures beside it stay the
-/// screen's (`verdict.first_round` says it was a parity), and the warnings that explained the
+/// screen's (`verdict.first_round` says it was a parity), and the caveats that explained the
 /// parity give way to one saying what happened.
 pub fn conclude(first: Report, found: Confirmation) -> Report {
     let side = signal(&first).unwrap_or(Outcome::Parity);
     let leaned = first.verdict.outcome == Outcome::Parity;
     let established = leaned && found.confirmed;
-    let warning = match (found.confirmed, leaned) {
+    let caveat = match (found.confirmed, leaned) {
         (false, _) => Some(unconfirmed(&first, side, &found.report, found.ending)),
         (true, true) => Some(established_lean(&first, side, &found.report)),
         (true, false) => None,
     };
-    let kept = first.warnings.into_iter().filter(|w| !(established && w.kind.explains_parity()));
-    let warnings = kept.chain(warning).collect();
+    let kept = first.warnings.into_iter().filter(|c| !(established && c.kind().explains_parity()));
+    let warnings = kept.chain(caveat).collect();
     let verdict = if established {
         Verdict { outcome: found.report.verdict.outcome, resolved: true, confirmed: Some(true), ..first.verdict }
     } else {

@@ -7,9 +7,9 @@ pub(crate) use progress::measuring;
 pub(crate) use progress::progress_hook;
 
 use super::TrialRecord;
-use super::trial::unoptimised_note;
+use super::trial::failure;
 use crate::measure::Work;
-use crate::report::{Detail, Line, Test, Written, beyond_doubt, rankings, text_lines};
+use crate::report::{Detail, Line, Test, Written, placement_summary, rankings, text_lines, unoptimised_note};
 use crate::{Outcome, Report};
 use anstream::{print, println};
 use anstyle::{AnsiColor, Style};
@@ -58,7 +58,7 @@ pub(crate) fn print_trial(record: &TrialRecord, terse: bool, unoptimised: bool, 
     if let Some(report) = &record.report {
         print_block(report, record.comparison.work(), detail);
         if unoptimised {
-            let note = unoptimised_note(report, record.comparison.registration.settings.expect);
+            let note = unoptimised_note(failure(report, record.comparison.registration.settings.expect).is_some());
             println!("{YELLOW}    {note}{YELLOW:#}");
         }
     }
@@ -186,33 +186,6 @@ pub(crate) fn print_summary(tests: &[Test<'_>], written: &Written, unoptimised: 
         println!("{line}");
     }
     println!();
-}
-
-/// The short format's one line for placement, in place of a warning in each block: the arms
-/// whose speed depends on where the linker puts them, in the verdicts it could change (not those
-/// beyond doubt); `None` when there are none.
-fn placement_summary(reports: &[&Report]) -> Option<String> {
-    let arms: Vec<String> = reports
-        .iter()
-        .filter(|report| !beyond_doubt(report))
-        .flat_map(|report| crate::warnings::placement_sensitive_arms(report))
-        .map(|(_, name, _)| format!("`{name}`"))
-        .collect();
-    if arms.is_empty() {
-        return None;
-    }
-    // Five names, then how many more.
-    let shown = match arms.len() {
-        0..=6 => arms.join(", "),
-        n => format!("{} and {} more", arms[..5].join(", "), n - 5),
-    };
-    Some(format!(
-        "where the linker puts the code changes the speed of {} {} by more than {} tolerance ({shown}); \
-         see \"placement\" in rtcompare's HOWTO, and RTCOMPARE_VERBOSE=1 for the figures",
-        arms.len(),
-        if arms.len() == 1 { "arm" } else { "arms" },
-        if arms.len() == 1 { "its" } else { "their" }
-    ))
 }
 
 /// Where the results file, the pictures, the Markdown summaries and the continuous-benchmarking

@@ -8,9 +8,7 @@ use super::worker::{WorkerRun, measure_in_worker};
 use super::{Comparison, Expectation, Settings};
 use crate::decide::{Confirmation, PROCESS_LEVEL, Plan, Role, TIME_CAP, conclude, confirmation_level, signal};
 use crate::measure::{Arm, counting_allocator_installed};
-use crate::report::format_value;
-use crate::units::{change_interval, change_pct};
-use crate::warnings::first_round_said;
+use crate::report::{Failure, failure_message, first_round_said};
 use crate::{Measured, Options, Outcome, Report, judge_processes, measure, measure_and_judge};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
@@ -89,20 +87,8 @@ pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, regist
     };
     let report = Report { duration: started.elapsed(), ..report };
     // A verdict about an unoptimised build is reported, never enforced (`RTCOMPARE_DEBUG=1`).
-    let failure = failure_message(&report, expect).filter(|_| !settings.debug);
+    let failure = failure(&report, expect).filter(|_| !settings.debug).map(|why| failure_message(&report, why));
     record(Some(report), failure)
-}
-
-/// The line under a verdict measured in an unoptimised build (`RTCOMPARE_DEBUG=1`): that the
-/// figures describe debug code, and whether the verdict would have failed the test in an
-/// optimised build.
-pub(crate) fn unoptimised_note(report: &Report, expect: Expectation) -> String {
-    let consequence = if failure_message(report, expect).is_some() {
-        "in an optimised build this verdict would fail the test; here it is reported and the test passes"
-    } else {
-        "its verdict cannot fail the test"
-    };
-    format!("unoptimised code (RTCOMPARE_DEBUG=1): these figures describe a debug build, and {consequence}")
 }
 
 /// Measures one comparison without judging it: a worker's round for the parent to judge, which
@@ -189,7 +175,7 @@ fn confirm(
     deadline: Instant,
 ) -> Result<Confirmation, HarnessError> {
     let seed = confirmation_seed(settings.seed);
-    let said = first_round_said(first, signal(first).unwrap_or(Outcome::Parity));
+    let said = first_round_said(first.verdict.first_round, signal(first).unwrap_or(Outcome::Parity));
     let budget = budget_of(comparison, settings);
     let share = budget.mul_f64(CONFIRMATION_BUDGET_SHARE);
     let plan = Plan::new(settings.processes, settings.max_processes, confirmation_level(registered));
@@ -236,45 +222,13 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> &str {
 
 /// Why the test fails, or `None` when it passes. Only a confirmed loss fails (an unconfirmed one
 /// passes with a warning); with `expect = "win"`, anything but a confirmed win fails.
-fn failure_message(report: &Report, expect: Expectation) -> Option<String> {
+pub(crate) fn failure(report: &Report, expect: Expectation) -> Option<Failure> {
     let v = &report.verdict;
-    let metric = report.metric;
-    let figures = format!(
-        "median {}/op against {}/op, ratio {:.3}, best-run ratio {:.3}, tolerance ±{:.2} %",
-        format_value(report.candidate_summary.median, metric),
-        format_value(report.baseline_summary.median, metric),
-        v.ratio,
-        v.best_ratio,
-        v.tolerance * 100.0
-    );
     let confirmed = v.confirmed != Some(false);
-    let worse = if metric.is_count() { "allocates more than" } else { "is slower than" };
-    let second = match (&report.confirmation, v.confirmed) {
-        (Some(second), Some(true)) => format!(
-            "; confirmed in {} fresh processes (ratio {:.3}, change {} {})",
-            second.resampling.processes,
-            second.verdict.ratio,
-            change_pct(second.estimate.difference),
-            change_interval(second.estimate.low, second.estimate.high)
-        ),
-        _ => String::new(),
-    };
     match (expect, v.outcome) {
-        (Expectation::NoLoss, Outcome::Loss) if confirmed => {
-            Some(format!("`{}` {worse} `{}`: {figures}{second}", report.candidate, report.baseline))
-        }
+        (Expectation::NoLoss, Outcome::Loss) if confirmed => Some(Failure::Loss),
         (Expectation::NoLoss, _) => None,
         (Expectation::Win, Outcome::Win) if confirmed => None,
-        (Expectation::Win, outcome) => Some(format!(
-            "`{}` was expected to win against `{}` (`expect = \"win\"`) but the verdict is {}{}: {figures}",
-            report.candidate,
-            report.baseline,
-            outcome.as_str(),
-            match outcome {
-                Outcome::Parity => " — no difference beyond the tolerance was established",
-                Outcome::Win => " — a win that fresh processes did not confirm",
-                Outcome::Loss => "",
-            }
-        )),
+        (Expectation::Win, _) => Some(Failure::NoWin),
     }
 }

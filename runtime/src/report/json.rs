@@ -10,11 +10,12 @@
 //! assembled file is the same text as one rendered whole.
 
 use super::run::Test;
+use super::sentences::sentence;
 use crate::environment::Environment;
 use crate::measure::{Calibration, Series};
 use crate::stats::{Drift, Resampling, Summary};
 use crate::validate::{PlacementSpread, Validation};
-use crate::{Report, Warning};
+use crate::{Caveat, Report};
 use serde::Serialize;
 use serde_json::ser::Formatter;
 use serde_json::value::RawValue;
@@ -93,7 +94,7 @@ struct Round<'a> {
     placement: Option<Arms<Option<PlacementRecord<'a>>>>,
     drift: Option<DriftTestsRecord>,
     resampling: Option<ResamplingRecord<'a>>,
-    warnings: Vec<WarningRecord<'a>>,
+    warnings: Vec<WarningRecord>,
     samples: Option<SamplesRecord<'a>>,
 }
 
@@ -202,9 +203,9 @@ struct ResamplingRecord<'a> {
 }
 
 #[derive(Serialize)]
-struct WarningRecord<'a> {
+struct WarningRecord {
     kind: &'static str,
-    message: &'a str,
+    message: String,
 }
 
 #[derive(Serialize)]
@@ -345,7 +346,7 @@ fn round(report: Option<&Report>) -> Round<'_> {
                 process_differences: &r.process_differences,
             }
         }),
-        warnings: report.map_or_else(Vec::new, |r| r.warnings.iter().map(warning).collect()),
+        warnings: report.map_or_else(Vec::new, |r| r.warnings.iter().map(|caveat| warning(caveat, r)).collect()),
         samples: report.map(samples),
     }
 }
@@ -420,8 +421,9 @@ fn scheme(scheme: Resampling) -> (&'static str, Option<usize>) {
     }
 }
 
-fn warning(w: &Warning) -> WarningRecord<'_> {
-    WarningRecord { kind: w.kind.as_str(), message: &w.message }
+/// A caveat as the results file writes it: its kind's name and its sentence.
+fn warning(caveat: &Caveat, report: &Report) -> WarningRecord {
+    WarningRecord { kind: caveat.kind().as_str(), message: sentence(caveat, report) }
 }
 
 fn samples(report: &Report) -> SamplesRecord<'_> {
@@ -669,10 +671,13 @@ mod tests {
     #[test]
     fn warning_kinds_are_written_by_their_names() {
         let mut report = fixtures::report(50.0, 100.0);
-        report.warnings = vec![Warning { kind: crate::WarningKind::ProcessesDisagree, message: "apart".to_owned() }];
+        let apart = Caveat::ProcessesDisagree { processes: 3, lowest: -0.02, highest: 0.03, width: 0.01 };
+        report.warnings = vec![apart.clone()];
+        let message = sentence(&apart, &report);
         let environment = fixtures::environment();
         let records = [fixtures::measured("perf::fast_vs_slow", report)];
         let file: Value = serde_json::from_str(&render(&fixtures::run(&environment, &records, false))).unwrap();
         assert_eq!(file["comparisons"][0]["warnings"][0]["kind"], "processes_disagree");
+        assert_eq!(file["comparisons"][0]["warnings"][0]["message"], message.as_str());
     }
 }

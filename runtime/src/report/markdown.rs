@@ -4,6 +4,7 @@
 
 use super::ranking::{Ranked, rank, ranked};
 use super::run::Test;
+use super::sentences::sentence;
 use super::{factor_words, outcome_line};
 use crate::Outcome;
 use crate::units::{change_interval, change_pct, format_rate, pct};
@@ -146,14 +147,14 @@ fn row(test: &Test<'_>) -> (String, Option<String>, String) {
     (head, rates, cell(&warnings))
 }
 
-/// A warning kind in words: its name with spaces (`timing modes`).
-fn kind(warning: &crate::Warning) -> String {
-    warning.kind.as_str().replace('_', " ")
+/// A caveat's kind in words: its name with spaces (`timing modes`).
+fn kind(caveat: &crate::Caveat) -> String {
+    caveat.kind().as_str().replace('_', " ")
 }
 
 fn warning_items(test: &Test<'_>) -> Vec<String> {
     let Some(report) = test.report else { return Vec::new() };
-    report.warnings.iter().map(|w| format!("{}: {}", code(test.name), w.message)).collect()
+    report.warnings.iter().map(|caveat| format!("{}: {}", code(test.name), sentence(caveat, report))).collect()
 }
 
 fn failure_item(test: &Test<'_>) -> Option<String> {

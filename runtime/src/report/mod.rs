@@ -1,11 +1,13 @@
-//! Presenting reports: human units, the per-comparison text block, the table of several
-//! candidates against one baseline, and the files a run leaves behind (the JSON results file, a
-//! Markdown summary, one SVG picture per comparison, and the files continuous-benchmarking tools
-//! read: Bencher Metric Format and github-action-benchmark JSON), made from a record of the run
-//! that the processes of one nextest run share.
+//! Presenting reports: human units, every sentence about a verdict (its caveats, a test's
+//! failure), the per-comparison text block, the table of several candidates against one
+//! baseline, and the files a run leaves behind (the JSON results file, a Markdown summary, one
+//! SVG picture per comparison, and the files continuous-benchmarking tools read: Bencher Metric
+//! Format and github-action-benchmark JSON), made from a record of the run that the processes
+//! of one nextest run share.
 
 mod atomic;
 mod bmf;
+mod failure;
 mod files;
 mod gha;
 mod json;
@@ -13,6 +15,7 @@ mod markdown;
 mod ranking;
 mod record;
 mod run;
+mod sentences;
 mod shared;
 mod svg;
 mod text;
@@ -20,12 +23,16 @@ mod tracking;
 
 pub use crate::units::{format_ns, format_rate, format_value};
 pub(crate) use atomic::write_atomically;
+pub(crate) use failure::{Failure, failure_message, unoptimised_note};
 pub(crate) use files::{Destinations, Mode, Requested, Written, binary_name};
 pub(crate) use ranking::rankings;
 pub(crate) use run::{Run, Test};
+pub(crate) use sentences::first_round_said;
+pub(crate) use sentences::placement_summary;
+pub use sentences::sentence;
 pub use svg::render_svg;
 pub use text::{Detail, render_text};
-pub(crate) use text::{Line, beyond_doubt, factor_words, outcome_line, text_lines};
+pub(crate) use text::{Line, factor_words, outcome_line, text_lines};
 
 /// Reports and records with known figures, for the tests of every output.
 #[cfg(test)]

@@ -1,10 +1,12 @@
 //! The compact text block printed under a comparison's libtest line.
 
+use super::sentences::{one_line, sentence};
 use crate::Metric;
+use crate::caveats::{beyond_doubt, changes_reading};
 use crate::measure::Work;
 use crate::stats::{Outcome, Resampling, fast_end};
 use crate::units::{change_interval, change_pct, format_rate, format_value, level_pct, pct, signed_pct};
-use crate::verdict::{CLEAR_BEYOND_TOLERANCE, Report};
+use crate::verdict::Report;
 
 /// What a line of the text block says, so that a terminal can colour it without reading it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,13 +68,13 @@ pub(crate) fn text_lines(report: &Report, work: Option<Work>, detail: Detail) ->
         for line in detail_lines(report) {
             add(Line::Figure, line);
         }
-        for warning in &report.warnings {
-            add(Line::Warning, format!("warning[{}]: {}", warning.kind.as_str(), warning.message));
+        for caveat in &report.warnings {
+            add(Line::Warning, format!("warning[{}]: {}", caveat.kind().as_str(), sentence(caveat, report)));
         }
     } else if !beyond_doubt(report) {
-        let shown = report.warnings.iter().filter(|w| crate::warnings::changes_reading(w.kind, report));
-        for warning in shown {
-            add(Line::Warning, crate::warnings::one_line(warning.kind));
+        let shown = report.warnings.iter().filter(|c| changes_reading(c.kind(), report));
+        for caveat in shown {
+            add(Line::Warning, one_line(caveat.kind()));
         }
     }
     lines
@@ -131,13 +133,6 @@ fn quantity(metric: Metric) -> &'static str {
         Metric::AllocBytes => "bytes",
         Metric::Allocs => "allocations",
     }
-}
-
-/// Whether a win or a loss stands beyond every noise: counted (not refuted by fresh
-/// processes) and with its whole interval more than [`CLEAR_BEYOND_TOLERANCE`] tolerances from
-/// zero. No warning changes how such a verdict reads, so the short block shows none.
-pub(crate) fn beyond_doubt(report: &Report) -> bool {
-    report.verdict.confirmed != Some(false) && report.clears(CLEAR_BEYOND_TOLERANCE)
 }
 
 /// `placement: each arm at 4 code offsets, candidate's within 0.31 %, baseline's within 88.00 %`;
@@ -286,12 +281,13 @@ mod tests {
     #[test]
     fn the_verbose_block_adds_every_figure_and_the_full_warnings() {
         let mut report = fixtures::report(25.0, 100.0);
-        let wide = crate::verdict::Warning { kind: crate::WarningKind::Inconclusive, message: "too wide.".to_owned() };
-        report.warnings.push(wide);
+        let wide = crate::Caveat::TooWide { estimate: report.estimate, parity: report.verdict.parity_band };
+        report.warnings.push(wide.clone());
         let text = render_text(&report, Detail::Verbose);
         assert!(text.lines().nth(1).is_some_and(|l| l.contains("(best ")), "{text}");
         assert!(text.contains("A/A floor"), "{text}");
-        assert!(text.contains("    warning[inconclusive]: too wide.\n"), "{text}");
+        let full = format!("    warning[inconclusive]: {}\n", sentence(&wide, &report));
+        assert!(full.contains(": parity is not established: the ") && text.contains(&full), "{text}");
         assert!(!text.contains("confirmation:"), "no confirmation ran: {text}");
         // The short block leaves a warning out only when the verdict is beyond doubt.
         assert!(!render_text(&report, Detail::Short).contains("warning"), "a win four times over");

@@ -1,0 +1,99 @@
+//! A test's failure in words: why its verdict failed it, what the verdict of an unoptimised
+//! build would have done, and why a signal could not be confirmed. The harness decides; these
+//! only say it.
+
+use crate::stats::Outcome;
+use crate::units::{change_interval, change_pct, format_value};
+use crate::verdict::Report;
+
+/// Why a verdict fails its test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Failure {
+    /// A confirmed loss, where none was allowed.
+    Loss,
+    /// Anything but a confirmed win, where a win was expected (`expect = "win"`).
+    NoWin,
+}
+
+/// The failure message of a test whose verdict in `report` failed it for `failure`: what was
+/// compared, the verdict, and the figures it rests on.
+pub(crate) fn failure_message(report: &Report, failure: Failure) -> String {
+    let v = &report.verdict;
+    let metric = report.metric;
+    let figures = format!(
+        "median {}/op against {}/op, ratio {:.3}, best-run ratio {:.3}, tolerance ±{:.2} %",
+        format_value(report.candidate_summary.median, metric),
+        format_value(report.baseline_summary.median, metric),
+        v.ratio,
+        v.best_ratio,
+        v.tolerance * 100.0
+    );
+    match failure {
+        Failure::Loss => {
+            let worse = if metric.is_count() { "allocates more than" } else { "is slower than" };
+            let second = confirmed_in(report);
+            format!("`{}` {worse} `{}`: {figures}{second}", report.candidate, report.baseline)
+        }
+        Failure::NoWin => format!(
+            "`{}` was expected to win against `{}` (`expect = \"win\"`) but the verdict is {}{}: {figures}",
+            report.candidate,
+            report.baseline,
+            v.outcome.as_str(),
+            match v.outcome {
+                Outcome::Parity => " — no difference beyond the tolerance was established",
+                Outcome::Win => " — a win that fresh processes did not confirm",
+                Outcome::Loss => "",
+            }
+        ),
+    }
+}
+
+/// `; confirmed in 4 fresh processes (…)` for a confirmed verdict, or nothing.
+fn confirmed_in(report: &Report) -> String {
+    match (&report.confirmation, report.verdict.confirmed) {
+        (Some(second), Some(true)) => format!(
+            "; confirmed in {} fresh processes (ratio {:.3}, change {} {})",
+            second.resampling.processes,
+            second.verdict.ratio,
+            change_pct(second.estimate.difference),
+            change_interval(second.estimate.low, second.estimate.high)
+        ),
+        _ => String::new(),
+    }
+}
+
+/// The line under a verdict measured in an unoptimised build (`RTCOMPARE_DEBUG=1`): that the
+/// figures describe debug code, and whether the verdict would have failed the test in an
+/// optimised build (`would_fail`).
+pub(crate) fn unoptimised_note(would_fail: bool) -> String {
+    let consequence = if would_fail {
+        "in an optimised build this verdict would fail the test; here it is reported and the test passes"
+    } else {
+        "its verdict cannot fail the test"
+    };
+    format!("unoptimised code (RTCOMPARE_DEBUG=1): these figures describe a debug build, and {consequence}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures;
+
+    #[test]
+    fn a_failure_names_the_arms_and_gives_the_figures() {
+        let loss = fixtures::report(100.0, 50.0);
+        let message = failure_message(&loss, Failure::Loss);
+        assert!(message.starts_with("`fast` is slower than `slow`: median "), "{message}");
+        let ratio = format!("/op, ratio {:.3}, best-run ratio ", loss.verdict.ratio);
+        assert!(message.contains(&ratio) && message.ends_with(" %"), "no confirmation ran: {message}");
+        let parity = fixtures::report(100.0, 100.0);
+        let message = failure_message(&parity, Failure::NoWin);
+        assert!(
+            message.starts_with(
+                "`fast` was expected to win against `slow` (`expect = \"win\"`) but the verdict is parity — no \
+                 difference beyond the tolerance was established: median "
+            ),
+            "{message}"
+        );
+    }
+}
