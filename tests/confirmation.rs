@@ -33,7 +33,7 @@ fn a_worker_round_trip_writes_the_samples() {
 /// processes of even a 4× difference can measure ratios 3.3 to 5.5 apart, and three of them then
 /// leave the first look's interval wide (a CI run of e0519fc took nine). That a far difference
 /// is decided at the first look is checked on synthetic processes instead
-/// (`runtime/tests/decision.rs`, `a_large_difference_is_decided_at_the_first_look`).
+/// (`runtime/src/synthetic/decision.rs`, `a_large_difference_is_decided_at_the_first_look`).
 #[test]
 fn a_four_times_slower_candidate_is_a_confirmed_loss() {
     let _turn = take_turn();

@@ -29,6 +29,8 @@ pub mod rng;
 #[cfg(test)]
 mod scratch;
 pub mod stats;
+#[cfg(test)]
+mod synthetic;
 mod units;
 pub mod validate;
 mod verdict;

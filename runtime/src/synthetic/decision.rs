@@ -6,19 +6,17 @@
 //! every process of a run; rounds carry machine noise common to the four routines of a round and
 //! noise of their own.
 //!
-//! Each check prints its figures (`cargo test --release -p rtcompare-runtime --test decision --
-//! --nocapture --test-threads 1`); `docs/statistics.md`, "The decision", records them.
+//! Each check prints its figures (`cargo test --release -p rtcompare-runtime --lib synthetic::decision
+//! -- --nocapture --test-threads 1`); `docs/statistics.md`, "The decision", records them.
 
-use rtcompare_runtime::decide::{
-    Ending, Looks, Plan, Role, conclude, confirm, confirmation_level, parity_established, signal,
-};
-use rtcompare_runtime::harness::DEFAULT_MAX_PROCESSES;
-use rtcompare_runtime::measure::{Metric, Samples};
-use rtcompare_runtime::stats::{median, pool_processes};
-use rtcompare_runtime::{Dprng, JudgeOptions, Measured, Outcome, Report, WarningKind, judge};
-
-mod support;
-use support::{calibration, normal, series};
+use super::{calibration, normal, series};
+use crate::decide::looks::parity_established;
+use crate::decide::{Looks, Plan, Role, conclude, confirm, confirmation_level, signal};
+use crate::harness::DEFAULT_MAX_PROCESSES;
+use crate::measure::{Metric, Samples};
+use crate::stats::{median, pool_processes};
+use crate::verdict::Ending;
+use crate::{Dprng, JudgeOptions, Measured, Outcome, Report, WarningKind, judge};
 
 /// One kind of comparison: what the processes of it look like.
 #[derive(Clone, Copy, Debug)]
