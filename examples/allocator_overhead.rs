@@ -6,8 +6,7 @@
 //! cargo run --release --example allocator_overhead
 //! ```
 
-use rtcompare::measure::CountingAllocator;
-use rtcompare::{Arm, Options, compare, report::Detail, report::render_text};
+use rtcompare::{Arm, CountingAllocator, Options, compare, report::Detail, report::render_text};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 

@@ -46,7 +46,7 @@ async fn checksum_and_again(bytes: &[u8]) -> u64 {
 
 /// Any executor works through `block_on`; this one is rtcompare's own, named explicitly.
 fn on_my_runtime<F: std::future::Future>(future: F) -> F::Output {
-    rtcompare::measure::Executor::current().block_on(future)
+    rtcompare::Executor::current().block_on(future)
 }
 
 #[compare(baseline = checksum, setup = page, block_on = on_my_runtime)]

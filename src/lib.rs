@@ -51,8 +51,23 @@
 //! against `Box<[u8]>`, `String` against `Cow<str>`). A malformed attribute is one compile
 //! error on the offending token.
 //!
-//! The statistics are usable without the macro: see [`compare()`](fn@compare) and the step
-//! functions re-exported from [`rtcompare_runtime`].
+//! ## Without the macro
+//!
+//! The whole protocol is a function, [`compare()`](fn@compare), on two [`Arm`]s; [`measure()`]
+//! and [`judge()`] split it into measuring and judging, and [`judge_processes`] judges the rounds
+//! of several processes together. The [`stats`] module holds the statistics on their own (the
+//! paired bootstrap, drift, the parity rule), and [`report`] the parts of a [`Report`] and how to
+//! render one.
+//!
+//! ```
+//! use rtcompare::{Arm, Options, Outcome, compare};
+//! use std::time::Duration;
+//! fn slow() -> u64 { (0..3_000u64).map(std::hint::black_box).sum() }
+//! fn fast() -> u64 { (0..1_000u64).map(std::hint::black_box).sum() }
+//! let options = Options { budget: Duration::from_millis(200), ..Options::default() };
+//! let report = compare(Arm::from_fn("fast", fast), Arm::from_fn("slow", slow), &options);
+//! assert_eq!(report.verdict.outcome, Outcome::Win);
+//! ```
 
 #![warn(missing_docs)]
 
@@ -60,22 +75,15 @@
 // a name: `#[rtcompare::compare(...)]` and `rtcompare::compare(a, b, &options)` both work.
 pub use rtcompare_macros::{compare, main};
 pub use rtcompare_runtime::{
-    Arm, ArmRole, Caveat, Cprng, Dprng, DriftSeries, DriftTests, JudgeOptions, Metric, Options, Outcome, Report,
-    ResamplingInfo, RoundFigures, ThresholdConfidence, Validations, Verdict, WarningKind, compare, decide, harness,
-    judge, measure, report, stats, validate,
+    Arm, Caveat, CountingAllocator, Cprng, Dprng, Executor, JudgeOptions, Layout, Measured, Meter, Metric, Options,
+    Outcome, Reading, Report, Role, Verdict, WarningKind, compare, judge, judge_processes, measure, report, stats,
 };
 
 /// Names used by the code the macros generate; not part of the public API.
 #[doc(hidden)]
 pub mod __private {
     pub use core::hint::black_box;
-    pub use rtcompare_runtime::harness::{AttributeSettings, Batches, BuildInfo, Expectation, Registration, main};
-    pub use rtcompare_runtime::inventory;
-    pub use rtcompare_runtime::measure::{
-        Amount, CountingAllocator, Executor, Gate, IsFuture, IsValue, Meter, Outputs, Setup, SizedSetup, Throughput,
-        ThroughputUnit, on_threads, place,
-    };
-    pub use rtcompare_runtime::{Dprng, Metric};
+    pub use rtcompare_runtime::__private::*;
     pub use std::alloc::System;
 
     /// The baseline, once it is known to take the candidate's input (their return types may

@@ -19,8 +19,9 @@ use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{ItemFn, Type};
 
-/// How many placement copies the runtime expects of each batch loop
-/// (`rtcompare_runtime::measure::PLACEMENTS`; the registration's array type checks the count).
+/// How many placement copies the runtime expects of each batch loop (`PLACEMENTS` in
+/// `runtime/src/measure/placement.rs`; the registration's array type, `__private::Placed`,
+/// checks the count).
 const PLACEMENTS: usize = 4;
 
 /// The expansion of an accepted attribute, or the error that rejects it.

@@ -8,16 +8,30 @@ use crate::measure::{
 use crate::verdict::{JudgeOptions, Report};
 use std::time::{Duration, Instant};
 
-/// Settings of one comparison.
+/// Settings of one comparison: its budget, metric and batch sizing, and how it is judged.
+///
+/// ```
+/// use rtcompare_runtime::{JudgeOptions, Metric, Options};
+/// use std::time::Duration;
+/// let options = Options {
+///     budget: Duration::from_secs(2),
+///     metric: Metric::Time,
+///     judge: JudgeOptions { parity: 0.02, ..JudgeOptions::default() },
+///     ..Options::default()
+/// };
+/// assert_eq!(options.min_rounds, 10);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Options {
     /// Wall-clock time for collecting rounds (calibration and warm-up come on top).
     pub budget: Duration,
     /// What to measure.
     pub metric: Metric,
-    /// Largest share of a batch the clock step may be (see [`CalibrationOptions::clock_error`]).
+    /// Largest share of a batch the clock step may be (ε); the default 0.001 keeps the clock's
+    /// error at or below 0.1 %.
     pub clock_error: f64,
-    /// Shortest batch (see [`CalibrationOptions::min_batch`]).
+    /// Shortest batch, long enough that loop entry and the clock readings vanish in it, short
+    /// enough that most batches run between two timer interrupts.
     pub min_batch: Duration,
     /// Rounds to collect even past the budget.
     pub min_rounds: usize,
@@ -25,11 +39,10 @@ pub struct Options {
     pub max_rounds: usize,
     /// How the samples are judged (parity, level, resamples, thresholds, seed).
     pub judge: JudgeOptions,
-    /// Whether rounds run at a random stack depth over a perturbed heap (see
-    /// [`Layout`](crate::measure::Layout)).
+    /// Whether rounds run at a random stack depth over a perturbed heap (see [`Layout`]).
     pub layout: Layout,
-    /// Called after each round with the share of the budget spent (see
-    /// [`CollectOptions::progress`](crate::measure::CollectOptions::progress)).
+    /// Called after each round with the share of the budget spent (0 to 1), for progress
+    /// displays; `None` for silence.
     pub progress: Option<fn(f64)>,
     /// What the process is for, which decides what ends its collection before the budget is
     /// spent ([`Role`]): a comparison's first round by default.
@@ -69,13 +82,14 @@ pub const COUNT_ROUNDS: usize = 30;
 /// Runs the whole protocol on two arms and returns the report.
 ///
 /// Count metrics (`Metric::AllocBytes`, `Metric::Allocs`) need a
-/// [`CountingAllocator`](crate::measure::CountingAllocator) as the global allocator, and
-/// collect at most [`COUNT_ROUNDS`] rounds.
+/// [`CountingAllocator`](crate::CountingAllocator) as the global allocator, and collect at most
+/// 30 rounds.
 ///
 /// Calibration sizes one batch for both arms, a warm-up of a twentieth of the budget settles the
 /// machine, and rounds of {candidate, candidate twin, baseline, baseline twin} run in a seeded
-/// random order until the budget is spent or a look ends them ([`crate::decide::Looks`]); the
-/// report is the judgement of the look that ended them.
+/// random order until the budget is spent or a look ends them: the rounds so far are judged at an
+/// eighth, a quarter and a half of the budget, and a look that settles the comparison (see
+/// [`Role`]) stops the collection. The report is the judgement of the look that ended it.
 ///
 /// ```
 /// use rtcompare_runtime::{compare, Arm, Options, Outcome};
@@ -86,32 +100,14 @@ pub const COUNT_ROUNDS: usize = 30;
 /// let report = compare(Arm::from_fn("fast", fast), Arm::from_fn("slow", slow), &options);
 /// assert_eq!(report.verdict.outcome, Outcome::Win);
 /// ```
-///
-/// # Panics
-/// When an arm halts, which only an arm built with [`Arm::from_copies`] does: measure such arms
-/// with [`try_measure`].
 pub fn compare(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> Report {
     let started = Instant::now();
     let (_, report) = measure_and_judge(candidate, baseline, options);
     Report { duration: started.elapsed(), ..report }
 }
 
-/// [`measure`], and the judgement of the look that ended the collection: an interim look whose
+/// [`measure()`], and the judgement of the look that ended the collection: an interim look whose
 /// judgement stopped it, or the last look at the end of the budget. Each look is judged once.
-///
-/// ```
-/// use rtcompare_runtime::{Arm, Options, Outcome, measure_and_judge};
-/// use std::time::Duration;
-/// fn slow() -> u64 { (0..3_000u64).map(std::hint::black_box).sum() }
-/// fn fast() -> u64 { (0..1_000u64).map(std::hint::black_box).sum() }
-/// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
-/// let (measured, report) = measure_and_judge(Arm::from_fn("fast", fast), Arm::from_fn("slow", slow), &options);
-/// assert_eq!(report.verdict.outcome, Outcome::Win);
-/// assert_eq!(report.samples.rounds(), measured.samples.rounds());
-/// ```
-///
-/// # Panics
-/// As [`compare`].
 pub fn measure_and_judge(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> (Measured, Report) {
     let (measured, mut looks, stopped) = unhalted(collect_with_looks(candidate, baseline, options));
     let report = stopped.unwrap_or_else(|| {
@@ -134,35 +130,26 @@ pub fn measure_and_judge(candidate: Arm<'_>, baseline: Arm<'_>, options: &Option
 /// let measured = measure(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
 /// assert!(measured.samples.rounds() >= options.min_rounds);
 /// ```
-///
-/// # Panics
-/// As [`compare`].
 pub fn measure(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> Measured {
     unhalted(try_measure(candidate, baseline, options))
 }
 
-/// [`measure`] for arms whose batches can halt ([`Arm::from_copies`]).
-///
-/// ```
-/// use rtcompare_runtime::measure::{Arm, Halt, Meter};
-/// use rtcompare_runtime::{Options, try_measure};
-/// let halting = |_iters: u64, _seed: u64, _meter: Meter| -> Result<u64, Halt> { Err(Halt) };
-/// let arm = || Arm::from_copies("gone", vec![halting], vec![halting]);
-/// assert_eq!(try_measure(arm(), arm(), &Options::default()).err(), Some(Halt));
-/// ```
+/// [`measure`] for arms whose batches can halt ([`Arm::from_copies`]): the batches of a
+/// comparison against a git revision, which run in other processes.
 ///
 /// # Errors
 /// [`Halt`] when a batch of either arm could not run.
-pub fn try_measure(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> Result<Measured, Halt> {
+pub(crate) fn try_measure(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> Result<Measured, Halt> {
     collect_with_looks(candidate, baseline, options).map(|(measured, _, _)| measured)
 }
 
-/// What a measurement of arms that never halt returns.
+/// What a measurement of arms that never halt returns: every arm a caller outside the crate can
+/// build runs its batches here, so the panic below is never reached through the public API.
 fn unhalted<T>(result: Result<T, Halt>) -> T {
     match result {
         Ok(value) => value,
         Err(Halt) => panic!(
-            "an arm's batch halted the measurement; measure arms built with `Arm::from_copies` with `try_measure`"
+            "an arm's batch halted the measurement; arms built with `Arm::from_copies` are measured with `try_measure`"
         ),
     }
 }
@@ -232,5 +219,36 @@ mod tests {
         assert_eq!(kept.samples, measured.samples);
         assert_eq!((kept.candidate.as_str(), kept.baseline.as_str()), ("slow", "fast"));
         assert!(kept.estimate.level > 0.99, "an interim look's level, not the last look's");
+    }
+
+    #[test]
+    fn a_measurement_and_its_judgement_keep_the_same_rounds() {
+        use crate::Outcome;
+        fn slow() -> u64 {
+            (0..3_000u64).map(std::hint::black_box).sum()
+        }
+        fn fast() -> u64 {
+            (0..1_000u64).map(std::hint::black_box).sum()
+        }
+        let options = Options { budget: Duration::from_millis(50), ..Options::default() };
+        let (measured, report) = measure_and_judge(Arm::from_fn("fast", fast), Arm::from_fn("slow", slow), &options);
+        assert_eq!(report.verdict.outcome, Outcome::Win);
+        assert_eq!(report.samples.rounds(), measured.samples.rounds());
+    }
+
+    /// A loss three times the work is a signal for fresh processes to confirm.
+    #[test]
+    fn a_far_loss_is_signalled() {
+        use crate::decide::signal;
+        use crate::stats::Outcome;
+        fn slow() -> u64 {
+            (0..3_000u64).map(std::hint::black_box).sum()
+        }
+        fn fast() -> u64 {
+            (0..1_000u64).map(std::hint::black_box).sum()
+        }
+        let options = Options { budget: Duration::from_millis(50), ..Options::default() };
+        let first = compare(Arm::from_fn("slow", slow), Arm::from_fn("fast", fast), &options);
+        assert_eq!(signal(&first), Some(Outcome::Loss));
     }
 }

@@ -13,7 +13,19 @@ use std::time::Duration;
 
 /// Judges collected samples: A/A validation, drift, the paired bootstrap, the parity rule and
 /// the verdict. Pure: the same samples, calibration and options give the same report, bit for
-/// bit (its `duration` is zero; [`crate::compare`] fills it in).
+/// bit (its `duration` is zero; [`compare`](crate::compare()) fills it in).
+///
+/// ```
+/// use rtcompare_runtime::{Arm, JudgeOptions, Options, judge, measure};
+/// use std::time::Duration;
+/// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
+/// let m = measure(Arm::from_fn("add", || 1 + 1), Arm::from_fn("mul", || 2 * 1), &options);
+/// // The same rounds judged twice, at another parity: the same figures, another tolerance.
+/// let strict = JudgeOptions { parity: 0.01, ..JudgeOptions::default() };
+/// let a = judge(&m.candidate, &m.baseline, options.metric, m.calibration, m.samples.clone(), &strict);
+/// let b = judge(&m.candidate, &m.baseline, options.metric, m.calibration, m.samples, &strict);
+/// assert_eq!(a, b);
+/// ```
 pub fn judge(
     candidate: &str,
     baseline: &str,
@@ -42,6 +54,17 @@ pub fn judge(
 /// the estimate and interval from Student's t over the processes' own differences
 /// ([`crate::stats::pool_processes`]) and the drift tests of the first process (a shift
 /// between processes is not a drift). One process is judged exactly as [`judge`] would.
+///
+/// ```
+/// use rtcompare_runtime::{Arm, JudgeOptions, Metric, Options, judge_processes, measure};
+/// use std::time::Duration;
+/// let options = Options { budget: Duration::from_millis(20), ..Options::default() };
+/// let processes = (0..3)
+///     .map(|_| measure(Arm::from_fn("add", || 1 + 1), Arm::from_fn("mul", || 2 * 1), &options))
+///     .collect();
+/// let report = judge_processes(processes, Metric::Time, &JudgeOptions::default());
+/// assert_eq!(report.process_differences.len(), 3);
+/// ```
 ///
 /// # Panics
 /// When `measured` is empty.

@@ -1,50 +1,72 @@
 //! The engine behind rtcompare: measurement, statistics, verdicts and the test harness.
 //!
 //! Most users only touch this crate through the `rtcompare` facade and its
-//! `#[compare(baseline = ...)]` attribute; everything here is public so a comparison can also be
-//! run by hand, step by step:
+//! `#[compare(baseline = ...)]` attribute. Without the macro, a comparison is run by hand:
 //!
-//! | step | function |
+//! | step | item |
 //! | --- | --- |
-//! | the whole protocol | [`compare`] |
-//! | batch sizing | [`measure::calibrate`] |
-//! | interleaved collection | [`measure::collect`] |
-//! | A/A validation | [`validate::validate_harness`] |
-//! | drift | [`stats::detect_drift`] |
-//! | the difference and its interval | [`stats::bootstrap_difference`] |
-//! | confidence per threshold | [`stats::Bootstrap::confidence`] |
-//! | the parity rule | [`stats::parity_verdict`] |
-//! | everything after collection | [`judge`] |
+//! | two implementations to compare | [`Arm`] ([`Arm::from_fn`], or a batch routine timed by a [`Meter`]) |
+//! | the whole protocol: calibration, interleaved rounds, judging | [`compare`], with [`Options`] |
+//! | measuring only, say in several processes | [`measure()`], which gives a [`Measured`] |
+//! | judging what was measured | [`judge`], [`judge_processes`], with [`JudgeOptions`] |
+//! | reading and rendering the result | [`Report`] and the [`report`] module |
+//! | the statistics on their own (bootstrap, drift, the parity rule) | the [`stats`] module |
+//!
+//! ```
+//! use rtcompare_runtime::{Arm, Options, Outcome, compare};
+//! use std::time::Duration;
+//! fn slow() -> u64 { (0..3_000u64).map(std::hint::black_box).sum() }
+//! fn fast() -> u64 { (0..1_000u64).map(std::hint::black_box).sum() }
+//! let options = Options { budget: Duration::from_millis(200), ..Options::default() };
+//! let report = compare(Arm::from_fn("fast", fast), Arm::from_fn("slow", slow), &options);
+//! assert_eq!(report.verdict.outcome, Outcome::Win);
+//! ```
 
 #![warn(missing_docs)]
+#![warn(unnameable_types)]
 
 mod caveats;
 mod child;
 mod compare;
-pub mod decide;
+mod decide;
 mod environment;
-pub mod harness;
+mod harness;
 mod judge;
-pub mod measure;
+mod measure;
 pub mod report;
-pub mod rng;
+mod rng;
 #[cfg(test)]
 mod scratch;
 pub mod stats;
+#[cfg(test)]
+mod synthetic;
 mod units;
-pub mod validate;
+mod validate;
 mod verdict;
 
-pub use compare::{COUNT_ROUNDS, Options, compare, measure, measure_and_judge, try_measure};
+pub(crate) use compare::measure_and_judge;
+pub(crate) use compare::try_measure;
+pub use compare::{Options, compare, measure};
+pub use decide::Role;
 pub use judge::{judge, judge_processes};
-pub use measure::{Arm, Measured, Metric};
+pub use measure::{Arm, CountingAllocator, Executor, Layout, Measured, Meter, Metric, Reading};
+#[doc(no_inline)]
+pub use report::{Caveat, Report, Verdict, WarningKind};
 pub use rng::{Cprng, Dprng};
+#[doc(no_inline)]
 pub use stats::Outcome;
-pub use verdict::{
-    ArmRole, CLEAR_BEYOND_TOLERANCE, Caveat, DriftSeries, DriftTests, Ending, JudgeOptions, ProcessMean, Report,
-    ResamplingInfo, RoundFigures, ThresholdConfidence, Validations, Verdict, WarningKind,
-};
+pub use verdict::JudgeOptions;
 
-/// Re-exported for the code `#[compare]` generates; not part of the public API.
+/// The names the code `#[compare]` and `main!()` generate refers to, re-exported by the
+/// facade's own `__private`; not part of the public API, and free to change in any release.
 #[doc(hidden)]
-pub use inventory;
+pub mod __private {
+    pub use crate::harness::{AttributeSettings, Batches, BuildInfo, Expectation, Registration, main};
+    pub use crate::measure::{
+        Amount, BatchFn, BlockOnNeedsAFuture, CountingAllocator, Executor, FutureCall, Gate, IsFuture, IsValue, Meter,
+        Outputs, Placed, Setup, SizedSetup, Throughput, ThroughputUnit, ValueCall, WithRng, WithoutRng, on_threads,
+        place,
+    };
+    pub use crate::{Dprng, Metric};
+    pub use inventory;
+}

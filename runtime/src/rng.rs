@@ -24,6 +24,11 @@ pub struct Dprng(ChaCha8Rng);
 
 impl Dprng {
     /// A generator whose whole stream is fixed by `seed`.
+    ///
+    /// ```
+    /// use rtcompare_runtime::Dprng;
+    /// assert_ne!(Dprng::new(1).u64(), Dprng::new(2).u64());
+    /// ```
     pub fn new(seed: u64) -> Self {
         Dprng(ChaCha8Rng::seed_from_u64(seed))
     }
@@ -47,6 +52,11 @@ impl Cprng {
     /// # Panics
     /// When the operating system cannot provide entropy (a broken system; there is no sensible
     /// way to go on).
+    ///
+    /// ```
+    /// use rtcompare_runtime::Cprng;
+    /// assert_ne!(Cprng::new().u64(), Cprng::new().u64());
+    /// ```
     pub fn new() -> Self {
         let mut seed = [0u8; 32];
         if let Err(error) = SysRng.try_fill_bytes(&mut seed) {
@@ -64,16 +74,32 @@ macro_rules! drawing_methods {
     ($generator:ident, $example:literal) => {
         impl $generator {
             /// A uniformly distributed `u64`.
+            ///
+            /// ```
+            #[doc = concat!("let mut rng = rtcompare_runtime::", stringify!($generator), "::", $example, ";")]
+            /// let _any: u64 = rng.u64();
+            /// ```
             pub fn u64(&mut self) -> u64 {
                 self.0.next_u64()
             }
 
             /// A uniformly distributed `u32`.
+            ///
+            /// ```
+            #[doc = concat!("let mut rng = rtcompare_runtime::", stringify!($generator), "::", $example, ";")]
+            /// let _any: u32 = rng.u32();
+            /// ```
             pub fn u32(&mut self) -> u32 {
                 self.0.next_u32()
             }
 
             /// A uniformly distributed `f64` in `[0, 1)`.
+            ///
+            /// ```
+            #[doc = concat!("let mut rng = rtcompare_runtime::", stringify!($generator), "::", $example, ";")]
+            /// let x = rng.f64();
+            /// assert!((0.0..1.0).contains(&x));
+            /// ```
             pub fn f64(&mut self) -> f64 {
                 self.0.random::<f64>()
             }
@@ -82,6 +108,11 @@ macro_rules! drawing_methods {
             ///
             /// # Panics
             /// When `n` is zero.
+            ///
+            /// ```
+            #[doc = concat!("let mut rng = rtcompare_runtime::", stringify!($generator), "::", $example, ";")]
+            /// assert!(rng.below(6) < 6);
+            /// ```
             pub fn below(&mut self, n: usize) -> usize {
                 assert!(n > 0, concat!(stringify!($generator), "::below needs a positive bound"));
                 self.0.random_range(0..n)
@@ -102,6 +133,14 @@ macro_rules! drawing_methods {
             }
 
             /// Shuffles `items` in place (Fisher–Yates).
+            ///
+            /// ```
+            #[doc = concat!("let mut rng = rtcompare_runtime::", stringify!($generator), "::", $example, ";")]
+            /// let mut items = [1, 2, 3, 4, 5];
+            /// rng.shuffle(&mut items);
+            /// items.sort_unstable();
+            /// assert_eq!(items, [1, 2, 3, 4, 5]);
+            /// ```
             pub fn shuffle<T>(&mut self, items: &mut [T]) {
                 for i in (1..items.len()).rev() {
                     let j = self.below(i + 1);
@@ -110,6 +149,13 @@ macro_rules! drawing_methods {
             }
 
             /// Fills `bytes` with random bytes.
+            ///
+            /// ```
+            #[doc = concat!("let mut rng = rtcompare_runtime::", stringify!($generator), "::", $example, ";")]
+            /// let mut key = [0u8; 32];
+            /// rng.fill_bytes(&mut key);
+            /// assert!(key.iter().any(|&b| b != 0));
+            /// ```
             pub fn fill_bytes(&mut self, bytes: &mut [u8]) {
                 self.0.fill_bytes(bytes);
             }

@@ -61,14 +61,6 @@ pub fn format_value(value: f64, metric: Metric) -> String {
 /// A rate in units per second: bytes with binary prefixes (`B/s`, `KiB/s`, `MiB/s`, `GiB/s`,
 /// `TiB/s`), elements with decimal ones (`elem/s`, `Kelem/s`, `Melem/s`, `Gelem/s`), three or four
 /// significant digits.
-///
-/// ```
-/// use rtcompare_runtime::measure::ThroughputUnit;
-/// use rtcompare_runtime::report::format_rate;
-/// assert_eq!(format_rate(512.0, ThroughputUnit::Bytes), "512.0 B/s");
-/// assert_eq!(format_rate(3.5 * 1024.0 * 1024.0 * 1024.0, ThroughputUnit::Bytes), "3.500 GiB/s");
-/// assert_eq!(format_rate(12_500_000.0, ThroughputUnit::Elements), "12.50 Melem/s");
-/// ```
 pub fn format_rate(per_second: f64, unit: ThroughputUnit) -> String {
     let (base, steps, names): (f64, usize, &[&str]) = match unit {
         ThroughputUnit::Bytes => (1024.0, 4, &["B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"]),
@@ -166,5 +158,12 @@ mod tests {
         assert_eq!(format_rate(999.0, ThroughputUnit::Elements), "999.0 elem/s");
         assert_eq!(format_rate(1000.0, ThroughputUnit::Elements), "1.000 Kelem/s");
         assert_eq!(format_rate(0.5, ThroughputUnit::Elements), "0.500 elem/s");
+    }
+
+    #[test]
+    fn rates_keep_three_or_four_significant_digits() {
+        assert_eq!(format_rate(512.0, ThroughputUnit::Bytes), "512.0 B/s");
+        assert_eq!(format_rate(3.5 * 1024.0 * 1024.0 * 1024.0, ThroughputUnit::Bytes), "3.500 GiB/s");
+        assert_eq!(format_rate(12_500_000.0, ThroughputUnit::Elements), "12.50 Melem/s");
     }
 }

@@ -12,12 +12,6 @@ use crate::stats::{
 };
 
 /// Settings of [`validate_harness`].
-///
-/// ```
-/// use rtcompare_runtime::validate::ValidationOptions;
-/// let options = ValidationOptions { seed: 9, ..ValidationOptions::default() };
-/// assert_eq!((options.level, options.tolerance), (0.95, 0.04));
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ValidationOptions {
     /// Nominal coverage of the bootstrap interval (only used for the interval the bootstrap
@@ -40,16 +34,17 @@ impl Default for ValidationOptions {
     }
 }
 
-/// What the harness invents on identical code, measured on one arm against its twin.
+/// What the harness invents on identical code, measured on one arm against its twin: each
+/// report has one per arm ([`Validations`](crate::report::Validations)).
 ///
 /// ```
-/// use rtcompare_runtime::validate::{ValidationOptions, validate_harness};
-/// let primary = [100.0, 101.0, 99.0, 100.5, 100.0, 99.5, 101.5, 100.0, 98.5, 100.2, 99.8, 100.1];
-/// let twin = [100.2, 100.8, 99.3, 100.1, 100.4, 99.9, 101.0, 100.3, 98.9, 100.0, 99.5, 100.6];
-/// let v = validate_harness(&primary, &twin, &ValidationOptions::default());
-/// assert!(v.noise_floor > 0.0 && v.noise_floor < 0.02);
-/// // A 5 % difference clears what this harness invents on identical code; none does not.
-/// assert!(v.resolves(0.05) && !v.resolves(0.0));
+/// use rtcompare_runtime::{Arm, Options, compare};
+/// use std::time::Duration;
+/// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
+/// let report = compare(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
+/// let candidate = &report.validation.candidate;
+/// assert!(candidate.noise_floor >= 0.0);
+/// assert!((0.0..=1.0).contains(&candidate.tie_rate));
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Validation {
@@ -59,7 +54,7 @@ pub struct Validation {
     /// holds both the systematic bias between the two copies (placement) and the sampling noise
     /// at this sample size; roughly one A/A comparison in ten reports more than it. Reported as
     /// how large an A/A difference gets in a run this long; the verdict's floor is the twins'
-    /// difference itself ([`twin_difference`]), because the verdict's interval already carries
+    /// difference itself (`apparent_difference`), because the verdict's interval already carries
     /// the sampling error.
     pub noise_floor: f64,
     /// The share of rounds in which both copies measured exactly the same value: high when the
@@ -82,11 +77,13 @@ impl Validation {
     /// False when the floor is unknown (NaN).
     ///
     /// ```
-    /// use rtcompare_runtime::validate::{ValidationOptions, validate_harness};
-    /// let a = [10.0, 10.1, 9.9, 10.0, 10.2, 9.8, 10.0, 10.1, 9.9, 10.0];
-    /// let v = validate_harness(&a, &a, &ValidationOptions::default());
-    /// assert_eq!(v.noise_floor, 0.0); // identical series: every ratio is exactly 1
-    /// assert!(v.resolves(-0.01) && !v.resolves(0.0));
+    /// use rtcompare_runtime::report::Validation;
+    /// use rtcompare_runtime::stats::Resampling;
+    /// let v = Validation {
+    ///     apparent_difference: 0.004, noise_floor: 0.01, tie_rate: 0.0, drift_rate: 0.0,
+    ///     autocorrelation: 0.1, false_signal_rate: 0.0, scheme: Resampling::Iid,
+    /// };
+    /// assert!(v.resolves(0.05) && v.resolves(-0.05) && !v.resolves(0.005));
     /// ```
     pub fn resolves(&self, difference: f64) -> bool {
         difference.abs() > self.noise_floor
@@ -100,16 +97,6 @@ impl Validation {
 /// the same resampling rule ([`choose_resampling`]), the same paired bootstrap of
 /// `1 − median` — and the figures of [`Validation`] are read off the result. The seed fixes the
 /// result: the same samples and options give the same validation.
-///
-/// ```
-/// use rtcompare_runtime::Dprng;
-/// use rtcompare_runtime::validate::{ValidationOptions, validate_harness};
-/// let mut rng = Dprng::new(1);
-/// let primary: Vec<f64> = (0..200).map(|_| 100.0 + rng.f64()).collect();
-/// let twin: Vec<f64> = (0..200).map(|_| 100.0 + rng.f64()).collect();
-/// let v = validate_harness(&primary, &twin, &ValidationOptions::default());
-/// assert!(v.noise_floor < 0.005 && v.false_signal_rate == 0.0 && v.drift_rate < 0.5);
-/// ```
 pub fn validate_harness(primary: &[f64], twin: &[f64], options: &ValidationOptions) -> Validation {
     let rounds = primary.len().min(twin.len());
     let (primary, twin) = (&primary[..rounds], &twin[..rounds]);
@@ -133,32 +120,19 @@ pub fn validate_harness(primary: &[f64], twin: &[f64], options: &ValidationOptio
 /// How far one copy of identical code ran from its twin: `1 − median(primaryᵢ / twinᵢ)` over
 /// the rounds both have, the A/A difference itself (NaN without rounds). The verdict's A/A floor
 /// is built from it (`judge`); [`Validation::noise_floor`] adds the sampling error on top.
-///
-/// ```
-/// use rtcompare_runtime::validate::twin_difference;
-/// let twin = [100.0, 102.0, 98.0];
-/// let slower: Vec<f64> = twin.iter().map(|t| t * 1.03).collect();
-/// assert!((twin_difference(&slower, &twin) + 0.03).abs() < 1e-12);
-/// assert!(twin_difference(&[], &[]).is_nan());
-/// ```
 pub fn twin_difference(primary: &[f64], twin: &[f64]) -> f64 {
     let rounds = primary.len().min(twin.len());
     1.0 - median(&paired_ratios(&primary[..rounds], &twin[..rounds]))
 }
 
 /// How far apart one arm's placement copies ran: the same code at each of the code offsets the
-/// linker could give it (see [`crate::measure::place`]).
+/// linker could give it. Only the arms `#[compare]` registers have several copies; an arm built
+/// by hand has one, and its report none of these.
 ///
 /// ```
-/// use rtcompare_runtime::validate::placement_spread;
-/// let fast = vec![100.0; 20];
-/// let slow = vec![188.0; 20];
-/// let primary = [fast.clone(), fast.clone(), slow.clone(), fast.clone()];
-/// let twin = [fast.clone(), fast.clone(), slow, fast];
-/// let p = placement_spread(&primary, &twin).expect("four copies");
-/// assert_eq!(p.medians, [100.0, 100.0, 188.0, 100.0]);
-/// assert!((p.spread - 0.88).abs() < 1e-12 && p.noise == 0.0);
-/// assert!(placement_spread(&[], &[]).is_none());
+/// use rtcompare_runtime::report::PlacementSpread;
+/// let p = PlacementSpread { medians: vec![100.0, 100.0, 108.0, 100.0], spread: 0.08, noise: 0.005 };
+/// assert!(p.exceeds(0.04) && !p.exceeds(0.1));
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlacementSpread {
@@ -175,6 +149,13 @@ impl PlacementSpread {
     /// Whether placement moved the code by more than `tolerance`, and by clearly more than the
     /// copies' own sampling noise (four standard errors: the range of four noisy medians rarely
     /// reaches that by chance).
+    ///
+    /// ```
+    /// use rtcompare_runtime::report::PlacementSpread;
+    /// // 5 % apart, but within four of the copies' standard errors: noise, not placement.
+    /// let noisy = PlacementSpread { medians: vec![100.0, 105.0], spread: 0.05, noise: 0.02 };
+    /// assert!(!noisy.exceeds(0.04));
+    /// ```
     pub fn exceeds(&self, tolerance: f64) -> bool {
         self.spread > tolerance && self.spread > 4.0 * self.noise
     }
@@ -295,5 +276,58 @@ mod tests {
         let v = validate_harness(&[], &[1.0], &ValidationOptions::default());
         assert!(v.noise_floor.is_nan() && v.tie_rate.is_nan() && v.false_signal_rate.is_nan());
         assert!(!v.resolves(1.0));
+    }
+
+    #[test]
+    fn validation_options_default_to_the_parity_and_level() {
+        let options = ValidationOptions { seed: 9, ..ValidationOptions::default() };
+        assert_eq!((options.level, options.tolerance), (0.95, 0.04));
+    }
+
+    #[test]
+    fn a_quiet_twin_gives_a_low_floor_and_no_false_signals() {
+        let mut rng = Dprng::new(1);
+        let primary: Vec<f64> = (0..200).map(|_| 100.0 + rng.f64()).collect();
+        let twin: Vec<f64> = (0..200).map(|_| 100.0 + rng.f64()).collect();
+        let v = validate_harness(&primary, &twin, &ValidationOptions::default());
+        assert!(v.noise_floor < 0.005 && v.false_signal_rate == 0.0 && v.drift_rate < 0.5);
+    }
+
+    #[test]
+    fn the_twin_difference_is_the_a_a_difference_itself() {
+        let twin = [100.0, 102.0, 98.0];
+        let slower: Vec<f64> = twin.iter().map(|t| t * 1.03).collect();
+        assert!((twin_difference(&slower, &twin) + 0.03).abs() < 1e-12);
+        assert!(twin_difference(&[], &[]).is_nan());
+    }
+
+    #[test]
+    fn a_slow_copy_spreads_the_placement() {
+        let fast = vec![100.0; 20];
+        let slow = vec![188.0; 20];
+        let primary = [fast.clone(), fast.clone(), slow.clone(), fast.clone()];
+        let twin = [fast.clone(), fast.clone(), slow, fast];
+        let p = placement_spread(&primary, &twin).expect("four copies");
+        assert_eq!(p.medians, [100.0, 100.0, 188.0, 100.0]);
+        assert!((p.spread - 0.88).abs() < 1e-12 && p.noise == 0.0);
+        assert!(placement_spread(&[], &[]).is_none());
+    }
+
+    #[test]
+    fn identical_series_resolve_any_difference_but_none() {
+        let a = [10.0, 10.1, 9.9, 10.0, 10.2, 9.8, 10.0, 10.1, 9.9, 10.0];
+        let v = validate_harness(&a, &a, &ValidationOptions::default());
+        assert_eq!(v.noise_floor, 0.0); // identical series: every ratio is exactly 1
+        assert!(v.resolves(-0.01) && !v.resolves(0.0));
+    }
+
+    #[test]
+    fn a_five_percent_difference_clears_what_the_harness_invents() {
+        let primary = [100.0, 101.0, 99.0, 100.5, 100.0, 99.5, 101.5, 100.0, 98.5, 100.2, 99.8, 100.1];
+        let twin = [100.2, 100.8, 99.3, 100.1, 100.4, 99.9, 101.0, 100.3, 98.9, 100.0, 99.5, 100.6];
+        let v = validate_harness(&primary, &twin, &ValidationOptions::default());
+        assert!(v.noise_floor > 0.0 && v.noise_floor < 0.02);
+        // A 5 % difference clears what this harness invents on identical code; none does not.
+        assert!(v.resolves(0.05) && !v.resolves(0.0));
     }
 }

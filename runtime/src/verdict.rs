@@ -7,6 +7,12 @@ use crate::validate::{PlacementSpread, Validation};
 use std::time::Duration;
 
 /// How the collected samples are judged.
+///
+/// ```
+/// use rtcompare_runtime::JudgeOptions;
+/// let strict = JudgeOptions { parity: 0.01, thresholds: vec![0.05], seed: 7, ..JudgeOptions::default() };
+/// assert_eq!((strict.level, JudgeOptions::default().parity), (0.95, 0.04));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct JudgeOptions {
     /// Smallest relative difference that counts as a win or a loss.
@@ -37,6 +43,17 @@ impl Default for JudgeOptions {
 }
 
 /// The verdict and the figures it rests on.
+///
+/// ```
+/// use rtcompare_runtime::{Arm, Options, Outcome, compare};
+/// use std::time::Duration;
+/// fn slow() -> u64 { (0..3_000u64).map(std::hint::black_box).sum() }
+/// fn fast() -> u64 { (0..1_000u64).map(std::hint::black_box).sum() }
+/// let options = Options { budget: Duration::from_millis(100), ..Options::default() };
+/// let verdict = compare(Arm::from_fn("fast", fast), Arm::from_fn("slow", slow), &options).verdict;
+/// assert_eq!((verdict.outcome, verdict.resolved, verdict.confirmed), (Outcome::Win, true, None));
+/// assert!(verdict.ratio < 1.0 - verdict.tolerance);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Verdict {
     /// Win, parity or loss.
@@ -69,12 +86,23 @@ pub struct Verdict {
     /// Whether an independent second round agreed; `None` until confirmation has run.
     pub confirmed: Option<bool>,
     /// The first round's own outcome. The same as `outcome` except when the first round was a
-    /// parity that leaned to a win or a loss ([`crate::decide::signal`]) and fresh processes then
-    /// established it: `outcome` is then that win or loss, and this stays parity.
+    /// parity that leaned to a win or a loss and fresh processes then established it: `outcome`
+    /// is then that win or loss, and this stays parity.
     pub first_round: Outcome,
 }
 
 /// The confidence that the candidate beats the baseline by at least `threshold`.
+///
+/// ```
+/// use rtcompare_runtime::{Arm, JudgeOptions, Options, judge, measure};
+/// use std::time::Duration;
+/// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
+/// let m = measure(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
+/// let margins = JudgeOptions { thresholds: vec![0.05, -0.02], ..JudgeOptions::default() };
+/// let report = judge(&m.candidate, &m.baseline, options.metric, m.calibration, m.samples, &margins);
+/// assert_eq!(report.confidence.len(), 2);
+/// assert!(report.confidence.iter().all(|c| (0.0..=1.0).contains(&c.confidence)));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ThresholdConfidence {
     /// Relative margin (0.05 = 5 % faster; negative = tolerated slowdown).
@@ -84,6 +112,17 @@ pub struct ThresholdConfidence {
 }
 
 /// A/A validation of both arms.
+///
+/// ```
+/// use rtcompare_runtime::{Arm, Options, compare};
+/// use std::time::Duration;
+/// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
+/// let report = compare(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
+/// let validation = &report.validation;
+/// assert!(validation.candidate.noise_floor >= 0.0 && validation.baseline.noise_floor >= 0.0);
+/// // Arms built by hand have one placement copy.
+/// assert!(validation.candidate_placement.is_none());
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Validations {
     /// The candidate against its twin.
@@ -97,6 +136,15 @@ pub struct Validations {
 }
 
 /// Drift tests of each series and of the per-round ratio.
+///
+/// ```
+/// use rtcompare_runtime::{Arm, Options, compare};
+/// use std::time::Duration;
+/// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
+/// let report = compare(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
+/// let drift = &report.drift;
+/// assert!([&drift.candidate, &drift.baseline, &drift.ratio].iter().all(|d| (0.0..=1.0).contains(&d.p_value)));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct DriftTests {
     /// The candidate's per-op values against measurement position.
@@ -108,6 +156,15 @@ pub struct DriftTests {
 }
 
 /// How the interval was resampled.
+///
+/// ```
+/// use rtcompare_runtime::{Arm, JudgeOptions, Options, compare};
+/// use std::time::Duration;
+/// let judge = JudgeOptions { seed: 42, ..JudgeOptions::default() };
+/// let options = Options { budget: Duration::from_millis(50), judge, ..Options::default() };
+/// let report = compare(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
+/// assert_eq!((report.resampling.seed, report.resampling.processes), (42, 1));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ResamplingInfo {
     /// Independent rounds, or contiguous blocks of rounds (of the first process, when pooled).
@@ -124,6 +181,11 @@ pub struct ResamplingInfo {
 }
 
 /// What kind of caveat a [`Caveat`] is: the name the outputs and the HOWTO give it.
+///
+/// ```
+/// use rtcompare_runtime::WarningKind;
+/// assert!(WarningKind::ALL.contains(&WarningKind::Drift));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WarningKind {
     /// A series trended across the run.
@@ -153,6 +215,11 @@ pub enum WarningKind {
 
 impl WarningKind {
     /// Every kind, in the order the HOWTO (`docs/howto.md`) explains them.
+    ///
+    /// ```
+    /// use rtcompare_runtime::WarningKind;
+    /// assert_eq!(WarningKind::ALL[0].as_str(), "drift");
+    /// ```
     pub const ALL: [WarningKind; 11] = [
         WarningKind::Drift,
         WarningKind::Inconclusive,
@@ -192,6 +259,11 @@ impl WarningKind {
 
     /// Whether the warning says why a first round is a parity rather than a win or a loss: it no
     /// longer applies once fresh processes established the win or the loss it leaned to.
+    ///
+    /// ```
+    /// use rtcompare_runtime::WarningKind;
+    /// assert!(WarningKind::Inconclusive.explains_parity() && !WarningKind::Drift.explains_parity());
+    /// ```
     pub fn explains_parity(self) -> bool {
         matches!(self, WarningKind::Inconclusive | WarningKind::TimingModes | WarningKind::BelowFloor)
     }
@@ -327,7 +399,7 @@ pub enum Caveat {
     },
     /// Fresh processes did not confirm the first round's signal.
     Unconfirmed {
-        /// The side the first round signalled ([`crate::decide::signal`]); parity when it
+        /// The side the first round signalled, a win or a loss; parity when it
         /// signalled none.
         side: Outcome,
         /// The first round's figures.
@@ -414,6 +486,16 @@ pub struct RoundFigures {
 }
 
 /// Everything known about one comparison.
+///
+/// ```
+/// use rtcompare_runtime::{Arm, Options, compare};
+/// use std::time::Duration;
+/// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
+/// let report = compare(Arm::from_fn("add", || 1 + 1), Arm::from_fn("mul", || 2 * 1), &options);
+/// assert_eq!((report.candidate.as_str(), report.baseline.as_str()), ("add", "mul"));
+/// assert_eq!(report.samples.rounds(), report.samples.candidate.per_op.len());
+/// assert!(report.estimate.low <= report.estimate.difference && report.estimate.difference <= report.estimate.high);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
     /// The candidate's name.
@@ -450,14 +532,19 @@ pub struct Report {
     /// Wall-clock time of the whole comparison (calibration, collection and analysis).
     pub duration: Duration,
     /// The confirmation: the pooled judgement of the fresh processes measured when the first
-    /// round signalled a win or a loss ([`crate::decide::signal`]), at the look that decided
-    /// `verdict.confirmed` ([`crate::decide::confirm()`]).
+    /// round signalled a win or a loss, at the look that decided `verdict.confirmed`. Only the
+    /// harness confirms; `None` in the reports of [`compare`](crate::compare()) and
+    /// [`judge`](crate::judge()).
     pub confirmation: Option<Box<Report>>,
 }
 
 /// How many tolerances the whole interval of a win or a loss must clear to be beyond doubt: a
-/// fresh process stops early on it ([`crate::decide::Looks`]), and few rounds are then no cause
-/// for a warning.
+/// fresh process stops early on it, and few rounds are then no cause for a warning.
+///
+/// ```
+/// use rtcompare_runtime::report::CLEAR_BEYOND_TOLERANCE;
+/// assert_eq!(CLEAR_BEYOND_TOLERANCE, 2.0);
+/// ```
 pub const CLEAR_BEYOND_TOLERANCE: f64 = 2.0;
 
 /// Why a confirmation stopped.
@@ -496,26 +583,7 @@ impl Report {
     /// full budget. The first round was chosen because it signalled, which leans it its way when
     /// the difference is close to the tolerance; at one process in four (or more) that lean
     /// is diluted, and a difference far beyond the tolerance is not chosen at all.
-    ///
-    /// ```
-    /// use rtcompare_runtime::{Arm, Options, compare, decide::{Plan, conclude, confirm}};
-    /// use rtcompare_runtime::{JudgeOptions, Metric, measure};
-    /// use std::time::Duration;
-    /// fn slow() -> u64 { (0..3_000u64).map(std::hint::black_box).sum() }
-    /// fn fast() -> u64 { (0..1_000u64).map(std::hint::black_box).sum() }
-    /// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
-    /// let first = compare(Arm::from_fn("slow", slow), Arm::from_fn("fast", fast), &options);
-    /// assert!(first.over_processes().is_none());
-    /// let fresh = |_: usize| -> Result<_, String> {
-    ///     Ok(measure(Arm::from_fn("slow", slow), Arm::from_fn("fast", fast), &options))
-    /// };
-    /// let plan = Plan::new(4, 4, 0.95);
-    /// let found = confirm(&first, &plan, &JudgeOptions::default(), Metric::Time, fresh, |_| true).unwrap();
-    /// let mean = conclude(first, found).over_processes().expect("confirmed");
-    /// assert_eq!(mean.processes, 5);
-    /// assert!(mean.difference < -1.0, "the candidate takes about 3x the time");
-    /// ```
-    pub fn over_processes(&self) -> Option<ProcessMean> {
+    pub(crate) fn over_processes(&self) -> Option<ProcessMean> {
         let second = self.confirmation.as_deref()?;
         let each = |report: &Report| {
             if report.process_differences.is_empty() {
@@ -531,6 +599,17 @@ impl Report {
 
     /// Whether the verdict is a win or a loss whose whole interval lies beyond `factor` times the
     /// tolerance (see [`CLEAR_BEYOND_TOLERANCE`]).
+    ///
+    /// ```
+    /// use rtcompare_runtime::report::CLEAR_BEYOND_TOLERANCE;
+    /// use rtcompare_runtime::{Arm, Options, compare};
+    /// use std::time::Duration;
+    /// fn slow() -> u64 { (0..3_000u64).map(std::hint::black_box).sum() }
+    /// fn fast() -> u64 { (0..1_000u64).map(std::hint::black_box).sum() }
+    /// let options = Options { budget: Duration::from_millis(100), ..Options::default() };
+    /// let report = compare(Arm::from_fn("fast", fast), Arm::from_fn("slow", slow), &options);
+    /// assert!(report.clears(CLEAR_BEYOND_TOLERANCE), "three times the work is beyond doubt");
+    /// ```
     pub fn clears(&self, factor: f64) -> bool {
         let (verdict, estimate) = (&self.verdict, &self.estimate);
         match verdict.outcome {

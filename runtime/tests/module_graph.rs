@@ -5,7 +5,7 @@
 //! expanded) and every `crate::…`, `super::…` or `self::…` path in code is an edge from the
 //! module it appears in — a file, or an inline module such as `tests` — to the module that
 //! defines the item. A name that a module merely re-exports (`pub use text::render_text;` in
-//! `report/mod.rs`, `pub use verdict::Report;` in `lib.rs`) is followed to where it is defined,
+//! `report/mod.rs`, `pub use report::Report;` in `lib.rs`) is followed to where it is defined,
 //! so re-exporting parents do not count as cycles. Comments, strings and character literals are
 //! skipped. Declaring a module (`mod json;`) is structure, not an edge. A name that is both a
 //! module and a re-exported item (`crate::measure`, the module and the function) counts as the
@@ -52,8 +52,13 @@ fn the_reader_follows_re_exports_and_sees_inline_modules() {
     let has = |from: &str, to: &str| graph.edges.contains(&(module(from), module(to)));
     // `use crate::report::{Destinations, …}` in harness/run.rs, re-exported from report/files.rs.
     assert!(has("harness::run", "report::files"));
-    // `use crate::{…, Report, …}` reaches verdict.rs through lib.rs.
+    // `use crate::{…, Report, …}` reaches verdict.rs through lib.rs and report/mod.rs.
     assert!(has("harness::trial", "verdict"));
+    // The inline `__private` module of lib.rs re-exports what generated code names.
+    assert!(has("__private", "harness::registry") && has("__private", "measure::input"));
+    // The tests on synthetic data, `#[cfg(test)]` files under synthetic/, are read like any other.
+    assert!(has("synthetic::decision", "decide::confirm") && has("synthetic::decision", "synthetic"));
+    assert!(has("synthetic::calibration", "validate") && has("synthetic::verdicts", "judge"));
     assert!(has("report::json::tests", "report::fixtures"));
     assert!(!has("report", "report") && !has("report::json", "report"), "re-exports are not edges upward");
 }

@@ -1,7 +1,7 @@
 use rtcompare::compare;
 
 fn run<F: std::future::Future>(f: F) -> F::Output {
-    rtcompare::measure::Executor::current().block_on(f)
+    rtcompare::Executor::current().block_on(f)
 }
 
 fn old() -> u64 {

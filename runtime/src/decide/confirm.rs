@@ -44,13 +44,6 @@ const CONFIRMATION_SHORTFALL: f64 = 0.02;
 /// tested at `α = min(1 %, 1 / (2 · registered))`. The registry is the same in every process
 /// of a binary, so the level — and with it every verdict — does not depend on how the binary
 /// was invoked: a name filter, `--format json`, or one test per process under nextest.
-///
-/// ```
-/// use rtcompare_runtime::decide::confirmation_level;
-/// assert!((confirmation_level(1) - 0.98).abs() < 1e-12);
-/// assert!((confirmation_level(50) - 0.98).abs() < 1e-12);
-/// assert!((confirmation_level(200) - 0.995).abs() < 1e-12);
-/// ```
 pub fn confirmation_level(registered: usize) -> f64 {
     1.0 - CONFIRMATION_SHORTFALL.min(1.0 / registered.max(1) as f64)
 }
@@ -69,13 +62,6 @@ pub struct Plan {
 impl Plan {
     /// Looks at `first`, `2 · first`, … up to `cap` processes (both raised to
     /// [`MIN_FRESH_PROCESSES`] when below it), at `level`.
-    ///
-    /// ```
-    /// use rtcompare_runtime::decide::Plan;
-    /// assert_eq!(Plan::new(1, 12, 0.98).sizes(), vec![4, 8, 12]);
-    /// assert_eq!(Plan::new(5, 12, 0.98).sizes(), vec![5, 10, 12]);
-    /// assert_eq!(Plan::new(1, 2, 0.98).sizes(), vec![4]);
-    /// ```
     pub fn new(first: usize, cap: usize, level: f64) -> Plan {
         let step = first.max(MIN_FRESH_PROCESSES);
         Plan { step, cap: cap.max(step), level }
@@ -115,23 +101,6 @@ const SLOWER_PROCESS: f64 = 1.25;
 /// process with a margin for a slower one, and the longest look's judgement;
 /// when it says no, the last look is taken with the processes at hand, spending what is left
 /// of the level. `options` are the pair's judging options, used as they are but for the level.
-///
-/// ```
-/// use rtcompare_runtime::decide::{Plan, confirm};
-/// use rtcompare_runtime::{Arm, JudgeOptions, Metric, Options, Outcome, compare, measure};
-/// use std::time::Duration;
-/// fn slow() -> u64 { (0..3_000u64).map(std::hint::black_box).sum() }
-/// fn fast() -> u64 { (0..1_000u64).map(std::hint::black_box).sum() }
-/// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
-/// let first = compare(Arm::from_fn("slow", slow), Arm::from_fn("fast", fast), &options);
-/// assert_eq!(first.verdict.outcome, Outcome::Loss);
-/// let fresh = |_process: usize| -> Result<_, String> {
-///     Ok(measure(Arm::from_fn("slow", slow), Arm::from_fn("fast", fast), &options))
-/// };
-/// let plan = Plan::new(4, 8, 0.95);
-/// let found = confirm(&first, &plan, &JudgeOptions::default(), Metric::Time, fresh, |_| true).unwrap();
-/// assert!(found.confirmed);
-/// ```
 pub fn confirm<E>(
     first: &Report,
     plan: &Plan,
@@ -227,6 +196,7 @@ pub fn conclude(first: Report, found: Confirmation) -> Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::measure::{Calibration, Samples, Series};
     use crate::stats::student_t_quantile;
 
     /// The t a pooled difference must reach at each look of the default plan (`α = 1 %` a side,
@@ -249,5 +219,78 @@ mod tests {
         for (t, e) in boundaries.iter().zip(expected) {
             assert!((t - e).abs() < 0.1, "{boundaries:?}");
         }
+    }
+
+    #[test]
+    fn the_confirmation_level_depends_on_the_registered_comparisons() {
+        assert!((confirmation_level(1) - 0.98).abs() < 1e-12);
+        assert!((confirmation_level(50) - 0.98).abs() < 1e-12);
+        assert!((confirmation_level(200) - 0.995).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_plan_looks_at_multiples_of_its_first_size() {
+        assert_eq!(Plan::new(1, 12, 0.98).sizes(), vec![4, 8, 12]);
+        assert_eq!(Plan::new(5, 12, 0.98).sizes(), vec![5, 10, 12]);
+        assert_eq!(Plan::new(1, 2, 0.98).sizes(), vec![4]);
+    }
+
+    /// One process's rounds of a candidate three times the baseline's cost, with a little
+    /// round-to-round wobble and `process` percent more cost in the candidate: fixed figures, so
+    /// these checks do not depend on how busy the machine is.
+    fn three_times(process: usize) -> Measured {
+        let series = |ns: f64, slot: u32| Series {
+            per_op: (0..40).map(|i| ns * (1.0 + 0.002 * ((i * 7 + slot as usize) % 5) as f64)).collect(),
+            position: (0..40).map(|round| round * 4 + slot).collect(),
+            placements: Vec::new(),
+        };
+        let slow = 300.0 * (1.0 + 0.01 * process as f64);
+        let samples = Samples {
+            candidate_iters: 1000,
+            baseline_iters: 1000,
+            candidate: series(slow, 0),
+            candidate_twin: series(slow, 1),
+            baseline: series(100.0, 2),
+            baseline_twin: series(100.0, 3),
+        };
+        let calibration = Calibration {
+            resolution: 20.0,
+            clock_step_ns: 20.0,
+            candidate_iters: 1000,
+            baseline_iters: 1000,
+            target_batch_ns: 100_000.0,
+            candidate_batch_ns: 300_000.0,
+            baseline_batch_ns: 100_000.0,
+        };
+        Measured { candidate: "slow".into(), baseline: "fast".into(), calibration, samples }
+    }
+
+    /// The first round of [`three_times`].
+    fn first_round() -> Report {
+        let m = three_times(0);
+        crate::judge(&m.candidate, &m.baseline, Metric::Time, m.calibration, m.samples, &JudgeOptions::default())
+    }
+
+    #[test]
+    fn fresh_processes_confirm_a_far_loss() {
+        let first = first_round();
+        assert_eq!(first.verdict.outcome, Outcome::Loss);
+        let fresh = |process: usize| -> Result<_, String> { Ok(three_times(process + 1)) };
+        let plan = Plan::new(4, 8, 0.95);
+        let found = confirm(&first, &plan, &JudgeOptions::default(), Metric::Time, fresh, |_| true).unwrap();
+        assert!(found.confirmed);
+    }
+
+    /// `Report::over_processes`: the mean over every process once a confirmation ran.
+    #[test]
+    fn a_confirmed_verdict_averages_every_process() {
+        let first = first_round();
+        assert!(first.over_processes().is_none());
+        let fresh = |process: usize| -> Result<_, String> { Ok(three_times(process + 1)) };
+        let plan = Plan::new(4, 4, 0.95);
+        let found = confirm(&first, &plan, &JudgeOptions::default(), Metric::Time, fresh, |_| true).unwrap();
+        let mean = conclude(first, found).over_processes().expect("confirmed");
+        assert_eq!(mean.processes, 5);
+        assert!(mean.difference < -1.0, "the candidate takes about 3x the time: {mean:?}");
     }
 }

@@ -20,6 +20,7 @@
 //! Count metrics (allocations) are judged once, at the end: their rounds are few and exact.
 
 use super::spending::{GAMMA, Spender};
+#[cfg(test)]
 use crate::measure::Samples;
 use crate::stats::{Outcome, resamples_for_level};
 use crate::verdict::{CLEAR_BEYOND_TOLERANCE, JudgeOptions, Report};
@@ -37,7 +38,19 @@ pub const PROCESS_LEVEL: f64 = 0.95;
 /// cost more than the look saves.
 const INTERIM_RESAMPLES_FACTOR: usize = 2;
 
-/// What a process is for, which decides what ends its collection early.
+/// What a process is for, which decides what ends its collection early
+/// ([`Options::role`](crate::Options::role)).
+///
+/// A comparison's first round (the screen) stops at the first look that establishes parity or
+/// sees a win or a loss; the harness then confirms a win or a loss on fresh processes, which stop
+/// early only when their interval clears twice the tolerance. Measuring by hand in several
+/// processes for [`judge_processes`](crate::judge_processes), mark the fresh ones so.
+///
+/// ```
+/// use rtcompare_runtime::{Options, Role};
+/// let fresh = Options { role: Role::Fresh, ..Options::default() };
+/// assert_eq!((fresh.role, Options::default().role), (Role::Fresh, Role::Screen));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
     /// A comparison's first round: stops once parity is established or a signal is seen.
@@ -48,17 +61,6 @@ pub enum Role {
 }
 
 /// The looks of one process: each one's level, and whether its judgement ends the collection.
-///
-/// ```
-/// use rtcompare_runtime::decide::{Looks, Role};
-/// use rtcompare_runtime::JudgeOptions;
-/// let mut looks = Looks::new(Role::Screen, &JudgeOptions::default());
-/// let first = looks.options_at(0.125);
-/// let second = looks.options_at(0.25);
-/// let last = looks.options_at_end();
-/// assert!(first.level > 0.997 && second.level > 0.997);
-/// assert!(last.level > 0.95 && last.level < 0.97, "most of the 5 % is kept for the end");
-/// ```
 #[derive(Clone, Debug)]
 pub struct Looks {
     role: Role,
@@ -90,7 +92,8 @@ impl Looks {
     /// that is at least `min_rounds`). Returns the rounds up to the look that ended the
     /// collection, and its judgement. The same looks, levels and stopping rule as a real
     /// collection, so simulations of the decision run the procedure itself.
-    pub fn replay(
+    #[cfg(test)]
+    pub(crate) fn replay(
         role: Role,
         options: &JudgeOptions,
         samples: &Samples,
@@ -155,16 +158,6 @@ pub fn parity_established(report: &Report) -> bool {
 /// inside the tolerance, a fast end a little inside it, a process whose own hash seeds or layout
 /// hide part of the difference. The screen needs no error bookkeeping of its own for it: what
 /// can fail a test is the confirmation, which holds its level by itself.
-///
-/// ```
-/// use rtcompare_runtime::{Arm, Options, Outcome, compare, decide::signal};
-/// use std::time::Duration;
-/// fn slow() -> u64 { (0..3_000u64).map(std::hint::black_box).sum() }
-/// fn fast() -> u64 { (0..1_000u64).map(std::hint::black_box).sum() }
-/// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
-/// let first = compare(Arm::from_fn("slow", slow), Arm::from_fn("fast", fast), &options);
-/// assert_eq!(signal(&first), Some(Outcome::Loss));
-/// ```
 pub fn signal(report: &Report) -> Option<Outcome> {
     let (v, e) = (&report.verdict, &report.estimate);
     match v.outcome {
@@ -172,5 +165,20 @@ pub fn signal(report: &Report) -> Option<Outcome> {
         Outcome::Parity if e.difference > v.tolerance && e.low > 0.0 => Some(Outcome::Win),
         Outcome::Parity => None,
         said => Some(said),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn most_of_the_level_is_kept_for_the_last_look() {
+        let mut looks = Looks::new(Role::Screen, &JudgeOptions::default());
+        let first = looks.options_at(0.125);
+        let second = looks.options_at(0.25);
+        let last = looks.options_at_end();
+        assert!(first.level > 0.997 && second.level > 0.997);
+        assert!(last.level > 0.95 && last.level < 0.97, "most of the 5 % is kept for the end");
     }
 }

@@ -33,6 +33,5 @@ pub mod confirm;
 pub mod looks;
 pub mod spending;
 
-pub use crate::verdict::{CLEAR_BEYOND_TOLERANCE, Ending};
 pub use confirm::{Confirmation, MIN_FRESH_PROCESSES, Plan, TIME_CAP, conclude, confirm, confirmation_level};
-pub use looks::{LOOKS, Looks, PROCESS_LEVEL, Role, parity_established, signal};
+pub use looks::{LOOKS, Looks, PROCESS_LEVEL, Role, signal};

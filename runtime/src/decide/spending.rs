@@ -21,31 +21,12 @@ pub const GAMMA: f64 = -2.0;
 
 /// The share of `α` spent by information time `t` (clamped to `[0, 1]`), Hwang–Shih–DeCani with
 /// shape `gamma`.
-///
-/// ```
-/// use rtcompare_runtime::decide::spending::spent_by;
-/// assert_eq!(spent_by(1.0, -2.0), 1.0);
-/// assert!((spent_by(0.5, 0.0) - 0.5).abs() < 1e-12, "γ = 0 spends evenly");
-/// // γ = −2 at a third of the way: (1 − e^{2/3}) / (1 − e²) = 0.148.
-/// assert!((spent_by(1.0 / 3.0, -2.0) - 0.1484).abs() < 1e-4);
-/// ```
 pub fn spent_by(t: f64, gamma: f64) -> f64 {
     let t = t.clamp(0.0, 1.0);
     if gamma.abs() < 1e-9 { t } else { (1.0 - (-gamma * t).exp()) / (1.0 - (-gamma).exp()) }
 }
 
 /// Keeps track of what a sequence of looks has spent of an error rate `alpha`.
-///
-/// ```
-/// use rtcompare_runtime::decide::spending::Spender;
-/// let mut spender = Spender::new(0.05, -2.0);
-/// let first = spender.look(0.25);
-/// let second = spender.look(0.5);
-/// let last = spender.rest();
-/// assert!(first < second && second < last);
-/// assert!((first + second + last - 0.05).abs() < 1e-15, "the looks spend exactly alpha");
-/// assert_eq!(spender.rest(), 0.0);
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Spender {
     alpha: f64,
@@ -112,5 +93,24 @@ mod tests {
         assert!((skipping.rest() - (0.02 - skipped)).abs() < 1e-15);
         // A look that comes back to an earlier time spends nothing more.
         assert_eq!(skipping.look(0.25), 0.0);
+    }
+
+    #[test]
+    fn spending_follows_the_hwang_shih_decani_shape() {
+        assert_eq!(spent_by(1.0, -2.0), 1.0);
+        assert!((spent_by(0.5, 0.0) - 0.5).abs() < 1e-12, "γ = 0 spends evenly");
+        // γ = −2 at a third of the way: (1 − e^{2/3}) / (1 − e²) = 0.148.
+        assert!((spent_by(1.0 / 3.0, -2.0) - 0.1484).abs() < 1e-4);
+    }
+
+    #[test]
+    fn the_looks_spend_exactly_alpha() {
+        let mut spender = Spender::new(0.05, -2.0);
+        let first = spender.look(0.25);
+        let second = spender.look(0.5);
+        let last = spender.rest();
+        assert!(first < second && second < last);
+        assert!((first + second + last - 0.05).abs() < 1e-15, "the looks spend exactly alpha");
+        assert_eq!(spender.rest(), 0.0);
     }
 }

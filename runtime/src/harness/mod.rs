@@ -27,8 +27,9 @@ mod worker;
 
 pub use build::BuildInfo;
 pub use registry::{AttributeSettings, Batches, Comparison, Expectation, Registration, comparisons};
-pub use revision::{revision_label, sanitise_revision};
+pub use revision::revision_label;
 pub use run::main;
-pub use settings::{DEFAULT_MAX_PROCESSES, DEFAULT_SEED, Settings, SettingsError, parse_duration};
+#[cfg(test)]
+pub(crate) use settings::DEFAULT_MAX_PROCESSES;
+pub use settings::Settings;
 pub use trial::{TrialRecord, run_trial};
-pub use variables::{BASELINE_VARIABLE, LOCKSTEP_VARIABLE, OPTIMISED_VARIABLE, WORKER_TIME_VARIABLE, WORKER_VARIABLE};

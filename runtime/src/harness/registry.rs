@@ -64,11 +64,10 @@ impl Batches {
     /// and examples.
     ///
     /// ```
-    /// use rtcompare_runtime::harness::Batches;
-    /// use rtcompare_runtime::measure::Meter;
+    /// use rtcompare_runtime::__private::{Batches, Meter};
     /// fn batch(_: u64, _: u64, _: u64, _: Meter) -> u64 { 0 }
     /// let batches = Batches::uniform(batch);
-    /// assert_eq!(batches.candidate.len(), rtcompare_runtime::measure::PLACEMENTS);
+    /// assert_eq!(batches.candidate.len(), 4, "one routine per placement copy");
     /// ```
     pub fn uniform(batch: crate::measure::BatchFn) -> Batches {
         let placed = [batch; crate::measure::PLACEMENTS];
@@ -111,8 +110,7 @@ impl Registration {
     /// type, `::<u32>`.
     ///
     /// ```
-    /// use rtcompare_runtime::harness::{AttributeSettings, Batches, Registration};
-    /// use rtcompare_runtime::measure::Meter;
+    /// use rtcompare_runtime::__private::{AttributeSettings, Batches, Meter, Registration};
     /// fn batch(_: u64, _: u64, _: u64, _: Meter) -> u64 { 0 }
     /// let r = Registration {
     ///     module_path: "mylib::sort", candidate: "quick", baseline: "super::old::bubble", baseline_name: "bubble",

@@ -41,13 +41,6 @@ pub(crate) fn prepared() -> Option<&'static Baseline> {
 /// The revision part of the name of a comparison against a revision: `RTCOMPARE_BASELINE` with
 /// every character but ASCII letters, digits and `_` replaced by `_` (`HEAD~1` gives `HEAD_1`,
 /// `origin/main` gives `origin_main`), or `baseline` while the variable is unset.
-///
-/// ```
-/// use rtcompare_runtime::harness::sanitise_revision;
-/// assert_eq!(sanitise_revision("HEAD~1"), "HEAD_1");
-/// assert_eq!(sanitise_revision("origin/main"), "origin_main");
-/// assert_eq!(sanitise_revision("v1.2"), "v1_2");
-/// ```
 pub fn sanitise_revision(revision: &str) -> String {
     revision.trim().chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
 }
@@ -236,5 +229,12 @@ mod tests {
     fn names_keep_letters_digits_and_underscores() {
         assert_eq!(sanitise_revision(" feature/x-y@{1} "), "feature_x_y__1_");
         assert_eq!(sanitise_revision("3fc4325"), "3fc4325");
+    }
+
+    #[test]
+    fn a_revision_is_sanitised_into_a_name() {
+        assert_eq!(sanitise_revision("HEAD~1"), "HEAD_1");
+        assert_eq!(sanitise_revision("origin/main"), "origin_main");
+        assert_eq!(sanitise_revision("v1.2"), "v1_2");
     }
 }

@@ -39,7 +39,8 @@ pub fn main(build: BuildInfo) -> ExitCode {
     }
     if args.list {
         // Comparisons against a revision are listed as ignored unless RTCOMPARE_BASELINE is set.
-        let listed = Settings { baseline: std::env::var(super::BASELINE_VARIABLE).ok(), ..Settings::default() };
+        let listed =
+            Settings { baseline: std::env::var(super::variables::BASELINE_VARIABLE).ok(), ..Settings::default() };
         return libtest_mimic::run(&args, trials(&comparisons, &listed, &Records::default())).exit_code();
     }
     let mut settings = match Settings::from_env() {

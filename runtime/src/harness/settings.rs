@@ -104,13 +104,6 @@ impl Default for Settings {
 impl Settings {
     /// The time limit of one worker process: `RTCOMPARE_TIMEOUT`, else 60 s or 30 times the
     /// budget, whichever is longer.
-    ///
-    /// ```
-    /// use rtcompare_runtime::harness::Settings;
-    /// use std::time::Duration;
-    /// let s = Settings { time: Duration::from_secs(5), ..Settings::default() };
-    /// assert_eq!(s.worker_timeout(s.time), Duration::from_secs(150));
-    /// ```
     pub fn worker_timeout(&self, budget: Duration) -> Duration {
         self.timeout.unwrap_or_else(|| (budget * 30).max(Duration::from_secs(60)))
     }
@@ -166,15 +159,6 @@ impl Settings {
     /// Reads the settings from `(name, value)` pairs; variables not starting with `RTCOMPARE_`
     /// are ignored, unknown `RTCOMPARE_` ones are an error (a typo would otherwise be silently
     /// ignored).
-    ///
-    /// ```
-    /// use rtcompare_runtime::harness::Settings;
-    /// use std::time::Duration;
-    /// let s = Settings::from_vars([("RTCOMPARE_TIME".to_string(), "250ms".to_string())]).unwrap();
-    /// assert_eq!(s.time, Duration::from_millis(250));
-    /// let e = Settings::from_vars([("RTCOMPARE_TIME".to_string(), "fast".to_string())]).unwrap_err();
-    /// assert!(e.to_string().contains("RTCOMPARE_TIME"));
-    /// ```
     pub fn from_vars(vars: impl IntoIterator<Item = (String, String)>) -> Result<Settings, SettingsError> {
         let mut settings = Settings::default();
         for (name, value) in vars.into_iter().filter(|(name, _)| name.starts_with("RTCOMPARE_")) {
@@ -303,13 +287,6 @@ fn file_path(value: &str) -> Result<PathBuf, Problem> {
 
 /// Parses a duration like `500ms`, `2s`, `1.5s`, `250us`, `800ns` or `1m` (a positive number
 /// with a unit).
-///
-/// ```
-/// use rtcompare_runtime::harness::parse_duration;
-/// use std::time::Duration;
-/// assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
-/// assert!(parse_duration("10").is_err());
-/// ```
 pub fn parse_duration(text: &str) -> Result<Duration, rtcompare_duration::DurationError> {
     rtcompare_duration::nanos(text).map(Duration::from_nanos)
 }
@@ -401,5 +378,28 @@ mod tests {
         assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
         assert!(parse_duration("0s").is_err());
         assert!(parse_duration("1.2.3s").is_err());
+    }
+
+    #[test]
+    fn a_worker_times_out_after_thirty_budgets() {
+        use std::time::Duration;
+        let s = Settings { time: Duration::from_secs(5), ..Settings::default() };
+        assert_eq!(s.worker_timeout(s.time), Duration::from_secs(150));
+    }
+
+    #[test]
+    fn settings_are_read_from_variables() {
+        use std::time::Duration;
+        let s = Settings::from_vars([("RTCOMPARE_TIME".to_string(), "250ms".to_string())]).unwrap();
+        assert_eq!(s.time, Duration::from_millis(250));
+        let e = Settings::from_vars([("RTCOMPARE_TIME".to_string(), "fast".to_string())]).unwrap_err();
+        assert!(e.to_string().contains("RTCOMPARE_TIME"));
+    }
+
+    #[test]
+    fn durations_take_a_unit() {
+        use std::time::Duration;
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert!(parse_duration("10").is_err());
     }
 }

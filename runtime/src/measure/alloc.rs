@@ -20,7 +20,7 @@ static BYTES: AtomicU64 = AtomicU64::new(0);
 /// A `realloc` counts as one allocation of its new size.
 ///
 /// ```
-/// use rtcompare_runtime::measure::CountingAllocator;
+/// use rtcompare_runtime::CountingAllocator;
 /// #[global_allocator]
 /// static ALLOCATOR: CountingAllocator = CountingAllocator::system();
 /// # fn main() {}
@@ -32,6 +32,11 @@ pub struct CountingAllocator<A = System> {
 
 impl CountingAllocator<System> {
     /// Counting over the system allocator.
+    ///
+    /// ```
+    /// use rtcompare_runtime::CountingAllocator;
+    /// static ALLOCATOR: CountingAllocator = CountingAllocator::system();
+    /// ```
     pub const fn system() -> Self {
         CountingAllocator { inner: System }
     }
@@ -39,6 +44,14 @@ impl CountingAllocator<System> {
 
 impl<A> CountingAllocator<A> {
     /// Counting over `inner` (for example `mimalloc::MiMalloc`).
+    ///
+    /// ```
+    /// use rtcompare_runtime::CountingAllocator;
+    /// use std::alloc::System;
+    /// #[global_allocator]
+    /// static ALLOCATOR: CountingAllocator<System> = CountingAllocator::new(System);
+    /// # fn main() {}
+    /// ```
     pub const fn new(inner: A) -> Self {
         CountingAllocator { inner }
     }
@@ -104,15 +117,21 @@ pub(crate) fn stop_counting() -> AllocCounts {
 
 /// Whether a [`CountingAllocator`] is this process's global allocator: allocates one box with
 /// counting on and checks that it was seen.
-///
-/// ```
-/// // Doc tests use the system allocator, so nothing counts here.
-/// assert!(!rtcompare_runtime::measure::counting_allocator_installed());
-/// ```
 pub fn counting_allocator_installed() -> bool {
     let before = start_counting();
     let probe = std::hint::black_box(Box::new(std::hint::black_box(7u64)));
     let after = stop_counting();
     drop(probe);
     after.allocations > before.allocations
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_counting_allocator_is_installed_in_unit_tests() {
+        // Unit tests use the system allocator, so nothing counts here.
+        assert!(!counting_allocator_installed());
+    }
 }

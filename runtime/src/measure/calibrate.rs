@@ -27,7 +27,17 @@ impl Default for CalibrationOptions {
     }
 }
 
-/// The result of calibration.
+/// The result of calibration: how many operations each arm's batches run, and what the clock
+/// can resolve over one batch.
+///
+/// ```
+/// use rtcompare_runtime::{Arm, Options, compare};
+/// use std::time::Duration;
+/// let options = Options { budget: Duration::from_millis(20), ..Options::default() };
+/// let report = compare(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
+/// let calibration = report.calibration;
+/// assert!(calibration.candidate_iters >= 1 && calibration.clock_step_ns >= 1.0);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Calibration {
     /// The meter's smallest step over one batch, in the metric's unit: for time, the clock's
@@ -39,7 +49,7 @@ pub struct Calibration {
     /// Candidate operations per batch.
     pub candidate_iters: u64,
     /// Baseline operations per batch: the same as the candidate's unless their costs differ by
-    /// more than [`MAX_SHARED_BATCH_RATIO`] (see [`calibrate`]).
+    /// more than a factor of 8, when each arm keeps its own.
     pub baseline_iters: u64,
     /// The batch duration calibration aimed for, in nanoseconds.
     pub target_batch_ns: f64,
@@ -50,28 +60,13 @@ pub struct Calibration {
 }
 
 impl Calibration {
-    /// The resolution spread over the smaller batch: the coarser arm's per-op measurement floor,
-    /// in the metric's unit.
-    ///
-    /// ```
-    /// use rtcompare_runtime::measure::Calibration;
-    /// let c = Calibration { resolution: 20.0, clock_step_ns: 20.0, candidate_iters: 1000,
-    ///     baseline_iters: 1000, target_batch_ns: 20_000.0, candidate_batch_ns: 21_000.0,
-    ///     baseline_batch_ns: 20_500.0 };
-    /// assert_eq!(c.per_op_floor(), 0.02);
-    /// assert!(c.shared_batch_size());
-    /// ```
-    pub fn per_op_floor(&self) -> f64 {
-        self.resolution / self.candidate_iters.min(self.baseline_iters) as f64
-    }
-
     /// Per-op floors of the candidate and the baseline: the resolution over each one's batch size.
-    pub fn per_op_floors(&self) -> (f64, f64) {
+    pub(crate) fn per_op_floors(&self) -> (f64, f64) {
         (self.resolution / self.candidate_iters as f64, self.resolution / self.baseline_iters as f64)
     }
 
     /// Whether both arms run batches of the same size.
-    pub fn shared_batch_size(&self) -> bool {
+    pub(crate) fn shared_batch_size(&self) -> bool {
         self.candidate_iters == self.baseline_iters
     }
 }
@@ -85,14 +80,6 @@ pub const MAX_SHARED_BATCH_RATIO: u64 = 8;
 /// Sizes the batches of both arms: each arm's smallest batch reaching the target duration, and
 /// then the larger of the two for both (unless they differ by more than
 /// [`MAX_SHARED_BATCH_RATIO`]). Batches are sized by time whatever the metric.
-///
-/// ```
-/// use rtcompare_runtime::measure::{Arm, calibrate, CalibrationOptions};
-/// let mut a = Arm::from_fn("a", || std::hint::black_box(3u64).pow(3));
-/// let mut b = Arm::from_fn("b", || std::hint::black_box(3u64).pow(4));
-/// let calibration = calibrate(&mut a, &mut b, &CalibrationOptions::default()).expect("local arms never halt");
-/// assert!(calibration.candidate_iters >= 1);
-/// ```
 ///
 /// # Errors
 /// [`Halt`] when an arm's batch could not run (see [`Arm::from_copies`]).
@@ -228,5 +215,13 @@ mod tests {
         let calibration = calibrate(&mut cold, &mut warm, &CalibrationOptions::default()).expect("local arms");
         assert!(calibration.shared_batch_size(), "{calibration:?}");
         assert!(calibration.candidate_iters > 1, "{calibration:?}");
+    }
+
+    #[test]
+    fn calibration_sizes_both_batches() {
+        let mut a = Arm::from_fn("a", || std::hint::black_box(3u64).pow(3));
+        let mut b = Arm::from_fn("b", || std::hint::black_box(3u64).pow(4));
+        let calibration = calibrate(&mut a, &mut b, &CalibrationOptions::default()).expect("local arms");
+        assert!(calibration.candidate_iters >= 1);
     }
 }

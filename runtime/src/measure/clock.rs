@@ -7,11 +7,6 @@ use std::time::Instant;
 /// Reads the clock back to back many times and keeps the smallest non-zero difference. On
 /// Linux this is usually the cost of one reading (tens of nanoseconds), not the clock's
 /// nominal 1 ns resolution; either way it is the error a single batch reading can carry.
-///
-/// ```
-/// let step = rtcompare_runtime::measure::clock_precision();
-/// assert!(step >= 1.0);
-/// ```
 pub fn clock_precision() -> f64 {
     const READINGS: usize = 20_000;
     let mut smallest = u128::MAX;
@@ -25,4 +20,15 @@ pub fn clock_precision() -> f64 {
         previous = now;
     }
     if smallest == u128::MAX { 1.0 } else { smallest as f64 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_clock_step_is_at_least_a_nanosecond() {
+        let step = clock_precision();
+        assert!(step >= 1.0);
+    }
 }

@@ -35,14 +35,22 @@ pub struct CollectOptions {
 
 /// One routine's measurements: a per-op value per round, and where in the overall measurement
 /// order each was taken (0 is the first batch measured).
+///
+/// ```
+/// use rtcompare_runtime::report::Series;
+/// // Three rounds of one routine, measured first in each round of four batches.
+/// let series = Series { per_op: vec![10.0, 11.0, 10.5], position: vec![0, 4, 8], placements: Vec::new() };
+/// assert_eq!(rtcompare_runtime::stats::median(&series.per_op), 10.5);
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Series {
     /// Per-op values (batch total divided by the batch size), one per round.
     pub per_op: Vec<f64>,
     /// Position of each value in the overall measurement order.
     pub position: Vec<u32>,
-    /// Per placement copy (see [`super::place`]), the per-op values of the rounds in which that
-    /// copy ran; empty for arms with a single copy.
+    /// Per placement copy (the same code at another offset, which the arms `#[compare]`
+    /// registers have), the per-op values of the rounds in which that copy ran; empty for arms
+    /// with a single copy.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub placements: Vec<Vec<f64>>,
 }
@@ -65,6 +73,16 @@ impl Series {
 
 /// Everything collected for one comparison. Round `i` of every series was measured in the same
 /// round, with the same input seed.
+///
+/// ```
+/// use rtcompare_runtime::{Arm, Options, measure};
+/// use rtcompare_runtime::stats::paired_ratios;
+/// use std::time::Duration;
+/// let options = Options { budget: Duration::from_millis(20), ..Options::default() };
+/// let samples = measure(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options).samples;
+/// let ratios = paired_ratios(&samples.candidate.per_op, &samples.baseline.per_op);
+/// assert_eq!(ratios.len(), samples.rounds());
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Samples {
     /// Candidate operations per batch.
@@ -83,21 +101,20 @@ pub struct Samples {
 
 impl Samples {
     /// Number of complete rounds.
+    ///
+    /// ```
+    /// let mut samples = rtcompare_runtime::report::Samples::default();
+    /// samples.candidate.per_op = vec![1.0, 2.0];
+    /// assert_eq!(samples.rounds(), 2);
+    /// ```
     pub fn rounds(&self) -> usize {
         self.candidate.per_op.len()
     }
 
     /// The first `rounds` rounds (all of them when there are fewer), as a collection that
     /// stopped there would have kept them.
-    ///
-    /// ```
-    /// use rtcompare_runtime::measure::Samples;
-    /// let mut samples = Samples::default();
-    /// samples.candidate.per_op = vec![1.0, 2.0, 3.0];
-    /// samples.candidate.position = vec![0, 4, 8];
-    /// assert_eq!(samples.first(2).candidate.per_op, vec![1.0, 2.0]);
-    /// ```
-    pub fn first(&self, rounds: usize) -> Samples {
+    #[cfg(test)]
+    pub(crate) fn first(&self, rounds: usize) -> Samples {
         let cut = |series: &Series| {
             let kept = rounds.min(series.per_op.len());
             Series {
@@ -124,17 +141,7 @@ impl Samples {
     /// These rounds followed by `later`'s, as one series: positions continue after this
     /// collection's last batch, and each placement copy's values are joined. The batch sizes
     /// are `later`'s.
-    ///
-    /// ```
-    /// use rtcompare_runtime::measure::Samples;
-    /// let mut first = Samples::default();
-    /// first.candidate.per_op = vec![1.0];
-    /// first.candidate.position = vec![2];
-    /// let later = first.clone();
-    /// first.append(later);
-    /// assert_eq!((first.rounds(), first.candidate.position.clone()), (2, vec![2, 6]));
-    /// ```
-    pub fn append(&mut self, later: Samples) {
+    pub(crate) fn append(&mut self, later: Samples) {
         let offset = 4 * self.rounds() as u32;
         self.candidate_iters = later.candidate_iters;
         self.baseline_iters = later.baseline_iters;
@@ -180,47 +187,11 @@ impl Routine {
 /// Routines a round runs.
 const ROUTINES: usize = Routine::ALL.len();
 
-/// Collects interleaved rounds of both arms and their twins.
-///
-/// ```
-/// use rtcompare_runtime::measure::{collect, Arm, CollectOptions, Layout, Meter, Metric};
-/// use std::time::Duration;
-/// let mut a = Arm::from_fn("a", || std::hint::black_box(2u64) * 3);
-/// let mut b = Arm::from_fn("b", || std::hint::black_box(2u64) + 3);
-/// let samples = collect(&mut a, &mut b, &CollectOptions {
-///     candidate_iters: 100, baseline_iters: 100, budget: Duration::from_millis(5), warmup: Duration::ZERO,
-///     min_rounds: 10, max_rounds: 50, seed: 1, meter: Meter::new(Metric::Time), layout: Layout::Random,
-///     progress: None,
-/// }).expect("local arms never halt");
-/// assert!(samples.rounds() >= 10);
-/// ```
-///
-/// # Errors
-/// [`Halt`] when an arm's batch could not run (see [`Arm::from_copies`]).
-pub fn collect(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &CollectOptions) -> Result<Samples, Halt> {
-    collect_until(candidate, baseline, options, &[], |_, _| false)
-}
-
-/// [`collect`], stopping early when `stop` says so: it is asked, with the rounds so far and the
-/// share, once the collection has spent each share of the budget in `looks` (ascending) and has
-/// at least `min_rounds` rounds. What to stop for is the caller's policy
-/// ([`crate::decide::Looks`]); a look passed over for want of rounds is not asked later.
-///
-/// ```
-/// use rtcompare_runtime::measure::{collect_until, Arm, CollectOptions, Layout, Meter, Metric};
-/// use std::time::Duration;
-/// let mut a = Arm::from_fn("a", || std::hint::black_box(2u64) * 3);
-/// let mut b = Arm::from_fn("b", || std::hint::black_box(2u64) + 3);
-/// let options = CollectOptions {
-///     candidate_iters: 100, baseline_iters: 100, budget: Duration::from_millis(200), warmup: Duration::ZERO,
-///     min_rounds: 10, max_rounds: 100_000, seed: 1, meter: Meter::new(Metric::Time), layout: Layout::Fixed,
-///     progress: None,
-/// };
-/// let started = std::time::Instant::now();
-/// let samples = collect_until(&mut a, &mut b, &options, &[0.05], |samples, _| samples.rounds() >= 10)
-///     .expect("local arms never halt");
-/// assert!(samples.rounds() >= 10 && started.elapsed() < Duration::from_millis(150));
-/// ```
+/// Collects interleaved rounds of both arms and their twins, stopping early when `stop` says
+/// so: it is asked, with the rounds so far and the share, once the collection has spent each
+/// share of the budget in `looks` (ascending) and has at least `min_rounds` rounds. What to stop
+/// for is the caller's policy ([`crate::decide::Looks`]); a look passed over for want of rounds
+/// is not asked later.
 ///
 /// # Errors
 /// [`Halt`] when an arm's batch could not run (see [`Arm::from_copies`]).
@@ -320,4 +291,71 @@ fn warm_up(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &CollectOpt
         round += 1;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_rounds_are_kept_as_a_collection_stopped_there_would_keep_them() {
+        let mut samples = Samples::default();
+        samples.candidate.per_op = vec![1.0, 2.0, 3.0];
+        samples.candidate.position = vec![0, 4, 8];
+        assert_eq!(samples.first(2).candidate.per_op, vec![1.0, 2.0]);
+    }
+
+    #[test]
+    fn appended_rounds_continue_the_positions() {
+        let mut first = Samples::default();
+        first.candidate.per_op = vec![1.0];
+        first.candidate.position = vec![2];
+        let later = first.clone();
+        first.append(later);
+        assert_eq!((first.rounds(), first.candidate.position.clone()), (2, vec![2, 6]));
+    }
+
+    /// Interleaved rounds of both arms and their twins, without looks: the collection runs at
+    /// least its minimum rounds.
+    #[test]
+    fn a_collection_without_looks_runs_its_rounds() {
+        let mut a = Arm::from_fn("a", || std::hint::black_box(2u64) * 3);
+        let mut b = Arm::from_fn("b", || std::hint::black_box(2u64) + 3);
+        let options = CollectOptions {
+            candidate_iters: 100,
+            baseline_iters: 100,
+            budget: Duration::from_millis(5),
+            warmup: Duration::ZERO,
+            min_rounds: 10,
+            max_rounds: 50,
+            seed: 1,
+            meter: Meter::new(crate::Metric::Time),
+            layout: Layout::Random,
+            progress: None,
+        };
+        let samples = collect_until(&mut a, &mut b, &options, &[], |_, _| false).expect("local arms");
+        assert!(samples.rounds() >= 10);
+    }
+
+    #[test]
+    fn a_collection_stops_when_a_look_says_so() {
+        let mut a = Arm::from_fn("a", || std::hint::black_box(2u64) * 3);
+        let mut b = Arm::from_fn("b", || std::hint::black_box(2u64) + 3);
+        let options = CollectOptions {
+            candidate_iters: 100,
+            baseline_iters: 100,
+            budget: Duration::from_millis(200),
+            warmup: Duration::ZERO,
+            min_rounds: 10,
+            max_rounds: 100_000,
+            seed: 1,
+            meter: Meter::new(crate::Metric::Time),
+            layout: Layout::Fixed,
+            progress: None,
+        };
+        let started = Instant::now();
+        let samples =
+            collect_until(&mut a, &mut b, &options, &[0.05], |samples, _| samples.rounds() >= 10).expect("local arms");
+        assert!(samples.rounds() >= 10 && started.elapsed() < Duration::from_millis(150));
+    }
 }

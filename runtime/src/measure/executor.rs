@@ -41,7 +41,7 @@ thread_local! {
 /// Drives futures to completion on the current thread.
 ///
 /// ```
-/// use rtcompare_runtime::measure::Executor;
+/// use rtcompare_runtime::Executor;
 /// async fn add(a: u64, b: u64) -> u64 { a + b }
 /// assert_eq!(Executor::current().block_on(add(2, 3)), 5);
 /// ```
@@ -51,12 +51,28 @@ pub struct Executor {
 }
 
 impl Executor {
-    /// An executor for the current thread, whose waker unparks it.
+    /// An executor for the current thread, whose waker unparks it. `Executor::current().block_on`
+    /// is what `#[compare]` runs an async pair's futures with; a `block_on = path` function may
+    /// call it too.
+    ///
+    /// ```
+    /// use rtcompare_runtime::Executor;
+    /// fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    ///     Executor::current().block_on(future)
+    /// }
+    /// assert_eq!(block_on(async { 6 * 7 }), 42);
+    /// ```
     pub fn current() -> Self {
         Executor { waker: WAKER.with(Waker::clone) }
     }
 
     /// Polls `future` until it is ready, parking the thread while it is pending.
+    ///
+    /// ```
+    /// use rtcompare_runtime::Executor;
+    /// let executor = Executor::current();
+    /// assert_eq!(executor.block_on(async { "ready" }), "ready");
+    /// ```
     #[inline]
     pub fn block_on<F: Future>(&self, future: F) -> F::Output {
         let mut future = pin!(future);
@@ -83,7 +99,7 @@ pub struct ValueCall;
 /// this impl without autoref, so it wins over [`IsValue`], which needs one more.
 ///
 /// ```
-/// use rtcompare_runtime::measure::{Executor, IsFuture as _, IsValue as _};
+/// use rtcompare_runtime::__private::{Executor, IsFuture as _, IsValue as _};
 /// let executor = Executor::current();
 /// let future = async { 7 };
 /// assert_eq!((&future).__rtcompare_kind().settle(future, &executor), 7);
@@ -122,7 +138,7 @@ impl FutureCall {
     /// (`fn on_runtime<F: Future>(f: F) -> F::Output`).
     ///
     /// ```
-    /// use rtcompare_runtime::measure::{Executor, IsFuture as _, IsValue as _};
+    /// use rtcompare_runtime::__private::{Executor, IsFuture as _, IsValue as _};
     /// fn mine<F: std::future::Future>(f: F) -> F::Output { Executor::current().block_on(f) }
     /// let future = async { 2 + 2 };
     /// assert_eq!((&future).__rtcompare_kind().settle_on(future, mine), 4);

@@ -19,7 +19,7 @@ pub struct WithRng;
 ///
 /// ```
 /// use rtcompare_runtime::Dprng;
-/// use rtcompare_runtime::measure::Setup;
+/// use rtcompare_runtime::__private::Setup;
 /// fn numbers(rng: &mut Dprng) -> Vec<u32> { (0..4).map(|_| rng.u32()).collect() }
 /// let input = Setup::build(&numbers, &mut Dprng::new(1));
 /// assert_eq!(input.len(), 4);
@@ -51,7 +51,7 @@ impl<I, F: Fn(&mut Dprng) -> I> Setup<I, WithRng> for F {
 ///
 /// ```
 /// use rtcompare_runtime::Dprng;
-/// use rtcompare_runtime::measure::SizedSetup;
+/// use rtcompare_runtime::__private::SizedSetup;
 /// fn zeros(size: usize) -> Vec<u8> { vec![0; size] }
 /// assert_eq!(SizedSetup::build(&zeros, &mut Dprng::new(1), 10).len(), 10);
 /// ```

@@ -37,10 +37,10 @@ use std::mem::MaybeUninit;
 /// randomisation inside a process").
 ///
 /// ```
-/// use rtcompare_runtime::measure::Layout;
-/// assert_eq!(Layout::parse("fixed"), Some(Layout::Fixed));
-/// assert_eq!(Layout::Random.as_str(), "random");
-/// assert_eq!(Layout::parse("sometimes"), None);
+/// use rtcompare_runtime::{Layout, Options};
+/// let options = Options { layout: Layout::Random, ..Options::default() };
+/// assert_eq!(options.layout.as_str(), "random");
+/// assert_eq!(Options::default().layout, Layout::Fixed);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Layout {
@@ -53,6 +53,10 @@ pub enum Layout {
 
 impl Layout {
     /// The setting's value: `fixed` or `random`.
+    ///
+    /// ```
+    /// assert_eq!(rtcompare_runtime::Layout::Fixed.as_str(), "fixed");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Layout::Fixed => "fixed",
@@ -61,7 +65,7 @@ impl Layout {
     }
 
     /// Reads `fixed` or `random` (surrounding spaces ignored).
-    pub fn parse(value: &str) -> Option<Layout> {
+    pub(crate) fn parse(value: &str) -> Option<Layout> {
         match value.trim() {
             "fixed" => Some(Layout::Fixed),
             "random" => Some(Layout::Random),
@@ -340,5 +344,12 @@ mod tests {
         let draw = Draw::new(Layout::Random, 9);
         assert_eq!(draw.at_depth(|| 41 + 1), 42);
         assert_eq!(Draw::new(Layout::Fixed, 9).at_depth(|| "direct"), "direct");
+    }
+
+    #[test]
+    fn a_layout_reads_and_names_its_setting() {
+        assert_eq!(Layout::parse("fixed"), Some(Layout::Fixed));
+        assert_eq!(Layout::Random.as_str(), "random");
+        assert_eq!(Layout::parse("sometimes"), None);
     }
 }

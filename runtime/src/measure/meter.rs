@@ -4,6 +4,12 @@ use super::alloc::{AllocCounts, start_counting, stop_counting};
 use std::time::Instant;
 
 /// The quantity a comparison measures.
+///
+/// ```
+/// use rtcompare_runtime::{Metric, Options};
+/// let allocations = Options { metric: Metric::AllocBytes, ..Options::default() };
+/// assert_eq!(allocations.metric.unit(), "bytes");
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Metric {
@@ -45,6 +51,11 @@ impl Metric {
     }
 
     /// Whether the metric counts discrete events (exact, repeatable) rather than timing them.
+    ///
+    /// ```
+    /// use rtcompare_runtime::Metric;
+    /// assert!(Metric::Allocs.is_count() && !Metric::Time.is_count());
+    /// ```
     pub fn is_count(self) -> bool {
         self != Metric::Time
     }
@@ -56,7 +67,7 @@ impl Metric {
 /// after it, so nothing but the measured calls lies between the two readings.
 ///
 /// ```
-/// use rtcompare_runtime::measure::{Meter, Metric};
+/// use rtcompare_runtime::{Meter, Metric};
 /// let meter = Meter::new(Metric::Time);
 /// let reading = meter.start();
 /// let nanos = meter.stop(reading);
@@ -68,6 +79,13 @@ pub struct Meter {
 }
 
 /// A reading taken by [`Meter::start`], consumed by [`Meter::stop`].
+///
+/// ```
+/// use rtcompare_runtime::{Meter, Metric, Reading};
+/// let meter = Meter::new(Metric::Time);
+/// let reading: Reading = meter.start();
+/// let _nanos = meter.stop(reading);
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Reading(ReadingKind);
 
@@ -79,17 +97,35 @@ enum ReadingKind {
 
 impl Meter {
     /// A meter for `metric`.
+    ///
+    /// ```
+    /// use rtcompare_runtime::{Meter, Metric};
+    /// assert_eq!(Meter::new(Metric::Allocs).metric(), Metric::Allocs);
+    /// ```
     pub fn new(metric: Metric) -> Meter {
         Meter { metric }
     }
 
     /// What this meter measures.
+    ///
+    /// ```
+    /// use rtcompare_runtime::{Meter, Metric};
+    /// assert_eq!(Meter::new(Metric::Time).metric(), Metric::Time);
+    /// ```
     pub fn metric(self) -> Metric {
         self.metric
     }
 
     /// Takes the opening reading of a batch (and turns allocation counting on for count
     /// metrics).
+    ///
+    /// ```
+    /// use rtcompare_runtime::{Meter, Metric};
+    /// let meter = Meter::new(Metric::Time);
+    /// let start = meter.start();
+    /// let total: u64 = (0..1_000u64).map(std::hint::black_box).sum();
+    /// assert!(meter.stop(start) < 1_000_000_000 && total > 0);
+    /// ```
     #[inline(always)]
     pub fn start(self) -> Reading {
         match self.metric {
@@ -98,7 +134,20 @@ impl Meter {
         }
     }
 
-    /// Takes the closing reading and returns the batch's total in the metric's unit.
+    /// Takes the closing reading and returns the batch's total in the metric's unit: elapsed
+    /// nanoseconds, or the bytes or allocations counted since the opening reading (which needs
+    /// [`CountingAllocator`](crate::CountingAllocator) as the global allocator; without it,
+    /// they stay 0).
+    ///
+    /// ```
+    /// use rtcompare_runtime::{Meter, Metric};
+    /// // Without the counting allocator installed, nothing is counted.
+    /// let meter = Meter::new(Metric::Allocs);
+    /// let start = meter.start();
+    /// let boxed = std::hint::black_box(Box::new(1u64));
+    /// assert_eq!(meter.stop(start), 0);
+    /// drop(boxed);
+    /// ```
     #[inline(always)]
     pub fn stop(self, start: Reading) -> u64 {
         match start.0 {

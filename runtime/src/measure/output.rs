@@ -10,7 +10,7 @@ use std::mem::needs_drop;
 /// which costs a store and a length update per call — paid equally by both arms.
 ///
 /// ```
-/// use rtcompare_runtime::measure::Outputs;
+/// use rtcompare_runtime::__private::Outputs;
 /// let mut outputs = Outputs::with_capacity(2);
 /// outputs.keep(String::from("a"));
 /// outputs.keep(String::from("b"));

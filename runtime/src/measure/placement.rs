@@ -29,7 +29,7 @@ pub const PLACEMENT_STEP: usize = 16;
 ///
 /// ```
 /// // Harmless to call anywhere: it only inserts padding into the instruction stream.
-/// rtcompare_runtime::measure::place::<2>();
+/// rtcompare_runtime::__private::place::<2>();
 /// ```
 #[inline(always)]
 pub fn place<const COPY: usize>() {
@@ -50,13 +50,6 @@ pub fn place<const COPY: usize>() {
 /// Splits a batch of `iters` operations over `copies` copies: as evenly as possible, the
 /// remainder going to the copies after `rotation` (so batches smaller than the number of copies
 /// visit every copy over consecutive rounds).
-///
-/// ```
-/// use rtcompare_runtime::measure::split_batch;
-/// assert_eq!(split_batch(10, 4, 0), [3, 3, 2, 2]);
-/// assert_eq!(split_batch(1, 4, 2), [0, 0, 1, 0]);
-/// assert_eq!(split_batch(5, 1, 3), [5, 0, 0, 0]);
-/// ```
 pub fn split_batch(iters: u64, copies: usize, rotation: u64) -> [u64; PLACEMENTS] {
     let copies = copies.clamp(1, PLACEMENTS);
     let n = copies as u64;
@@ -106,5 +99,12 @@ mod tests {
         for (i, a) in seeds.iter().enumerate() {
             assert!(seeds[i + 1..].iter().all(|b| b != a));
         }
+    }
+
+    #[test]
+    fn a_batch_is_split_evenly_from_the_rotation() {
+        assert_eq!(split_batch(10, 4, 0), [3, 3, 2, 2]);
+        assert_eq!(split_batch(1, 4, 2), [0, 0, 1, 0]);
+        assert_eq!(split_batch(5, 1, 3), [5, 0, 0, 0]);
     }
 }

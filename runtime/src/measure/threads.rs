@@ -16,7 +16,7 @@ const SPINS_BEFORE_YIELDING: u32 = 4_096;
 /// Releases a batch's threads together once every one of them has arrived.
 ///
 /// ```
-/// use rtcompare_runtime::measure::Gate;
+/// use rtcompare_runtime::__private::Gate;
 /// let gate = Gate::new(1);
 /// gate.wait(); // the only thread: released at once
 /// ```
@@ -60,7 +60,7 @@ impl Gate {
 /// once every thread has finished.
 ///
 /// ```
-/// use rtcompare_runtime::measure::on_threads;
+/// use rtcompare_runtime::__private::on_threads;
 /// let slowest = on_threads(3, |gate| {
 ///     gate.wait();
 ///     7

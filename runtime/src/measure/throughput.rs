@@ -15,7 +15,7 @@ impl ThroughputUnit {
     /// The name used in the results file: `bytes` or `elements`.
     ///
     /// ```
-    /// assert_eq!(rtcompare_runtime::measure::ThroughputUnit::Bytes.as_str(), "bytes");
+    /// assert_eq!(rtcompare_runtime::__private::ThroughputUnit::Bytes.as_str(), "bytes");
     /// ```
     pub fn as_str(self) -> &'static str {
         match self {
@@ -37,11 +37,9 @@ pub enum Amount {
 /// `throughput = bytes(N)` or `elements(N)`: what one call of either arm processes.
 ///
 /// ```
-/// use rtcompare_runtime::measure::{Amount, Throughput, ThroughputUnit};
-/// let declared = Throughput { unit: ThroughputUnit::Bytes, amount: Amount::Size };
-/// let work = declared.per_call(Some(1024)).unwrap();
-/// assert_eq!(work.per_second(1_000.0), 1024.0 * 1e6);
-/// assert_eq!(declared.per_call(None), None);
+/// use rtcompare_runtime::__private::{Amount, Throughput, ThroughputUnit};
+/// let declared = Throughput { unit: ThroughputUnit::Elements, amount: Amount::Fixed(64) };
+/// assert_eq!(declared.unit.as_str(), "elements");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Throughput {
@@ -54,7 +52,7 @@ pub struct Throughput {
 impl Throughput {
     /// The work of one call in a test of size `size` (from `args`); `None` for `bytes(arg)`
     /// without a size, which the attribute rejects at compile time.
-    pub fn per_call(self, size: Option<u64>) -> Option<Work> {
+    pub(crate) fn per_call(self, size: Option<u64>) -> Option<Work> {
         let amount = match self.amount {
             Amount::Fixed(amount) => amount,
             Amount::Size => size?,
@@ -77,5 +75,18 @@ impl Work {
     /// for a call measured at zero.
     pub fn per_second(self, ns_per_call: f64) -> f64 {
         self.per_call as f64 * 1e9 / ns_per_call
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_throughput_resolves_its_work_per_call() {
+        let declared = Throughput { unit: ThroughputUnit::Bytes, amount: Amount::Size };
+        let work = declared.per_call(Some(1024)).unwrap();
+        assert_eq!(work.per_second(1_000.0), 1024.0 * 1e6);
+        assert_eq!(declared.per_call(None), None);
     }
 }

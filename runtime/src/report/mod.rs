@@ -1,9 +1,21 @@
-//! Presenting reports: human units, every sentence about a verdict (its caveats, a test's
-//! failure), the per-comparison text block, the table of several candidates against one
-//! baseline, and the files a run leaves behind (the JSON results file, a Markdown summary, one
-//! SVG picture per comparison, and the files continuous-benchmarking tools read: Bencher Metric
-//! Format and github-action-benchmark JSON), made from a record of the run that the processes
-//! of one nextest run share.
+//! A comparison's [`Report`] and what it is made of, and how to show one: the text block
+//! printed under a test ([`render_text`]), its picture ([`render_svg`]), and the units both use
+//! ([`format_value`], [`format_ns`]).
+//!
+//! ```
+//! use rtcompare_runtime::report::{Detail, render_text};
+//! use rtcompare_runtime::{Arm, Options, compare};
+//! use std::time::Duration;
+//! let options = Options { budget: Duration::from_millis(20), ..Options::default() };
+//! let report = compare(Arm::from_fn("add", || 1 + 1), Arm::from_fn("mul", || 2 * 1), &options);
+//! println!("{}", render_text(&report, Detail::Short));
+//! ```
+//!
+//! Every sentence about a verdict is written here too ([`sentence`] for a caveat, a test's
+//! failure), and inside the crate this module makes the files a run leaves behind (the JSON results
+//! file, a Markdown summary, one SVG picture per comparison, and the files continuous-benchmarking
+//! tools read: Bencher Metric Format and github-action-benchmark JSON), from a record of the run
+//! that the processes of one nextest run share.
 
 mod atomic;
 mod bmf;
@@ -21,7 +33,13 @@ mod svg;
 mod text;
 mod tracking;
 
-pub use crate::units::{format_ns, format_rate, format_value};
+pub use crate::measure::{Calibration, Samples, Series};
+pub use crate::units::{format_ns, format_value};
+pub use crate::validate::{PlacementSpread, Validation};
+pub use crate::verdict::{
+    ArmRole, CLEAR_BEYOND_TOLERANCE, Caveat, DriftSeries, DriftTests, Ending, Report, ResamplingInfo, RoundFigures,
+    ThresholdConfidence, Validations, Verdict, WarningKind,
+};
 pub(crate) use atomic::write_atomically;
 pub(crate) use failure::{Failure, failure_message, unoptimised_note};
 pub(crate) use files::{Destinations, Mode, Requested, Written, binary_name};

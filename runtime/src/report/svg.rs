@@ -35,7 +35,7 @@ const GREY: &str = "#555555";
 ///
 /// ```
 /// use rtcompare_runtime::{judge, JudgeOptions, Metric};
-/// use rtcompare_runtime::measure::{Calibration, Samples, Series};
+/// use rtcompare_runtime::report::{Calibration, Samples, Series};
 /// let series = |ns: f64| Series {
 ///     per_op: (0..40).map(|i| ns + (i % 5) as f64).collect(),
 ///     position: (0..40).collect(),

@@ -20,6 +20,13 @@ pub(crate) enum Line {
 }
 
 /// How much of a verdict the text block shows.
+///
+/// ```
+/// use rtcompare_runtime::report::Detail;
+/// let verbose = std::env::var_os("RTCOMPARE_VERBOSE").is_some_and(|v| v == "1");
+/// let detail = if verbose { Detail::Verbose } else { Detail::Short };
+/// # let _ = detail;
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Detail {
     /// The verdict with its change and interval, each arm's median, and one line for each

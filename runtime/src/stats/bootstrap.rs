@@ -30,12 +30,17 @@ const REPLICATES_BEYOND_AN_END: f64 = 100.0;
 /// The most resamples [`resamples_for_level`] asks for: 100 replicates beyond each end up to a
 /// level of `1 − 0.05 / 50` (0.999), 40 at `1 − 0.05 / 125`; about a second for a thousand
 /// rounds on one core, paid only by the confirmation rounds of large suites.
+///
+/// ```
+/// use rtcompare_runtime::stats::{MAX_RESAMPLES, resamples_for_level};
+/// assert_eq!(resamples_for_level(0.999_999), MAX_RESAMPLES);
+/// ```
 pub const MAX_RESAMPLES: usize = 200_000;
 
 /// Resamples for an interval at `level`: [`DEFAULT_RESAMPLES`], or more when that would leave
 /// fewer than 100 replicates beyond each end — at a Bonferroni-adjusted level such as
 /// `1 − 0.05 / 125` a fixed 5,000 leaves one, and the end is noise. Capped at [`MAX_RESAMPLES`].
-/// The interval ends' stability is measured in `runtime/tests/statistics.rs`.
+/// The interval ends' stability is measured in `runtime/src/synthetic/statistics.rs`.
 ///
 /// ```
 /// use rtcompare_runtime::stats::{DEFAULT_RESAMPLES, resamples_for_level};

@@ -15,6 +15,14 @@
 use super::{Summary, sorted_copy};
 
 /// Which spread widens the median tolerance.
+///
+/// ```
+/// use rtcompare_runtime::JudgeOptions;
+/// use rtcompare_runtime::stats::Spread;
+/// assert_eq!(JudgeOptions::default().spread, Spread::RoundMedian);
+/// let raw = JudgeOptions { spread: Spread::RawSamples, ..JudgeOptions::default() };
+/// # let _ = raw;
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Spread {
     /// How far the median of the per-round ratios would move from one run to the next: the
@@ -35,6 +43,19 @@ pub enum Spread {
 }
 
 /// What the parity rule looks at.
+///
+/// ```
+/// use rtcompare_runtime::stats::{parity_verdict, ParityInputs, Spread};
+/// use rtcompare_runtime::Outcome;
+/// let baseline = [100.0, 101.0, 99.0, 100.5, 100.2];
+/// let candidate = [100.5, 100.0, 99.5, 100.0, 100.1];
+/// let inputs = ParityInputs {
+///     candidate: &candidate, baseline: &baseline, parity: 0.04,
+///     spread: Spread::RoundMedian, candidate_floor: 0.0, baseline_floor: 0.0, process_spread: None,
+///     process_rounds: &[],
+/// };
+/// assert_eq!(parity_verdict(&inputs).outcome, Outcome::Parity);
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct ParityInputs<'a> {
     /// Candidate per-op values, one per round.
@@ -65,6 +86,18 @@ pub struct ParityInputs<'a> {
 }
 
 /// Outcome of a comparison: the candidate against its baseline.
+///
+/// ```
+/// use rtcompare_runtime::{Arm, Options, Outcome, compare};
+/// use std::time::Duration;
+/// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
+/// let report = compare(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
+/// match report.verdict.outcome {
+///     Outcome::Win => println!("faster"),
+///     Outcome::Parity => println!("no difference that counts"),
+///     Outcome::Loss => println!("slower"),
+/// }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// The candidate is faster (or uses less).
@@ -91,6 +124,20 @@ impl Outcome {
 }
 
 /// The parity rule's answer and the figures behind it.
+///
+/// ```
+/// use rtcompare_runtime::stats::{parity_verdict, ParityInputs, Spread};
+/// use rtcompare_runtime::Outcome;
+/// let baseline = [100.0, 101.0, 99.0, 100.5, 100.2];
+/// let candidate = [100.5, 100.0, 99.5, 100.0, 100.1];
+/// let inputs = ParityInputs {
+///     candidate: &candidate, baseline: &baseline, parity: 0.04,
+///     spread: Spread::RoundMedian, candidate_floor: 0.0, baseline_floor: 0.0, process_spread: None,
+///     process_rounds: &[],
+/// };
+/// let v = parity_verdict(&inputs);
+/// assert!(v.ratio > 0.99 && v.ratio < 1.01 && v.tolerance >= 0.04);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ParityVerdict {
     /// Win, parity or loss by the rule alone.

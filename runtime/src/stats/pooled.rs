@@ -14,6 +14,13 @@ use super::{Estimate, median, student_t_cdf, student_t_quantile};
 
 /// The pooled estimate: the mean of the processes' differences, its t interval, and each
 /// process's own difference.
+///
+/// ```
+/// use rtcompare_runtime::stats::pool_processes;
+/// let pooled = pool_processes(&[&[0.90, 0.91][..], &[0.92, 0.90][..], &[0.91, 0.91][..]], 0.95);
+/// assert_eq!((pooled.process_differences.len(), pooled.degrees_of_freedom), (3, 2.0));
+/// assert!(pooled.estimate.low < pooled.estimate.difference && pooled.standard_error > 0.0);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pooled {
     /// `d̄`, the mean of the per-process differences, with its t interval at the level asked.
@@ -60,6 +67,12 @@ impl Pooled {
     }
 
     /// The spread between processes: largest minus smallest per-process difference.
+    ///
+    /// ```
+    /// use rtcompare_runtime::stats::pool_processes;
+    /// let pooled = pool_processes(&[&[0.90][..], &[0.95][..], &[0.92][..]], 0.95);
+    /// assert!((pooled.between_process_range() - 0.05).abs() < 1e-12);
+    /// ```
     pub fn between_process_range(&self) -> f64 {
         let (low, high) = self
             .process_differences

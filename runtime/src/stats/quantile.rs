@@ -39,6 +39,12 @@ pub fn median(values: &[f64]) -> f64 {
 }
 
 /// Minimum, quartiles, median and maximum of a set of values.
+///
+/// ```
+/// use rtcompare_runtime::stats::Summary;
+/// let s = Summary::of(&[4.0, 1.0, 3.0, 2.0]);
+/// assert_eq!((s.count, s.median, s.mean), (4, 2.5, 2.5));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Summary {
     /// How many values.
@@ -81,6 +87,11 @@ impl Summary {
 
     /// The interquartile range relative to the median, `(q3 − q1) / median`: the spread the
     /// parity rule uses. Zero when the median is zero.
+    ///
+    /// ```
+    /// use rtcompare_runtime::stats::Summary;
+    /// assert_eq!(Summary::of(&[90.0, 95.0, 100.0, 105.0, 110.0]).relative_iqr(), 0.1);
+    /// ```
     pub fn relative_iqr(&self) -> f64 {
         if self.median == 0.0 { 0.0 } else { (self.q3 - self.q1) / self.median.abs() }
     }

@@ -6,20 +6,18 @@
 //! every process of a run; rounds carry machine noise common to the four routines of a round and
 //! noise of their own.
 //!
-//! Each check prints its figures (`cargo test --release -p rtcompare-runtime --test decision --
-//! --nocapture --test-threads 1`); `docs/statistics.md`, "The decision", records them.
+//! Each check prints its figures (`cargo test --release -p rtcompare-runtime --lib synthetic::decision
+//! -- --nocapture --test-threads 1`); `docs/statistics.md`, "The decision", records them.
 
-use rtcompare_runtime::decide::{
-    Ending, Looks, Plan, Role, conclude, confirm, confirmation_level, parity_established, signal,
-};
-use rtcompare_runtime::harness::DEFAULT_MAX_PROCESSES;
-use rtcompare_runtime::measure::{Metric, Samples};
-use rtcompare_runtime::report::sentence;
-use rtcompare_runtime::stats::{median, pool_processes};
-use rtcompare_runtime::{Dprng, JudgeOptions, Measured, Outcome, Report, WarningKind, judge};
-
-mod support;
-use support::{calibration, normal, series};
+use super::{calibration, normal, series};
+use crate::decide::looks::parity_established;
+use crate::decide::{Looks, Plan, Role, conclude, confirm, confirmation_level, signal};
+use crate::harness::DEFAULT_MAX_PROCESSES;
+use crate::measure::{Metric, Samples};
+use crate::report::sentence;
+use crate::stats::{median, pool_processes};
+use crate::verdict::Ending;
+use crate::{Dprng, JudgeOptions, Measured, Outcome, Report, WarningKind, judge};
 
 /// One kind of comparison: what the processes of it look like.
 #[derive(Clone, Copy, Debug)]
@@ -480,4 +478,36 @@ fn the_pooled_interval_covers_with_few_rounds_and_odd_noise() {
     let mut rng = Dprng::new(9);
     let many: Vec<f64> = (0..200_000).map(|_| shapes[1].1(&mut rng)).collect();
     assert!(median(&many).abs() < 2e-4, "{}", median(&many));
+}
+
+/// The levels the deciding look of a confirmation can have in a binary of three registered
+/// comparisons, at the default `RTCOMPARE_PROCESSES` and `RTCOMPARE_MAX_PROCESSES`: each look's
+/// share of the spending, or what was left when the time cap ended the confirmation. The facade's
+/// `tests/confirmation.rs` finds one of them in the results file of the known-answers fixture
+/// (three comparisons) however the binary was invoked; the plan is internal, so it holds them as
+/// figures, with the bounds on fresh processes, and this test keeps those figures the plan's.
+#[test]
+fn the_facade_pins_the_look_levels_of_three_registered_comparisons() {
+    use crate::decide::MIN_FRESH_PROCESSES;
+    use crate::decide::spending::{GAMMA, Spender};
+    let plan = Plan::new(1, DEFAULT_MAX_PROCESSES, confirmation_level(3));
+    let mut spender = Spender::new(1.0 - plan.level, GAMMA);
+    let mut looks = Vec::new();
+    for size in plan.sizes() {
+        looks.push(1.0 - spender.clone().rest());
+        looks.push(1.0 - spender.look(size as f64 / plan.cap as f64));
+    }
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/confirmation.rs");
+    let facade = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let pinned: Vec<String> = looks.iter().map(|level| format!("{level:?}")).collect();
+    println!("look levels of three registered comparisons: {}", pinned.join(", "));
+    let listed = |level: &String| [",", "]"].iter().any(|end| facade.contains(&format!("{level}{end}")));
+    let missing: Vec<&String> = pinned.iter().filter(|level| !listed(level)).collect();
+    assert!(missing.is_empty(), "tests/confirmation.rs does not pin these look levels: {missing:?}");
+    for constant in [
+        format!("const MIN_FRESH_PROCESSES: usize = {MIN_FRESH_PROCESSES};"),
+        format!("const DEFAULT_MAX_PROCESSES: usize = {DEFAULT_MAX_PROCESSES};"),
+    ] {
+        assert!(facade.contains(&constant), "tests/confirmation.rs does not pin `{constant}`");
+    }
 }

@@ -1,28 +1,27 @@
 //! Calibration of the statistical engine on synthetic data with a known truth.
 //!
-//! Measures the figures that `runtime/tests/statistics.rs` asserts, with more data sets and
-//! more sample sizes, prints them as a table and writes them as Markdown:
+//! Measures the figures that `synthetic::statistics` asserts, with more data sets and more
+//! sample sizes, prints them as a table and writes them as Markdown. A test that asserts
+//! nothing and takes minutes, so it is ignored unless asked for:
 //!
 //! ```text
-//! cargo run --release -p rtcompare-runtime --example calibration [-- OUTPUT.md]
+//! cargo test --release -p rtcompare-runtime --lib synthetic::calibration -- --ignored --nocapture
 //! ```
 //!
-//! The output defaults to `target/rtcompare/calibration.md`. Every data set has its own seed
-//! derived from its index, so the figures do not depend on the number of threads used.
+//! The Markdown goes to `target/rtcompare/calibration.md` in the workspace, or to the path in
+//! `CALIBRATION_OUTPUT`. Every data set has its own seed derived from its index, so the figures do
+//! not depend on the number of threads used.
 
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use rtcompare_runtime::Dprng;
-use rtcompare_runtime::stats::{
+use super::{ar1, normal, paired_rounds};
+use crate::Dprng;
+use crate::stats::{
     DEFAULT_RESAMPLES, DRIFT_ALPHA, Resampling, block_length, bootstrap_difference, choose_resampling, detect_drift,
     paired_ratios,
 };
-use rtcompare_runtime::validate::{ValidationOptions, validate_harness};
-
-#[path = "../tests/support/mod.rs"]
-mod support;
-use support::{ar1, normal, paired_rounds};
+use crate::validate::{ValidationOptions, validate_harness};
 
 /// Runs `trial(index)` for `count` indices on all cores and returns how many returned true.
 fn count_parallel(count: usize, trial: impl Fn(usize) -> bool + Sync) -> usize {
@@ -117,7 +116,7 @@ fn floor_exceedance(data_sets: usize) -> (f64, f64) {
     let exceeded = count_parallel(data_sets, |i| {
         let mut rng = rng_for(51, i);
         let (a, b) = paired_rounds(200, 0.0, 0.0, 0.03, &mut rng);
-        let apparent = 1.0 - rtcompare_runtime::stats::median(&paired_ratios(&a, &b));
+        let apparent = 1.0 - crate::stats::median(&paired_ratios(&a, &b));
         apparent.abs() > floors[i]
     });
     (floors.iter().sum::<f64>() / data_sets as f64, exceeded as f64 / data_sets as f64)
@@ -149,8 +148,11 @@ fn percent(x: f64) -> String {
     format!("{:.2} %", x * 100.0)
 }
 
-fn main() {
-    let output = std::env::args().nth(1).unwrap_or_else(|| "target/rtcompare/calibration.md".to_owned());
+#[test]
+#[ignore = "prints the calibration figures, in minutes: run with --ignored --nocapture, in release"]
+fn calibration() {
+    let output = std::env::var("CALIBRATION_OUTPUT")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../target/rtcompare/calibration.md").to_owned());
     let started = Instant::now();
     let mut figures = Vec::new();
     let mut add = |property: &str, data: String, value: String, target: &'static str| {
@@ -254,9 +256,6 @@ fn main() {
         .and_then(|()| std::fs::write(&output, &markdown));
     match written {
         Ok(()) => println!("\nwritten to {output} in {:.0} s", started.elapsed().as_secs_f64()),
-        Err(error) => {
-            eprintln!("could not write {output}: {error}");
-            std::process::exit(1);
-        }
+        Err(error) => panic!("could not write {output}: {error}"),
     }
 }

@@ -5,16 +5,12 @@
 //! deterministic, so these tests never flake; the ranges are wide enough for the Monte-Carlo
 //! error of the number of data sets used (stated next to each), not tuned to a lucky seed.
 //!
-//! `runtime/examples/calibration.rs` measures the same figures with more data sets and sizes.
+//! `synthetic::calibration` measures the same figures with more data sets and sizes.
 
-use rtcompare_runtime::Dprng;
-use rtcompare_runtime::stats::{
-    DRIFT_ALPHA, Resampling, bootstrap_difference, choose_resampling, detect_drift, paired_ratios,
-};
-use rtcompare_runtime::validate::{ValidationOptions, validate_harness};
-
-mod support;
-use support::{normal, paired_rounds};
+use super::{normal, paired_rounds};
+use crate::Dprng;
+use crate::stats::{DRIFT_ALPHA, Resampling, bootstrap_difference, choose_resampling, detect_drift, paired_ratios};
+use crate::validate::{ValidationOptions, validate_harness};
 
 /// Resamples per bootstrap in the coverage loops: fewer than the product's 5,000 to keep this
 /// file fast; the interval ends move by far less than the coverage's own Monte-Carlo error.
@@ -181,7 +177,7 @@ fn aa_noise_floor_is_exceeded_rarely() {
 /// than a tenth of the interval's width.
 #[test]
 fn adjusted_interval_ends_do_not_depend_on_the_resampling_seed() {
-    use rtcompare_runtime::stats::{DEFAULT_RESAMPLES, resamples_for_level};
+    use crate::stats::{DEFAULT_RESAMPLES, resamples_for_level};
     let mut rng = Dprng::new(81);
     let ratios: Vec<f64> = (0..200).map(|_| (0.02 * normal(&mut rng)).exp()).collect();
     let level = 1.0 - 0.05 / 125.0;
