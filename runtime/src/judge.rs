@@ -3,6 +3,7 @@
 //! caveats. Pure and seeded: the same samples and options give the same report, bit for bit.
 
 use crate::measure::{Calibration, Measured, Metric, Samples};
+use crate::seeds::{self, Purpose};
 use crate::stats::{
     DRIFT_ALPHA, Estimate, Outcome, ParityInputs, ParityVerdict, Resampling, Summary, bootstrap_difference,
     choose_resampling, detect_drift, paired_ratios, parity_verdict,
@@ -235,19 +236,23 @@ fn assemble(
 fn validate_both(samples: &Samples, options: &JudgeOptions) -> Validations {
     // The floor is a 90th percentile of the replicates: more resamples for an extreme interval
     // level would not move it.
-    let validation_options = |salt: u64| ValidationOptions {
+    let validation_options = |purpose: Purpose| ValidationOptions {
         level: options.level,
         resamples: options.resamples.min(crate::stats::DEFAULT_RESAMPLES),
-        seed: options.seed ^ salt,
+        seed: seeds::for_purpose(options.seed, purpose),
         tolerance: options.parity,
     };
     Validations {
         candidate: validate_harness(
             &samples.candidate.per_op,
             &samples.candidate_twin.per_op,
-            &validation_options(0xA1),
+            &validation_options(Purpose::CandidateValidation),
         ),
-        baseline: validate_harness(&samples.baseline.per_op, &samples.baseline_twin.per_op, &validation_options(0xB2)),
+        baseline: validate_harness(
+            &samples.baseline.per_op,
+            &samples.baseline_twin.per_op,
+            &validation_options(Purpose::BaselineValidation),
+        ),
         candidate_placement: placement_spread(&samples.candidate.placements, &samples.candidate_twin.placements),
         baseline_placement: placement_spread(&samples.baseline.placements, &samples.baseline_twin.placements),
     }

@@ -37,6 +37,7 @@ pub mod report;
 mod rng;
 #[cfg(test)]
 mod scratch;
+mod seeds;
 pub mod stats;
 #[cfg(test)]
 mod synthetic;

@@ -275,7 +275,7 @@ mod tests {
     fn fresh_processes_confirm_a_far_loss() {
         let first = first_round();
         assert_eq!(first.verdict.outcome, Outcome::Loss);
-        let fresh = |process: usize| -> Result<_, String> { Ok(three_times(process + 1)) };
+        let fresh = |process: usize| -> Result<_, std::convert::Infallible> { Ok(three_times(process + 1)) };
         let plan = Plan::new(4, 8, 0.95);
         let found = confirm(&first, &plan, &JudgeOptions::default(), Metric::Time, fresh, |_| true).unwrap();
         assert!(found.confirmed);
@@ -286,7 +286,7 @@ mod tests {
     fn a_confirmed_verdict_averages_every_process() {
         let first = first_round();
         assert!(first.over_processes().is_none());
-        let fresh = |process: usize| -> Result<_, String> { Ok(three_times(process + 1)) };
+        let fresh = |process: usize| -> Result<_, std::convert::Infallible> { Ok(three_times(process + 1)) };
         let plan = Plan::new(4, 4, 0.95);
         let found = confirm(&first, &plan, &JudgeOptions::default(), Metric::Time, fresh, |_| true).unwrap();
         let mean = conclude(first, found).over_processes().expect("confirmed");

@@ -21,7 +21,7 @@
 //! (lines without it, and whatever precedes it) is skipped.
 
 use super::error::{HarnessError, Process};
-use super::protocol::{LOCKSTEP_PREFIX, LOCKSTEP_PROTOCOL, Reply, Request, Twin, process_seed};
+use super::protocol::{LOCKSTEP_PREFIX, LOCKSTEP_PROTOCOL, Reply, Request, Twin};
 use super::revision::{Baseline, how_to_run, prepared};
 use super::variables::{LOCKSTEP_VARIABLE, OPTIMISED_VARIABLE, WORKER_VARIABLE};
 use super::{Comparison, Settings};
@@ -99,7 +99,7 @@ pub(crate) fn measure_against_revision(
     let timeout = settings.worker_timeout(budget);
     let mut all = Vec::with_capacity(count);
     for process in 0..count {
-        let pair = Settings { seed: process_seed(seed, process), ..settings.clone() };
+        let pair = Settings { seed: crate::seeds::nth(seed, process), ..settings.clone() };
         match measure_pair(comparison, name, &pair, baseline, timeout) {
             Ok(Some(measured)) => all.push(measured),
             Ok(None) => return Ok(None),

@@ -30,16 +30,9 @@ pub(crate) fn judge_options(comparison: Comparison, name: &str, seed: u64, level
     JudgeOptions {
         parity: attribute.parity.unwrap_or(JudgeOptions::default().parity),
         thresholds: attribute.thresholds.to_vec(),
-        seed: pair_seed(seed, name),
+        seed: crate::seeds::named(seed, name),
         level,
         resamples: crate::stats::resamples_for_level(level),
         ..JudgeOptions::default()
     }
-}
-
-/// A seed per test, so tests do not share one random stream, yet every run repeats.
-fn pair_seed(seed: u64, name: &str) -> u64 {
-    // FNV-1a over the name, then mixed with the run seed.
-    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
-    hash ^ seed.rotate_left(17)
 }

@@ -1,7 +1,7 @@
 //! The protocol between a test process and the processes it starts, in one place (the variables
 //! that start them are in `variables.rs`): the worker's result file (its format and its atomic
-//! write), the exit codes a worker reports with, how each child's seed is derived from the run's,
-//! and the typed messages of the lock-step processes (`harness/lockstep.rs`).
+//! write), the exit codes a worker reports with, and the typed messages of the lock-step
+//! processes (`harness/lockstep.rs`).
 
 use super::error::HarnessError;
 use crate::Measured;
@@ -52,19 +52,6 @@ pub(crate) enum Reply {
 
 /// Exit code of a worker whose command line did not select exactly one comparison.
 pub(crate) const EXIT_NO_SUCH_COMPARISON: u8 = 3;
-
-/// Salt of the confirmation's seeds, so its processes draw new round orders and resamples.
-const CONFIRMATION_SALT: u64 = 0xC04F_143D;
-
-/// The seed the confirmation of a run seeded with `seed` derives its processes' seeds from.
-pub(crate) fn confirmation_seed(seed: u64) -> u64 {
-    seed ^ CONFIRMATION_SALT
-}
-
-/// The seed of worker process `process` of a series seeded with `seed`.
-pub(crate) fn process_seed(seed: u64, process: usize) -> u64 {
-    seed.wrapping_add((process as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
-}
 
 /// Reads a worker's result file: the samples it measured, or why they cannot be used.
 pub(crate) fn read_result(path: &Path) -> Result<Measured, HarnessError> {

@@ -3,12 +3,12 @@
 
 use super::error::HarnessError;
 use super::options::{judge_options, options};
-use super::protocol::{confirmation_seed, process_seed};
 use super::worker::{WorkerRun, measure_in_worker};
 use super::{Comparison, Expectation, Settings};
 use crate::decide::{Confirmation, PROCESS_LEVEL, Plan, Role, TIME_CAP, conclude, confirmation_level, signal};
 use crate::measure::{Arm, counting_allocator_installed};
 use crate::report::{Failure, failure_message, first_round_said};
+use crate::seeds::{self, Purpose};
 use crate::{Measured, Options, Outcome, Report, judge_processes, measure, measure_and_judge};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
@@ -152,7 +152,7 @@ fn measure_in_workers(
     (0..count)
         .map(|process| {
             let run =
-                WorkerRun { seed: process_seed(seed, process), budget: None, timeout: settings.worker_timeout(budget) };
+                WorkerRun { seed: seeds::nth(seed, process), budget: None, timeout: settings.worker_timeout(budget) };
             measure_in_worker(name, settings, run).map_err(|problem| HarnessError::InSeries {
                 what: "worker process",
                 process: process + 1,
@@ -174,13 +174,13 @@ fn confirm(
     registered: usize,
     deadline: Instant,
 ) -> Result<Confirmation, HarnessError> {
-    let seed = confirmation_seed(settings.seed);
+    let seed = seeds::for_purpose(settings.seed, Purpose::Confirmation);
     let said = first_round_said(first.verdict.first_round, signal(first).unwrap_or(Outcome::Parity));
     let budget = budget_of(comparison, settings);
     let share = budget.mul_f64(CONFIRMATION_BUDGET_SHARE);
     let plan = Plan::new(settings.processes, settings.max_processes, confirmation_level(registered));
     let fresh = |process: usize| {
-        let seed = process_seed(seed, process);
+        let seed = seeds::nth(seed, process);
         let measured = if comparison.registration.settings.revision {
             fresh_lockstep_pair(comparison, name, settings, seed, share)
         } else {

@@ -26,6 +26,7 @@
 //! Everything here happens between batches, outside the metered region.
 
 use crate::Dprng;
+use crate::seeds::{self, Purpose};
 use std::hint::black_box;
 use std::mem::MaybeUninit;
 
@@ -87,9 +88,6 @@ const COARSE_STEP: usize = 64;
 const COARSE_SHIFTS: usize = 64;
 const FINE_SHIFTS: usize = COARSE_STEP / STACK_STEP;
 
-/// Salt mixed into a round's seed for its layout draw, so it is independent of the round's inputs.
-const LAYOUT_SALT: u64 = 0x1A70_u64 << 48 | 0x5EED;
-
 /// One round's layout: how deep its batches run and which blocks are held around them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Draw {
@@ -109,7 +107,7 @@ impl Draw {
     pub(crate) fn new(layout: Layout, round_seed: u64) -> Draw {
         let mut draw = Draw { stack: None, blocks: [0; HEAP_CLASSES], spacer: 0, free_order: 0 };
         if layout == Layout::Random {
-            let mut rng = Dprng::new(round_seed ^ LAYOUT_SALT);
+            let mut rng = Dprng::new(seeds::for_purpose(round_seed, Purpose::Layout));
             draw.stack = Some(rng.below(STACK_SHIFTS) * STACK_STEP);
             for count in &mut draw.blocks {
                 *count = rng.below(MAX_BLOCKS + 1) as u8;

@@ -66,7 +66,7 @@ pub fn split_batch(iters: u64, copies: usize, rotation: u64) -> [u64; PLACEMENTS
 /// does not run the same inputs four times, and equal across arms and twins, so every routine of
 /// a round still sees the same inputs.
 pub(crate) fn copy_seed(round_seed: u64, copy: usize) -> u64 {
-    round_seed.wrapping_add((copy as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    crate::seeds::nth(round_seed, copy)
 }
 
 #[cfg(test)]

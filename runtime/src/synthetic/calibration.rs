@@ -154,52 +154,96 @@ fn calibration() {
     let output = std::env::var("CALIBRATION_OUTPUT")
         .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../target/rtcompare/calibration.md").to_owned());
     let started = Instant::now();
-    let mut figures = Vec::new();
-    let mut add = |property: &str, data: String, value: String, target: &'static str| {
+    let mut table = Table::default();
+    coverage_figures(&mut table);
+    drift_figures(&mut table);
+    floor_and_block_figures(&mut table);
+    let markdown = table.markdown(started);
+    let written = std::path::Path::new(&output)
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| std::fs::write(&output, &markdown));
+    match written {
+        Ok(()) => println!("\nwritten to {output} in {:.0} s", started.elapsed().as_secs_f64()),
+        Err(error) => panic!("could not write {output}: {error}"),
+    }
+}
+
+/// The figures so far, printed as they are added.
+#[derive(Default)]
+struct Table {
+    figures: Vec<Figure>,
+}
+
+impl Table {
+    fn add(&mut self, property: &str, data: String, value: String, target: &'static str) {
         println!("{property:<34} {data:<58} {value:>12}   target {target}");
-        figures.push(Figure { property: property.to_owned(), data, value, target });
-    };
+        self.figures.push(Figure { property: property.to_owned(), data, value, target });
+    }
+
+    fn markdown(&self, started: Instant) -> String {
+        let mut markdown = String::from("| property | data | measured | target |\n| --- | --- | --- | --- |\n");
+        for f in &self.figures {
+            let _ = writeln!(markdown, "| {} | {} | {} | {} |", f.property, f.data, f.value, f.target);
+        }
+        let _ = writeln!(
+            markdown,
+            "\nResamples per bootstrap: {DEFAULT_RESAMPLES} (A/A floors: 2000). Threads: {}. Wall time: {:.0} s.",
+            std::thread::available_parallelism().map_or(1, |n| n.get()),
+            started.elapsed().as_secs_f64()
+        );
+        markdown
+    }
+}
+
+/// The interval's coverage and the A/A false signals.
+fn coverage_figures(table: &mut Table) {
     let sets = 8_000;
     for n in [100, 200, 300] {
         let value = coverage(n, 0.0, sets, 10 + n as u64);
-        add(
-            "coverage, independent rounds",
-            format!("n = {n}, {sets} data sets, log-noise 3 %"),
-            percent(value),
-            "94–97 %",
-        );
+        let data = format!("n = {n}, {sets} data sets, log-noise 3 %");
+        table.add("coverage, independent rounds", data, percent(value), "94–97 %");
     }
     for (rho, n) in [(0.4, 100), (0.4, 200), (0.4, 300), (0.4, 500), (0.2, 200), (0.6, 200)] {
         let value = coverage(n, rho, sets, 20 + n as u64 + (rho * 10.0) as u64);
         let target = if rho == 0.4 { "93–97 %" } else { "(informative)" };
-        add("coverage, AR(1) log-noise", format!("rho = {rho}, n = {n}, {sets} data sets"), percent(value), target);
+        table.add(
+            "coverage, AR(1) log-noise",
+            format!("rho = {rho}, n = {n}, {sets} data sets"),
+            percent(value),
+            target,
+        );
     }
     let aa_sets = 4_000;
-    add(
+    table.add(
         "A/A false signals (95 % interval)",
         format!("AR(1) 0.4, n = 200, chosen scheme, {aa_sets} sets"),
         percent(false_signals(0.4, aa_sets, false)),
         "≈ 5 %",
     );
-    add(
+    table.add(
         "A/A false signals (95 % interval)",
         format!("AR(1) 0.4, n = 200, iid forced, {aa_sets} sets"),
         percent(false_signals(0.4, aa_sets, true)),
         "(shows why blocks)",
     );
+}
+
+/// The drift test's false-positive rate and power.
+fn drift_figures(table: &mut Table) {
     let series = 20_000;
     for n in [10, 20, 50, 200, 1000] {
         let value = drift_rate(n, series, 0.0, false, 40 + n as u64);
-        add("drift false-positive rate", format!("i.i.d., n = {n}, {series} series"), percent(value), "4–6 %");
+        table.add("drift false-positive rate", format!("i.i.d., n = {n}, {series} series"), percent(value), "4–6 %");
     }
-    add(
+    table.add(
         "drift false-positive rate",
         format!("5 tied clock readings, n = 200, {series} series"),
         percent(drift_rate(200, series, 0.0, true, 41)),
         "4–6 %",
     );
     for (rho, experiment) in [(0.4, 42), (0.2, 43)] {
-        add(
+        table.add(
             "drift false-positive rate",
             format!("AR(1) ρ = {rho} log-noise, n = 200, {series} series"),
             percent(drift_rate_ar1(rho, 200, series, experiment)),
@@ -209,53 +253,32 @@ fn calibration() {
     for (trend, n) in [(0.05, 200), (0.02, 200), (0.05, 50)] {
         let value = drift_rate(n, 4_000, trend, false, 45 + n as u64);
         let target = if trend == 0.05 && n == 200 { "≥ 90 %" } else { "(informative)" };
-        add(
-            "drift power",
-            format!("{} % trend, 2 % noise, n = {n}, 4000 series", trend * 100.0),
-            percent(value),
-            target,
-        );
+        let data = format!("{} % trend, 2 % noise, n = {n}, 4000 series", trend * 100.0);
+        table.add("drift power", data, percent(value), target);
     }
+}
+
+/// The A/A noise floor, the block lengths and the bootstrap's time.
+fn floor_and_block_figures(table: &mut Table) {
     let (floor, exceeded) = floor_exceedance(2_000);
-    add("A/A noise floor", "3 % log-noise, n = 200, 2000 sets (mean)".to_owned(), percent(floor), "(informative)");
-    add(
+    table.add(
+        "A/A noise floor",
+        "3 % log-noise, n = 200, 2000 sets (mean)".to_owned(),
+        percent(floor),
+        "(informative)",
+    );
+    table.add(
         "independent A/A above that floor",
         "3 % log-noise, n = 200, 2000 pairs of sets".to_owned(),
         percent(exceeded),
         "≤ 10 %",
     );
     for rho in [0.0, 0.2, 0.4, 0.6, 0.8] {
-        add(
-            "block length (median of 51)",
-            format!("AR(1) rho = {rho}, n = 500"),
-            typical_block_length(rho, 500).to_string(),
-            "grows with rho",
-        );
+        let data = format!("AR(1) rho = {rho}, n = 500");
+        table.add("block length (median of 51)", data, typical_block_length(rho, 500).to_string(), "grows with rho");
     }
     for n in [200, 1_000, 3_000] {
-        add(
-            "bootstrap time (iid, 5000 resamples)",
-            format!("n = {n}, one thread"),
-            format!("{:.1} ms", bootstrap_time(n) * 1e3),
-            "(informative)",
-        );
-    }
-    let mut markdown = String::from("| property | data | measured | target |\n| --- | --- | --- | --- |\n");
-    for f in &figures {
-        let _ = writeln!(markdown, "| {} | {} | {} | {} |", f.property, f.data, f.value, f.target);
-    }
-    let _ = writeln!(
-        markdown,
-        "\nResamples per bootstrap: {DEFAULT_RESAMPLES} (A/A floors: 2000). Threads: {}. Wall time: {:.0} s.",
-        std::thread::available_parallelism().map_or(1, |n| n.get()),
-        started.elapsed().as_secs_f64()
-    );
-    let written = std::path::Path::new(&output)
-        .parent()
-        .map_or(Ok(()), std::fs::create_dir_all)
-        .and_then(|()| std::fs::write(&output, &markdown));
-    match written {
-        Ok(()) => println!("\nwritten to {output} in {:.0} s", started.elapsed().as_secs_f64()),
-        Err(error) => panic!("could not write {output}: {error}"),
+        let value = format!("{:.1} ms", bootstrap_time(n) * 1e3);
+        table.add("bootstrap time (iid, 5000 resamples)", format!("n = {n}, one thread"), value, "(informative)");
     }
 }
