@@ -21,13 +21,14 @@
 //! (lines without it, and whatever precedes it) is skipped.
 
 use super::error::{HarnessError, Process};
+use super::plan::TrialPlan;
 use super::protocol::{LOCKSTEP_PREFIX, LOCKSTEP_PROTOCOL, Reply, Request, Twin};
 use super::revision::{Baseline, how_to_run, prepared};
 use super::variables::{LOCKSTEP_VARIABLE, OPTIMISED_VARIABLE, WORKER_VARIABLE};
 use super::{Comparison, Settings};
 use crate::child::{Talk, Watchdog, Watched};
 use crate::measure::{Arm, Halt, Meter, PLACEMENTS};
-use crate::{Measured, try_measure};
+use crate::{Measured, Options, try_measure};
 use libtest_mimic::Arguments;
 use std::cell::RefCell;
 use std::io::{BufRead, BufReader, Write};
@@ -84,23 +85,19 @@ fn send(out: &mut impl Write, message: &impl serde::Serialize) -> std::io::Resul
     writeln!(out, "{LOCKSTEP_PREFIX} {json}").and_then(|()| out.flush())
 }
 
-/// Measures `count` lock-step pairs of processes one after another, each with its own seed
-/// derived from `seed` as for worker processes. `None` when the baseline build has no such
-/// comparison: the function is new since the baseline revision.
+/// Measures `count` lock-step pairs of processes one after another, each for `budget` with its
+/// own seed derived from `seed` as for worker processes. `None` when the baseline build has no
+/// such comparison: the function is new since the baseline revision.
 pub(crate) fn measure_against_revision(
-    comparison: Comparison,
-    name: &str,
-    settings: &Settings,
+    plan: &TrialPlan<'_>,
     seed: u64,
     count: usize,
+    budget: Duration,
 ) -> Result<Option<Vec<Measured>>, HarnessError> {
     let Some(baseline) = prepared() else { return Err(HarnessError::NoRevision(how_to_run())) };
-    let budget = comparison.registration.settings.time.unwrap_or(settings.time);
-    let timeout = settings.worker_timeout(budget);
     let mut all = Vec::with_capacity(count);
     for process in 0..count {
-        let pair = Settings { seed: crate::seeds::nth(seed, process), ..settings.clone() };
-        match measure_pair(comparison, name, &pair, baseline, timeout) {
+        match measure_pair(plan, baseline, plan.options(budget, crate::seeds::nth(seed, process))) {
             Ok(Some(measured)) => all.push(measured),
             Ok(None) => return Ok(None),
             Err(problem) if count > 1 => {
@@ -113,14 +110,9 @@ pub(crate) fn measure_against_revision(
     Ok(Some(all))
 }
 
-/// One pair: this build's process and the baseline's, measured in lock-step.
-fn measure_pair(
-    comparison: Comparison,
-    name: &str,
-    settings: &Settings,
-    baseline: &Baseline,
-    timeout: Duration,
-) -> Result<Option<Measured>, HarnessError> {
+/// One pair: this build's process and the baseline's, measured in lock-step with `options`.
+fn measure_pair(plan: &TrialPlan<'_>, baseline: &Baseline, options: Options) -> Result<Option<Measured>, HarnessError> {
+    let (name, settings, timeout) = (plan.name, plan.settings, plan.timeout);
     let exe = std::env::current_exe().map_err(HarnessError::OwnBinary)?;
     let cpu = current_cpu();
     let current = Side::start(&exe, name, settings, Process::ThisBuild, cpu)?;
@@ -133,8 +125,7 @@ fn measure_pair(
         Ok((false, _)) => Err(HarnessError::MissingHere(name.to_owned())),
         Ok((true, false)) => Ok(None),
         Ok((true, true)) => {
-            let candidate = comparison.registration.candidate;
-            let options = super::options::options(comparison, name, settings);
+            let candidate = plan.comparison.registration.candidate;
             let arms = (
                 remote_arm(candidate.to_owned(), &current),
                 remote_arm(format!("{candidate} at {}", baseline.revision), &before),

@@ -2,11 +2,11 @@
 //! pass/fail decision.
 
 use super::error::HarnessError;
-use super::options::{judge_options, options};
+use super::plan::TrialPlan;
 use super::worker::{WorkerRun, measure_in_worker};
 use super::{Comparison, Expectation, Settings};
 use crate::decide::{Confirmation, PROCESS_LEVEL, Plan, Role, TIME_CAP, conclude, confirmation_level, signal};
-use crate::measure::{Arm, counting_allocator_installed};
+use crate::measure::counting_allocator_installed;
 use crate::report::{Failure, failure_message, first_round_said};
 use crate::seeds::{self, Purpose};
 use crate::{Measured, Options, Outcome, Report, judge_processes, measure, measure_and_judge};
@@ -52,31 +52,15 @@ pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, regist
     if let Some(problem) = unmeasurable(comparison) {
         return record(None, Some(problem));
     }
+    let plan = TrialPlan::new(comparison, name, settings);
     let started = Instant::now();
-    let first = if comparison.registration.settings.revision {
-        // Against a git revision: measured in lock-step processes of both builds.
-        match super::lockstep::measure_against_revision(comparison, name, settings, settings.seed, settings.processes) {
-            Ok(Some(measured)) => judged(measured, comparison, name, settings.seed, PROCESS_LEVEL),
-            Ok(None) => return record(None, None),
-            Err(why) => return record(None, Some(why.to_string())),
-        }
-    } else if settings.processes > 1 {
-        match measure_in_workers(comparison, name, settings, settings.seed, settings.processes) {
-            Ok(measured) => judged(measured, comparison, name, settings.seed, PROCESS_LEVEL),
-            Err(why) => return record(None, Some(why.to_string())),
-        }
-    } else {
-        match catch_unwind(AssertUnwindSafe(|| measure_first_round(comparison, name, settings))) {
-            Ok(report) => report,
-            Err(payload) => {
-                return record(None, Some(format!("a measured function panicked: {}", panic_text(&*payload))));
-            }
-        }
+    let first = match first_round(&plan) {
+        Ok(Some(first)) => first,
+        Ok(None) => return record(None, None),
+        Err(why) => return record(None, Some(why)),
     };
-    let expect = comparison.registration.settings.expect;
     let report = if settings.confirm && signal(&first).is_some() {
-        let deadline = started + budget_of(comparison, settings) * TIME_CAP;
-        match confirm(&first, comparison, name, settings, registered, deadline) {
+        match confirm(&plan, &first, registered, started + plan.budget * TIME_CAP) {
             Ok(found) => conclude(first, found),
             Err(problem) => {
                 return record(Some(Report { duration: started.elapsed(), ..first }), Some(problem.to_string()));
@@ -87,27 +71,48 @@ pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, regist
     };
     let report = Report { duration: started.elapsed(), ..report };
     // A verdict about an unoptimised build is reported, never enforced (`RTCOMPARE_DEBUG=1`).
+    let expect = comparison.registration.settings.expect;
     let failure = failure(&report, expect).filter(|_| !settings.debug).map(|why| failure_message(&report, why));
     record(Some(report), failure)
 }
 
+/// The first round, judged: in lock-step processes against a git revision, in worker processes
+/// when the run asks for several, else in this process. `None` when there is nothing to compare
+/// against (a function new since the baseline revision); the error is the test's failure.
+fn first_round(plan: &TrialPlan<'_>) -> Result<Option<Report>, String> {
+    let (seed, processes) = (plan.settings.seed, plan.settings.processes);
+    let measured = if plan.against_revision() {
+        match super::lockstep::measure_against_revision(plan, seed, processes, plan.budget) {
+            Ok(Some(measured)) => measured,
+            Ok(None) => return Ok(None),
+            Err(why) => return Err(why.to_string()),
+        }
+    } else if processes > 1 {
+        measure_in_workers(plan, seed, processes).map_err(|why| why.to_string())?
+    } else {
+        return match catch_unwind(AssertUnwindSafe(|| measure_first_round(plan))) {
+            Ok(report) => Ok(Some(report)),
+            Err(payload) => Err(format!("a measured function panicked: {}", panic_text(&*payload))),
+        };
+    };
+    Ok(Some(judge_processes(measured, plan.metric(), &plan.judge_options(seed, PROCESS_LEVEL))))
+}
+
 /// Measures one comparison without judging it: a worker's round for the parent to judge, which
-/// stops early as a fresh process does ([`Role::Fresh`]).
+/// stops early as a fresh process does ([`Role::Fresh`]). A confirmation worker measures for its
+/// share of the budget.
 pub(crate) fn measure_for_worker(comparison: Comparison, name: &str, settings: &Settings) -> Measured {
-    let (candidate, baseline) = arms(comparison);
-    measure(candidate, baseline, &options(comparison, name, settings))
+    let plan = TrialPlan::new(comparison, name, settings);
+    let (candidate, baseline) = plan.arms();
+    measure(candidate, baseline, &plan.options(settings.worker_time.unwrap_or(plan.budget), settings.seed))
 }
 
 /// The first round in this process, measured and judged: the screen, whose looks stop it once
 /// parity is established or a signal is seen ([`Role::Screen`]).
-fn measure_first_round(comparison: Comparison, name: &str, settings: &Settings) -> Report {
-    let (candidate, baseline) = arms(comparison);
-    measure_and_judge(candidate, baseline, &Options { role: Role::Screen, ..options(comparison, name, settings) }).1
-}
-
-/// The comparison's budget: the attribute's `time`, or the run's.
-fn budget_of(comparison: Comparison, settings: &Settings) -> Duration {
-    comparison.registration.settings.time.unwrap_or(settings.time)
+fn measure_first_round(plan: &TrialPlan<'_>) -> Report {
+    let (candidate, baseline) = plan.arms();
+    let options = Options { role: Role::Screen, ..plan.options(plan.budget, plan.settings.seed) };
+    measure_and_judge(candidate, baseline, &options).1
 }
 
 /// Why a comparison cannot be measured in this binary at all.
@@ -123,37 +128,13 @@ fn unmeasurable(comparison: Comparison) -> Option<String> {
     })
 }
 
-fn arms(comparison: Comparison) -> (Arm<'static>, Arm<'static>) {
-    let registration = comparison.registration;
-    let batches = registration.batches;
-    let size = comparison.size.unwrap_or(0);
-    (
-        Arm::from_placed(registration.candidate, batches.candidate, batches.candidate_twin, size),
-        Arm::from_placed(registration.baseline, batches.baseline, batches.baseline_twin, size),
-    )
-}
-
-/// Judges the rounds of one process, or pools those of several.
-fn judged(measured: Vec<Measured>, comparison: Comparison, name: &str, seed: u64, level: f64) -> Report {
-    let options = judge_options(comparison, name, seed, level);
-    judge_processes(measured, comparison.registration.settings.metric, &options)
-}
-
 /// Measures the comparison in `count` fresh worker processes, one after another, each with its
 /// own seed derived from `seed` and the comparison's whole budget.
-fn measure_in_workers(
-    comparison: Comparison,
-    name: &str,
-    settings: &Settings,
-    seed: u64,
-    count: usize,
-) -> Result<Vec<Measured>, HarnessError> {
-    let budget = budget_of(comparison, settings);
+fn measure_in_workers(plan: &TrialPlan<'_>, seed: u64, count: usize) -> Result<Vec<Measured>, HarnessError> {
     (0..count)
         .map(|process| {
-            let run =
-                WorkerRun { seed: seeds::nth(seed, process), budget: None, timeout: settings.worker_timeout(budget) };
-            measure_in_worker(name, settings, run).map_err(|problem| HarnessError::InSeries {
+            let run = WorkerRun { seed: seeds::nth(seed, process), budget: None, timeout: plan.timeout };
+            measure_in_worker(plan.name, plan.settings, run).map_err(|problem| HarnessError::InSeries {
                 what: "worker process",
                 process: process + 1,
                 count,
@@ -167,25 +148,26 @@ fn measure_in_workers(
 /// budget, looked at sequentially until they confirm or rule out the first round's signal, or
 /// another process would end past `deadline` ([`crate::decide::confirm`]).
 fn confirm(
+    plan: &TrialPlan<'_>,
     first: &Report,
-    comparison: Comparison,
-    name: &str,
-    settings: &Settings,
     registered: usize,
     deadline: Instant,
 ) -> Result<Confirmation, HarnessError> {
+    let settings = plan.settings;
     let seed = seeds::for_purpose(settings.seed, Purpose::Confirmation);
     let said = first_round_said(first.verdict.first_round, signal(first).unwrap_or(Outcome::Parity));
-    let budget = budget_of(comparison, settings);
-    let share = budget.mul_f64(CONFIRMATION_BUDGET_SHARE);
-    let plan = Plan::new(settings.processes, settings.max_processes, confirmation_level(registered));
+    let share = plan.budget.mul_f64(CONFIRMATION_BUDGET_SHARE);
+    let decision = Plan::new(settings.processes, settings.max_processes, confirmation_level(registered));
     let fresh = |process: usize| {
         let seed = seeds::nth(seed, process);
-        let measured = if comparison.registration.settings.revision {
-            fresh_lockstep_pair(comparison, name, settings, seed, share)
+        let measured = if plan.against_revision() {
+            super::lockstep::measure_against_revision(plan, seed, 1, share).and_then(|pairs| {
+                pairs
+                    .and_then(|pairs| pairs.into_iter().next())
+                    .ok_or_else(|| HarnessError::MissingInBaseline(plan.name.to_owned()))
+            })
         } else {
-            let run = WorkerRun { seed, budget: Some(share), timeout: settings.worker_timeout(budget) };
-            measure_in_worker(name, settings, run)
+            measure_in_worker(plan.name, settings, WorkerRun { seed, budget: Some(share), timeout: plan.timeout })
         };
         measured.map_err(|problem| HarnessError::Unconfirmed {
             said: said.clone(),
@@ -193,23 +175,9 @@ fn confirm(
             problem: Box::new(problem),
         })
     };
-    let options = judge_options(comparison, name, seed, plan.level);
+    let options = plan.judge_options(seed, decision.level);
     let fits = |one_more: Duration| Instant::now() + one_more <= deadline;
-    crate::decide::confirm(first, &plan, &options, comparison.registration.settings.metric, fresh, fits)
-}
-
-/// One fresh lock-step pair of a comparison against a git revision, for `share` of the budget.
-fn fresh_lockstep_pair(
-    comparison: Comparison,
-    name: &str,
-    settings: &Settings,
-    seed: u64,
-    share: std::time::Duration,
-) -> Result<Measured, HarnessError> {
-    let settings = Settings { worker_time: Some(share), ..settings.clone() };
-    super::lockstep::measure_against_revision(comparison, name, &settings, seed, 1)?
-        .and_then(|pairs| pairs.into_iter().next())
-        .ok_or_else(|| HarnessError::MissingInBaseline(name.to_owned()))
+    crate::decide::confirm(first, &decision, &options, plan.metric(), fresh, fits)
 }
 
 fn panic_text(payload: &(dyn std::any::Any + Send)) -> &str {
