@@ -149,7 +149,7 @@ fn drift_tests(samples: &Samples) -> DriftTests {
 /// interval already carries the sampling error, and charging it again here hid most 2 %
 /// slowdowns at `parity = 0.01` on noisy workloads, whose twins' sampling error alone put the
 /// old floor (a 90th percentile of the bootstrap replicates) above the parity and so doubled
-/// the tolerance (`docs/statistics.md`, section 10). Each process's own difference, not that of
+/// the tolerance (`docs/statistics.md`, "Parity rule and verdict"). Each process's own difference, not that of
 /// the pooled rounds: twins that sit apart by a different amount in each process (a layout
 /// draw) would cancel in a pooled median but still move every single process.
 fn placement_floor(processes: &[&Samples]) -> f64 {

@@ -298,8 +298,8 @@ pub(crate) fn share_at_least(replicates: &[f64], threshold: f64) -> f64 {
 /// a little smoothing noise ([`Bootstrap::smoothing`]), block replicates are widened around their
 /// median ([`Bootstrap::widening`]), and the same inputs, scheme and seed give the same bits on
 /// every platform. Why each step, what it does to ties, and the coverage it was measured to
-/// give: `docs/statistics.md`, sections 2 (interval, smoothing, ties), 3 (blocks, widening)
-/// and 9 (determinism).
+/// give: `docs/statistics.md`, "The interval", "Independent rounds or circular blocks" and
+/// "Determinism and speed".
 ///
 /// With no rounds, or no resamples, the replicates are empty and the interval ends are NaN.
 ///

@@ -28,10 +28,9 @@ pub enum Spread {
     /// How far the median of the per-round ratios would move from one run to the next: the
     /// relative IQR of the ratios `c_i / b_i` times `√(π/2) / √n` (the IQR of a sample median's
     /// spread) for `n` independent units — the rounds of one process, or the processes when
-    /// several are pooled, since their rounds share each process's draw of hash seeds and layout. The seed rule's samples were whole runs, each a median, so their
-    /// IQR measured exactly this; with hundreds of paired rounds it must be derived. The default:
-    /// on the detection benchmark it finds 2 % slowdowns that the two below hide
-    /// (`docs/statistics.md`, section 10).
+    /// several are pooled, since their rounds share each process's draw of hash seeds and
+    /// layout. The default; why, against the two below: `docs/statistics.md`, "Parity rule and
+    /// verdict".
     RoundMedian,
     /// Relative IQR of the per-round ratios `c_i / b_i`, undivided: how much one round varies.
     /// Noise both arms of a round share cancels; modes that hit one arm and not the other widen
@@ -193,9 +192,8 @@ pub fn parity_verdict(inputs: &ParityInputs<'_>) -> ParityVerdict {
 
 /// An arm's fast end: its `⌊(n − 1) / 10⌋`-th smallest value (counting from 0). That is the
 /// minimum for up to ten values — the seed rule's five runs a side — and about the 10th
-/// percentile for hundreds of rounds, where the minimum is one lucky round: on a memory-bound
-/// workload the ratio of minimums of a 2 % difference ranged from 0.96 to 1.08 between runs
-/// (`docs/statistics.md`). A fast mode that holds at least a tenth of each arm's rounds still
+/// percentile for hundreds of rounds, where the minimum is one lucky round (why:
+/// `docs/statistics.md`, "Parity rule and verdict"). A fast mode that holds at least a tenth of each arm's rounds still
 /// sets both fast ends.
 ///
 /// ```

@@ -429,9 +429,10 @@ fn a_large_difference_is_decided_at_the_first_look() {
 ///
 /// Normal and skewed noise cover at the level. Bimodal noise does not: a process's median then
 /// lands near one mode or the other, a coin flip that two or four processes cannot average
-/// (71–79 % at two processes, about 90 % at four; `docs/statistics.md`, section 14). The check
-/// holds that shape to what it measured and to coverage that grows with the processes; the
-/// decision on such noise stays safe (`identical_code_is_not_confirmed…`, two modes).
+/// (71–79 % at two processes, about 90 % at four; `docs/statistics.md`, "The decision on
+/// synthetic processes"). The check holds that shape to what it measured and to coverage that
+/// grows with the processes; the decision on such noise stays safe
+/// (`identical_code_is_not_confirmed…`, two modes).
 #[test]
 fn the_pooled_interval_covers_with_few_rounds_and_odd_noise() {
     type Draw = fn(&mut Dprng) -> f64;
