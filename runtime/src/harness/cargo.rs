@@ -13,7 +13,7 @@ use std::process::{Command, Stdio};
 
 /// Where a test binary sits in Cargo's target folder: `<root>[/<triple>]/<profile>/deps/<name>-<hash>`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Layout {
+pub(crate) struct BinaryLocation {
     /// The target folder.
     pub target_root: PathBuf,
     /// The profile's folder name (`debug` for the dev and test profiles).
@@ -24,9 +24,9 @@ pub(crate) struct Layout {
     pub target: String,
 }
 
-impl Layout {
+impl BinaryLocation {
     /// The layout of the test binary `exe`, or why it is not in one.
-    pub(crate) fn of(exe: &Path) -> Result<Layout, HarnessError> {
+    pub(crate) fn of(exe: &Path) -> Result<BinaryLocation, HarnessError> {
         let unexpected = || HarnessError::OutsideTarget(exe.to_path_buf());
         let stem = exe.file_stem().and_then(|s| s.to_str()).ok_or_else(unexpected)?;
         let target = stem.rsplit_once('-').map_or(stem, |(name, _hash)| name).to_owned();
@@ -41,7 +41,7 @@ impl Layout {
             Some(root) if name.contains('-') && known_target(name) => (root.to_path_buf(), Some(name.to_owned())),
             _ => (above.to_path_buf(), None),
         };
-        Ok(Layout { target_root, profile, triple, target })
+        Ok(BinaryLocation { target_root, profile, triple, target })
     }
 }
 
@@ -70,7 +70,7 @@ impl TestBuild<'_> {
     /// The command: the package and test target of `layout`, its `--target` triple, and exactly
     /// the features `build` was compiled with. Cargo's JSON messages go to standard output (read
     /// them with [`executable`]), its progress and diagnostics to standard error.
-    pub(crate) fn command(&self, build: &BuildInfo, layout: &Layout) -> Command {
+    pub(crate) fn command(&self, build: &BuildInfo, layout: &BinaryLocation) -> Command {
         let mut command = Command::new(&self.cargo);
         command
             .current_dir(self.package_dir)
@@ -142,11 +142,13 @@ mod tests {
 
     #[test]
     fn the_layout_of_a_test_binary() {
-        let layout = Layout::of(Path::new("/x/target/release/deps/perf-0123abcd")).map_err(|e| e.to_string());
+        let layout = BinaryLocation::of(Path::new("/x/target/release/deps/perf-0123abcd")).map_err(|e| e.to_string());
         let layout = layout.as_ref().map(|l| (l.target_root.clone(), l.profile.as_str(), l.target.as_str()));
         assert_eq!(layout, Ok((PathBuf::from("/x/target"), "release", "perf")));
-        assert!(Layout::of(Path::new("/x/perf")).is_err());
-        let of = |path: &str| Layout::of(Path::new(path)).map(|l| (l.target_root, l.triple)).map_err(|e| e.to_string());
+        assert!(BinaryLocation::of(Path::new("/x/perf")).is_err());
+        let of = |path: &str| {
+            BinaryLocation::of(Path::new(path)).map(|l| (l.target_root, l.triple)).map_err(|e| e.to_string())
+        };
         assert_eq!(of("/x/target/nested/release/deps/perf-1"), Ok((PathBuf::from("/x/target/nested"), None)));
         assert_eq!(
             of("/x/target/x86_64-unknown-linux-gnu/release/deps/perf-1"),
@@ -181,7 +183,7 @@ mod tests {
 
     #[test]
     fn the_command_builds_the_same_package_target_features_and_triple() {
-        let layout = Layout {
+        let layout = BinaryLocation {
             target_root: PathBuf::from("/w/target"),
             profile: "debug".to_owned(),
             triple: Some("x86_64-unknown-linux-gnu".to_owned()),
@@ -209,7 +211,7 @@ mod tests {
 
         // The test profile passes no profile; another profile is named; no features, none named.
         let plain = BuildInfo { features: &[("fast", false)], ..BUILD };
-        let layout = Layout { triple: None, ..layout };
+        let layout = BinaryLocation { triple: None, ..layout };
         let of = |profile| args(&TestBuild { profile, ..build.clone() }.command(&plain, &layout)).join(" ");
         assert!(of("debug").ends_with("--test perf --no-default-features"), "{}", of("debug"));
         assert!(of("bench-fast").ends_with("--test perf --profile bench-fast --no-default-features"));

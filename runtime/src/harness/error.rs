@@ -67,7 +67,7 @@ pub(crate) enum HarnessError {
     /// `cargo metadata` could not be run or failed.
     Metadata(String),
     /// The test target or package is not where `cargo metadata` and git say.
-    Layout(String),
+    Misplaced(String),
     /// A file or folder could not be read, written or removed.
     Io { action: &'static str, path: PathBuf, error: io::Error },
     /// The package is not in a git repository.
@@ -145,7 +145,7 @@ impl fmt::Display for HarnessError {
             HarnessError::NoGit(error) => write!(f, "could not run git: {error}; install git or put it on PATH"),
             HarnessError::Git { args, said } => write!(f, "git {args} said: {said}"),
             HarnessError::Metadata(why) => write!(f, "{why}"),
-            HarnessError::Layout(why) => write!(f, "{why}"),
+            HarnessError::Misplaced(why) => write!(f, "{why}"),
             HarnessError::Io { action, path, error } => write!(f, "cannot {action} {}: {error}", path.display()),
             HarnessError::NotInRepository { dir, problem } => write!(
                 f,

@@ -11,7 +11,7 @@
 
 use super::Settings;
 use super::build::BuildInfo;
-use super::cargo::{Layout, TestBuild, describe, executable};
+use super::cargo::{BinaryLocation, TestBuild, describe, executable};
 use super::variables::OPTIMISED_VARIABLE;
 use crate::child;
 use std::ffi::OsString;
@@ -46,7 +46,7 @@ pub(crate) fn run(build: &BuildInfo, settings: &Settings, results: &Path) -> Res
     if exe.parent().and_then(Path::file_name).is_some_and(|dir| dir == "examples") {
         return Err(Unavailable("it is an example, and rtcompare builds only test targets itself".to_owned()));
     }
-    let layout = Layout::of(&exe).map_err(|problem| Unavailable(problem.to_string()))?;
+    let layout = BinaryLocation::of(&exe).map_err(|problem| Unavailable(problem.to_string()))?;
     let target_dir = layout.target_root.join(FOLDER);
     let cargo = cargo_program(std::env::var_os("CARGO"), build.cargo);
     let spec =

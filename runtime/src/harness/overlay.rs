@@ -34,7 +34,10 @@ pub(crate) fn sources_folder(package_dir: &Path, package: &str, target: &str) ->
     let root_file = root_file.canonicalize().unwrap_or(root_file);
     let package_dir = package_dir.canonicalize().unwrap_or_else(|_| package_dir.to_path_buf());
     first_folder(&root_file, &package_dir).ok_or_else(|| {
-        HarnessError::Layout(format!("the test target `{target}` ({}) is not inside its package", root_file.display()))
+        HarnessError::Misplaced(format!(
+            "the test target `{target}` ({}) is not inside its package",
+            root_file.display()
+        ))
     })
 }
 

@@ -9,7 +9,7 @@
 //! the run with one error.
 
 use super::build::BuildInfo;
-use super::cargo::{Layout, TestBuild, describe, executable, last_lines};
+use super::cargo::{BinaryLocation, TestBuild, describe, executable, last_lines};
 use super::error::{BuildFailure, HarnessError};
 use super::git::git;
 use super::overlay;
@@ -92,7 +92,7 @@ fn build_baseline(revision: &str, build: &BuildInfo, target_root: Option<&Path>)
     let commit = git(&top, &["rev-parse", "--verify", "--quiet", &format!("{revision}^{{commit}}")])
         .map_err(|_| HarnessError::UnknownRevision { revision: revision.to_owned(), repository: top.clone() })?;
     let exe = std::env::current_exe().map_err(HarnessError::OwnBinary)?;
-    let layout = Layout::of(&exe)?;
+    let layout = BinaryLocation::of(&exe)?;
     let base = target_root.unwrap_or(&layout.target_root).join("rtcompare-baseline");
     let relative = relative_package_dir(&top, &manifest_dir)?;
     let short = &commit[..commit.len().min(12)];
@@ -141,7 +141,7 @@ fn package_dir(build: &BuildInfo) -> PathBuf {
 fn relative_package_dir(top: &Path, manifest_dir: &Path) -> Result<PathBuf, HarnessError> {
     let top = top.canonicalize().unwrap_or_else(|_| top.to_path_buf());
     manifest_dir.strip_prefix(&top).map(Path::to_path_buf).map_err(|_| {
-        HarnessError::Layout(format!(
+        HarnessError::Misplaced(format!(
             "the package folder {} is not inside its git repository {}",
             manifest_dir.display(),
             top.display()
@@ -179,7 +179,7 @@ fn cargo_build(
     package_dir: &Path,
     target_dir: &Path,
     build: &BuildInfo,
-    layout: &Layout,
+    layout: &BinaryLocation,
     patches: &[OsString],
 ) -> Result<PathBuf, BuildFailure> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());

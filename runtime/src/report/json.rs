@@ -258,7 +258,7 @@ pub(crate) fn assemble(head: &Head<'_>, comparisons: &[&RawValue]) -> String {
         comparisons,
     };
     let mut out = Vec::new();
-    let mut serializer = serde_json::Serializer::with_formatter(&mut out, Layout::at_depth(0));
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, FlatArrays::at_depth(0));
     // Serializing these plain structs into memory cannot fail; an empty file would say so.
     let _ = file.serialize(&mut serializer);
     out.push(b'\n');
@@ -274,7 +274,7 @@ pub(crate) fn comparison_part(test: &Test<'_>) -> Result<Box<RawValue>, serde_js
 /// none).
 fn part(value: &impl Serialize) -> Result<Box<RawValue>, serde_json::Error> {
     let mut out = Vec::new();
-    value.serialize(&mut serde_json::Serializer::with_formatter(&mut out, Layout::at_depth(1)))?;
+    value.serialize(&mut serde_json::Serializer::with_formatter(&mut out, FlatArrays::at_depth(1)))?;
     RawValue::from_string(String::from_utf8(out).map_err(serde::ser::Error::custom)?)
 }
 
@@ -446,16 +446,16 @@ fn series(s: &Series) -> SeriesRecord<'_> {
 /// stays one line instead of a thousand, and the file stays readable with `less`. Objects are
 /// laid out as serde_json's `PrettyFormatter` lays them out (two spaces a level), from a given
 /// depth, so that a part rendered alone lines up where it is put.
-struct Layout {
+struct FlatArrays {
     /// Objects open around the current position.
     depth: usize,
     /// Whether the innermost open object has a field yet.
     has_field: bool,
 }
 
-impl Layout {
-    fn at_depth(depth: usize) -> Layout {
-        Layout { depth, has_field: false }
+impl FlatArrays {
+    fn at_depth(depth: usize) -> FlatArrays {
+        FlatArrays { depth, has_field: false }
     }
 
     fn indent<W: ?Sized + io::Write>(&self, writer: &mut W) -> io::Result<()> {
@@ -463,7 +463,7 @@ impl Layout {
     }
 }
 
-impl Formatter for Layout {
+impl Formatter for FlatArrays {
     fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         writer.write_all(b"[")
     }
