@@ -34,6 +34,8 @@ impl fmt::Display for Process {
 /// Why the harness could not measure a comparison, or prepare its baseline build.
 #[derive(Debug)]
 pub(crate) enum HarnessError {
+    /// A measured function panicked in this process; its message.
+    Panicked(String),
     /// The path of this test binary is unknown.
     OwnBinary(io::Error),
     /// This test binary is not where Cargo puts test binaries.
@@ -96,6 +98,7 @@ pub(crate) struct BuildFailure {
 impl fmt::Display for HarnessError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            HarnessError::Panicked(message) => write!(f, "a measured function panicked: {message}"),
             HarnessError::OwnBinary(error) => write!(f, "cannot find this test binary: {error}"),
             HarnessError::OutsideTarget(exe) => write!(
                 f,

@@ -57,7 +57,7 @@ pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, regist
     let first = match first_round(&plan) {
         Ok(Some(first)) => first,
         Ok(None) => return record(None, None),
-        Err(why) => return record(None, Some(why)),
+        Err(why) => return record(None, Some(why.to_string())),
     };
     let report = if settings.confirm && signal(&first).is_some() {
         match confirm(&plan, &first, registered, started + plan.budget * TIME_CAP) {
@@ -79,20 +79,19 @@ pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, regist
 /// The first round, judged: in lock-step processes against a git revision, in worker processes
 /// when the run asks for several, else in this process. `None` when there is nothing to compare
 /// against (a function new since the baseline revision); the error is the test's failure.
-fn first_round(plan: &TrialPlan<'_>) -> Result<Option<Report>, String> {
+fn first_round(plan: &TrialPlan<'_>) -> Result<Option<Report>, HarnessError> {
     let (seed, processes) = (plan.settings.seed, plan.settings.processes);
     let measured = if plan.against_revision() {
-        match super::lockstep::measure_against_revision(plan, seed, processes, plan.budget) {
-            Ok(Some(measured)) => measured,
-            Ok(None) => return Ok(None),
-            Err(why) => return Err(why.to_string()),
+        match super::lockstep::measure_against_revision(plan, seed, processes, plan.budget)? {
+            Some(measured) => measured,
+            None => return Ok(None),
         }
     } else if processes > 1 {
-        measure_in_workers(plan, seed, processes).map_err(|why| why.to_string())?
+        measure_in_workers(plan, seed, processes)?
     } else {
         return match catch_unwind(AssertUnwindSafe(|| measure_first_round(plan))) {
             Ok(report) => Ok(Some(report)),
-            Err(payload) => Err(format!("a measured function panicked: {}", panic_text(&*payload))),
+            Err(payload) => Err(HarnessError::Panicked(panic_text(&*payload).to_owned())),
         };
     };
     Ok(Some(judge_processes(measured, plan.metric(), &plan.judge_options(seed, PROCESS_LEVEL))))
