@@ -85,29 +85,15 @@ fn send(out: &mut impl Write, message: &impl serde::Serialize) -> std::io::Resul
     writeln!(out, "{LOCKSTEP_PREFIX} {json}").and_then(|()| out.flush())
 }
 
-/// Measures `count` lock-step pairs of processes one after another, each for `budget` with its
-/// own seed derived from `seed` as for worker processes. `None` when the baseline build has no
-/// such comparison: the function is new since the baseline revision.
+/// Measures one lock-step pair of processes for `budget` with the seed `seed`. `None` when the
+/// baseline build has no such comparison: the function is new since the baseline revision.
 pub(crate) fn measure_against_revision(
     plan: &TrialPlan<'_>,
     seed: u64,
-    count: usize,
     budget: Duration,
-) -> Result<Option<Vec<Measured>>, HarnessError> {
+) -> Result<Option<Measured>, HarnessError> {
     let Some(baseline) = prepared() else { return Err(HarnessError::NoRevision(how_to_run())) };
-    let mut all = Vec::with_capacity(count);
-    for process in 0..count {
-        match measure_pair(plan, baseline, plan.options(budget, crate::seeds::nth(seed, process))) {
-            Ok(Some(measured)) => all.push(measured),
-            Ok(None) => return Ok(None),
-            Err(problem) if count > 1 => {
-                let problem = Box::new(problem);
-                return Err(HarnessError::InSeries { what: "lock-step pair", process: process + 1, count, problem });
-            }
-            Err(problem) => return Err(problem),
-        }
-    }
-    Ok(Some(all))
+    measure_pair(plan, baseline, plan.options(budget, seed))
 }
 
 /// One pair: this build's process and the baseline's, measured in lock-step with `options`.

@@ -54,8 +54,8 @@ pub struct Settings {
     /// `RTCOMPARE_WORKER`: set by rtcompare itself when it starts a worker process: the file the
     /// worker writes its samples to.
     pub worker: Option<PathBuf>,
-    /// `RTCOMPARE_WORKER_TIME`: set by rtcompare itself for a confirmation worker: the budget of
-    /// that one process, in place of the comparison's own.
+    /// `RTCOMPARE_WORKER_TIME`: set by rtcompare itself for a worker: the budget of that one
+    /// process (a confirmation process measures for a share of the comparison's own).
     pub worker_time: Option<Duration>,
     /// `RTCOMPARE_BASELINE`: the git revision that comparisons without `baseline = path` are
     /// measured against (none by default: such comparisons are ignored).

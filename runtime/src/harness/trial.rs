@@ -81,13 +81,11 @@ pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, regist
 /// against (a function new since the baseline revision); the error is the test's failure.
 fn first_round(plan: &TrialPlan<'_>) -> Result<Option<Report>, HarnessError> {
     let (seed, processes) = (plan.settings.seed, plan.settings.processes);
-    let measured = if plan.against_revision() {
-        match super::lockstep::measure_against_revision(plan, seed, processes, plan.budget)? {
+    let measured = if plan.against_revision() || processes > 1 {
+        match measure_series(plan, processes)? {
             Some(measured) => measured,
             None => return Ok(None),
         }
-    } else if processes > 1 {
-        measure_in_workers(plan, seed, processes)?
     } else {
         return match catch_unwind(AssertUnwindSafe(|| measure_first_round(plan))) {
             Ok(report) => Ok(Some(report)),
@@ -127,20 +125,34 @@ fn unmeasurable(comparison: Comparison) -> Option<String> {
     })
 }
 
-/// Measures the comparison in `count` fresh worker processes, one after another, each with its
-/// own seed derived from `seed` and the comparison's whole budget.
-fn measure_in_workers(plan: &TrialPlan<'_>, seed: u64, count: usize) -> Result<Vec<Measured>, HarnessError> {
-    (0..count)
-        .map(|process| {
-            let run = WorkerRun { seed: seeds::nth(seed, process), budget: None, timeout: plan.timeout };
-            measure_in_worker(plan.name, plan.settings, run).map_err(|problem| HarnessError::InSeries {
-                what: "worker process",
-                process: process + 1,
-                count,
-                problem: Box::new(problem),
-            })
-        })
-        .collect()
+/// Measures the comparison in `count` fresh processes (or lock-step pairs), one after another,
+/// each for the comparison's whole budget with its own seed drawn from the run's. `None` when
+/// the baseline build has no such comparison.
+fn measure_series(plan: &TrialPlan<'_>, count: usize) -> Result<Option<Vec<Measured>>, HarnessError> {
+    let mut all = Vec::with_capacity(count);
+    for process in 0..count {
+        match measure_fresh(plan, seeds::nth(plan.settings.seed, process), plan.budget) {
+            Ok(Some(measured)) => all.push(measured),
+            Ok(None) => return Ok(None),
+            Err(problem) if count > 1 => {
+                let what = if plan.against_revision() { "lock-step pair" } else { "worker process" };
+                return Err(HarnessError::InSeries { what, process: process + 1, count, problem: Box::new(problem) });
+            }
+            Err(problem) => return Err(problem),
+        }
+    }
+    Ok(Some(all))
+}
+
+/// The one way to measure the comparison afresh, for `budget` with `seed`: in a lock-step pair
+/// of this build and the baseline's when it is against a git revision, else in a worker process
+/// of this binary. `None` when the baseline build has no such comparison.
+fn measure_fresh(plan: &TrialPlan<'_>, seed: u64, budget: Duration) -> Result<Option<Measured>, HarnessError> {
+    if plan.against_revision() {
+        super::lockstep::measure_against_revision(plan, seed, budget)
+    } else {
+        measure_in_worker(plan.name, plan.settings, WorkerRun { seed, budget, timeout: plan.timeout }).map(Some)
+    }
 }
 
 /// The confirmation: fresh processes, fresh calibration, new seeds, each for a share of the
@@ -158,16 +170,8 @@ fn confirm(
     let share = plan.budget.mul_f64(CONFIRMATION_BUDGET_SHARE);
     let decision = Plan::new(settings.processes, settings.max_processes, confirmation_level(registered));
     let fresh = |process: usize| {
-        let seed = seeds::nth(seed, process);
-        let measured = if plan.against_revision() {
-            super::lockstep::measure_against_revision(plan, seed, 1, share).and_then(|pairs| {
-                pairs
-                    .and_then(|pairs| pairs.into_iter().next())
-                    .ok_or_else(|| HarnessError::MissingInBaseline(plan.name.to_owned()))
-            })
-        } else {
-            measure_in_worker(plan.name, settings, WorkerRun { seed, budget: Some(share), timeout: plan.timeout })
-        };
+        let measured = measure_fresh(plan, seeds::nth(seed, process), share)
+            .and_then(|measured| measured.ok_or_else(|| HarnessError::MissingInBaseline(plan.name.to_owned())));
         measured.map_err(|problem| HarnessError::Unconfirmed {
             said: said.clone(),
             process: process + 1,

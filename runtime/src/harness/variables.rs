@@ -4,8 +4,8 @@
 /// The variable that puts a test binary in worker mode; its value is the file to write.
 pub const WORKER_VARIABLE: &str = "RTCOMPARE_WORKER";
 
-/// The variable that gives a worker its own budget (a confirmation process measures for a share
-/// of the comparison's budget).
+/// The variable that gives a worker its budget: the comparison's, or a confirmation process's
+/// share of it.
 pub const WORKER_TIME_VARIABLE: &str = "RTCOMPARE_WORKER_TIME";
 
 /// The variable that puts a test binary in lock-step mode.

@@ -22,8 +22,8 @@ use std::time::Duration;
 pub(crate) struct WorkerRun {
     /// Seed of its round order and inputs.
     pub seed: u64,
-    /// Its budget, when it is not the comparison's own.
-    pub budget: Option<Duration>,
+    /// Its budget: the comparison's, or a confirmation process's share of it.
+    pub budget: Duration,
     /// How long it may take before it is killed.
     pub timeout: Duration,
 }
@@ -73,9 +73,7 @@ fn worker_command(exe: &Path, name: &str, settings: &Settings, run: WorkerRun, o
         .env(WORKER_VARIABLE, output)
         .env("RTCOMPARE_SEED", run.seed.to_string())
         .env("RTCOMPARE_TIME", format!("{}ns", settings.time.as_nanos()));
-    if let Some(budget) = run.budget {
-        command.env(WORKER_TIME_VARIABLE, format!("{}ns", budget.as_nanos()));
-    }
+    command.env(WORKER_TIME_VARIABLE, format!("{}ns", run.budget.as_nanos()));
     // The parent opted in to measuring an unoptimised build; the worker, the same binary, would
     // refuse on its own.
     if settings.debug {
