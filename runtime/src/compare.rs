@@ -212,13 +212,19 @@ mod tests {
     /// look's level, and its report carries the arms' names (which its caveats' sentences take).
     #[test]
     fn a_look_that_stops_the_collection_judged_the_rounds_it_kept() {
-        let options = Options { budget: Duration::from_millis(400), ..Options::default() };
+        let judge = JudgeOptions { thresholds: vec![-0.5, 0.5], ..JudgeOptions::default() };
+        let options = Options { budget: Duration::from_millis(400), judge, ..Options::default() };
         let (measured, _, stopped) =
             collect_with_looks(Arm::from_fn("slow", triple), Arm::from_fn("fast", work), &options).expect("local arms");
         let kept = stopped.expect("three times the work is signalled before the end of the budget");
         assert_eq!(kept.samples, measured.samples);
         assert_eq!((kept.candidate.as_str(), kept.baseline.as_str()), ("slow", "fast"));
         assert!(kept.estimate.level > 0.99, "an interim look's level, not the last look's");
+        // The report the look ended with is the comparison's, so it answers the thresholds: the
+        // candidate does three times the work, d ≈ −2, far below both.
+        let answered: Vec<f64> = kept.confidence.iter().map(|c| c.threshold).collect();
+        assert_eq!(answered, [-0.5, 0.5]);
+        assert!(kept.confidence.iter().all(|c| c.confidence < 0.01), "{:?}", kept.confidence);
     }
 
     #[test]

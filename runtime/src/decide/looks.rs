@@ -116,12 +116,13 @@ impl Looks {
     }
 
     /// The judging options of an interim look at share `t` of the budget: its level is what
-    /// the spending allows by `t` less what earlier looks used. (Asking spends it.)
+    /// the spending allows by `t` less what earlier looks used. (Asking spends it.) The
+    /// thresholds stay: a look that ends the collection gives the comparison's report.
     pub fn options_at(&mut self, t: f64) -> JudgeOptions {
         let level = 1.0 - self.spender.look(t);
         let most = INTERIM_RESAMPLES_FACTOR * self.options.resamples;
         let resamples = resamples_for_level(level).max(self.options.resamples).min(most);
-        JudgeOptions { level, resamples, thresholds: Vec::new(), ..self.options.clone() }
+        JudgeOptions { level, resamples, ..self.options.clone() }
     }
 
     /// The judging options of the last look: its level spends whatever the interim looks left.
