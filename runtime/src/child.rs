@@ -158,12 +158,22 @@ impl fmt::Display for How {
 }
 
 fn last_words(stderr: &str) -> Vec<String> {
-    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    let lines = non_blank(stderr);
     let shown = match lines.iter().position(|l| l.contains(" panicked at ")) {
         Some(at) => lines[at..].iter().take(LAST_WORDS).take_while(|l| !l.starts_with("stack backtrace:")).collect(),
         None => lines[lines.len().saturating_sub(LAST_WORDS)..].iter().collect::<Vec<_>>(),
     };
     shown.into_iter().map(|line| (*line).to_owned()).collect()
+}
+
+/// The last `count` non-blank lines of what a program printed, joined by line breaks.
+pub(crate) fn last_lines(text: &str, count: usize) -> String {
+    let lines = non_blank(text);
+    lines[lines.len().saturating_sub(count)..].join("\n")
+}
+
+fn non_blank(text: &str) -> Vec<&str> {
+    text.lines().filter(|l| !l.trim().is_empty()).collect()
 }
 
 #[cfg(unix)]
@@ -197,7 +207,8 @@ impl Watchdog {
                     children.iter().for_each(|child| kill(child));
                     return;
                 }
-                std::thread::sleep(Duration::from_millis(5));
+                // Rarely: it shares the machine with the process that measures.
+                std::thread::sleep(Duration::from_millis(20));
             }
         });
         Watchdog { done, fired, thread }
@@ -222,6 +233,12 @@ mod tests {
         let many: String = (1..=9).map(|n| format!("line {n}\n\n")).collect();
         assert_eq!(last_words(&many), ["line 4", "line 5", "line 6", "line 7", "line 8", "line 9"]);
         assert!(last_words("").is_empty());
+    }
+
+    #[test]
+    fn the_last_lines_skip_blank_ones() {
+        assert_eq!(last_lines("a\n\nb\nc\n \n", 2), "b\nc");
+        assert_eq!(last_lines("", 3), "");
     }
 
     #[test]

@@ -130,12 +130,6 @@ pub(crate) fn describe(command: &Command) -> String {
     format!("cargo {}", args.join(" "))
 }
 
-/// The last `count` non-blank lines of `text`.
-pub(crate) fn last_lines(text: &str, count: usize) -> String {
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    lines[lines.len().saturating_sub(count)..].join("\n")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,11 +209,5 @@ mod tests {
         let of = |profile| args(&TestBuild { profile, ..build.clone() }.command(&plain, &layout)).join(" ");
         assert!(of("debug").ends_with("--test perf --no-default-features"), "{}", of("debug"));
         assert!(of("bench-fast").ends_with("--test perf --profile bench-fast --no-default-features"));
-    }
-
-    #[test]
-    fn the_last_lines_skip_blank_ones() {
-        assert_eq!(last_lines("a\n\nb\nc\n \n", 2), "b\nc");
-        assert_eq!(last_lines("", 3), "");
     }
 }

@@ -1,6 +1,5 @@
 //! Running git: the one way the harness asks a repository anything.
 
-use super::cargo::last_lines;
 use super::error::HarnessError;
 use crate::child;
 use std::path::Path;
@@ -17,7 +16,7 @@ pub(crate) fn git_output(dir: &Path, args: &[&str]) -> Result<String, HarnessErr
     if output.status.success() {
         Ok(String::from_utf8_lossy(&output.stdout).into_owned())
     } else {
-        let said = last_lines(&String::from_utf8_lossy(&output.stderr), 3);
+        let said = child::last_lines(&String::from_utf8_lossy(&output.stderr), 3);
         Err(HarnessError::Git { args: args.join(" "), said })
     }
 }

@@ -9,7 +9,7 @@
 //! the run with one error.
 
 use super::build::BuildInfo;
-use super::cargo::{BinaryLocation, TestBuild, describe, executable, last_lines};
+use super::cargo::{BinaryLocation, TestBuild, describe, executable};
 use super::error::{BuildFailure, HarnessError};
 use super::git::git;
 use super::overlay;
@@ -200,7 +200,7 @@ fn cargo_build(
             "`{}` failed in {}; its last lines:\n    {}",
             describe(&command),
             package_dir.display(),
-            last_lines(&stderr, 12).replace('\n', "\n    ")
+            child::last_lines(&stderr, 12).replace('\n', "\n    ")
         );
         return Err(failure(message, stderr.lines().map(str::trim).find(|line| line.starts_with("error"))));
     }
