@@ -252,7 +252,8 @@ mod tests {
     #[test]
     fn a_watched_child_is_killed_at_its_time_limit_and_its_stderr_kept() {
         let mut command = Command::new("sh");
-        command.args(["-c", "echo started >&2; sleep 30"]);
+        // `exec`, so the killed process is the one holding the pipe (a child of `sh` would keep it open).
+        command.args(["-c", "echo started >&2; exec sleep 30"]);
         let mut child = Watched::start(&mut command, Talk::Silent).expect("sh starts");
         let watchdog = Watchdog::start(Duration::from_millis(300), &[&child]);
         let ending = child.wait();
