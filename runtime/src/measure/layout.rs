@@ -42,7 +42,8 @@ use std::mem::MaybeUninit;
 /// assert_eq!(options.layout.as_str(), "random");
 /// assert_eq!(Options::default().layout, Layout::Fixed);
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Layout {
     /// Batches run where they fall: one layout for the whole process.
     #[default]
