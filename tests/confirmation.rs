@@ -1,9 +1,11 @@
 //! A loss fails a test only when fresh processes confirm it; workers that
-//! crash, are killed, hang or write garbage fail their own pair with a clear message while the
+//! crash, are killed, hang or answer garbage fail their own pair with a clear message while the
 //! other pairs still run. Fixture: tests/fixtures/verdicts/tests/faults.rs.
 
 mod support;
 
+use std::io::Write;
+use std::process::Stdio;
 use support::{fixture, fixture_command, run, scratch_dir, stdout, take_turn, text};
 
 /// A confirmation measures at least four fresh processes, and by default at most twelve
@@ -24,20 +26,38 @@ fn faults(args: &[&str], fault: &str) -> std::process::Output {
     run(fixture_command("faults", args).env("RTCOMPARE_TIMEOUT", "3s").env("FIXTURE_FAULT", fault))
 }
 
+/// A worker is the test binary serving the child protocol on its standard input and output: it
+/// announces its tests, measures the plan it is sent, and prints no test report. What a
+/// measured function prints on the way is skipped by the prefix.
 #[test]
-fn a_worker_round_trip_writes_the_samples() {
+fn a_worker_measures_the_plan_it_is_sent() {
     let _turn = take_turn();
-    let dir = scratch_dir("worker-test");
-    let out = dir.join("samples.json");
-    let mut command = fixture_command("known_answers", &["known_answers::same_work_vs_reference", "--exact"]);
-    let output = run(command.env("RTCOMPARE_WORKER", &out).env("RTCOMPARE_TIME", "200ms"));
+    let mut command = fixture_command("known_answers", &[]);
+    command.env("RTCOMPARE_LOCKSTEP", "1").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = command.spawn().expect("the fixture starts");
+    let mut input = child.stdin.take().expect("its input");
+    let plan = r#"{"test":"known_answers::same_work_vs_reference","budget":{"secs":0,"nanos":200000000},"seed":42,"layout":"fixed"}"#;
+    writeln!(input, r#"{{"request":"measure","plan":{plan}}}"#).expect("the request is sent");
+    writeln!(input, r#"{{"request":"quit"}}"#).expect("the request is sent");
+    drop(input);
+    let output = child.wait_with_output().expect("the fixture ends");
     assert!(output.status.success(), "{}", text(&output));
-    let written = std::fs::read_to_string(&out).expect("the worker wrote its samples");
-    let json: serde_json::Value = serde_json::from_str(&written).expect("valid JSON");
-    let rounds = json["samples"]["candidate"]["per_op"].as_array().map_or(0, Vec::len);
-    assert!(rounds >= 10, "{written}");
-    assert_eq!(json["candidate"], "same_work");
-    assert!(!stdout(&output).contains("test result"), "a worker prints no test report:\n{}", text(&output));
+    let out = stdout(&output);
+    let messages: Vec<serde_json::Value> = out
+        .lines()
+        .filter_map(|line| line.strip_prefix("@rtcompare-lockstep "))
+        .map(|message| serde_json::from_str(message).expect("a JSON message"))
+        .collect();
+    assert_eq!(messages.len(), 2, "a hello and the measured reply:\n{out}");
+    assert_eq!(messages[0]["reply"], "hello", "{out}");
+    let tests = messages[0]["tests"].as_array().map_or(0, Vec::len);
+    assert_eq!(tests, 3, "the fixture's three tests: {}", messages[0]);
+    let measured = &messages[1];
+    assert_eq!(measured["reply"], "measured", "{out}");
+    assert_eq!(measured["candidate"], "same_work");
+    let rounds = measured["samples"]["candidate"]["per_op"].as_array().map_or(0, Vec::len);
+    assert!(rounds >= 10, "{measured}");
+    assert!(!out.contains("test result"), "a worker prints no test report:\n{}", text(&output));
 }
 
 /// How many fresh processes the confirmation takes is not asserted: on a loaded machine the
@@ -117,7 +137,7 @@ fn a_failing_worker_fails_its_pair_and_the_others_still_run() {
         ("exit", "exited with code 7"),
         ("abort", "was killed by signal 6"),
         ("hang", "did not finish within 3s and was killed"),
-        ("garbage", "wrote samples that cannot be read"),
+        ("garbage", "the worker process measuring it answered \"this is not a reply\" to {\"request\":\"measure\""),
     ];
     for (fault, expected) in cases {
         let output = faults(&["--skip", "flaky"], fault);

@@ -277,7 +277,7 @@ fn a_baseline_process_that_dies_fails_its_pair_and_the_others_still_run() {
 }
 
 /// A baseline whose manifest takes rtcompare from a git repository, at a version that speaks
-/// another lock-step protocol, is built with this rtcompare (a `[patch]` of that source), so the
+/// another child protocol, is built with this rtcompare (a `[patch]` of that source), so the
 /// pairs run; without the patch the run stops at the protocol's version.
 #[test]
 fn a_baseline_on_another_rtcompare_is_built_with_this_one() {
@@ -288,9 +288,9 @@ fn a_baseline_on_another_rtcompare_is_built_with_this_one() {
     assert!(cloned.status.success(), "{}", text(&cloned));
     let protocol = elsewhere.join("runtime/src/harness/protocol.rs");
     let source = std::fs::read_to_string(&protocol).expect("the clone's protocol.rs");
-    let ours = "const LOCKSTEP_PROTOCOL: u32 = 2;";
+    let ours = "const PROTOCOL: u32 = 3;";
     assert!(source.contains(ours), "the protocol's version moved");
-    write(&elsewhere, "runtime/src/harness/protocol.rs", &source.replace(ours, "const LOCKSTEP_PROTOCOL: u32 = 999;"));
+    write(&elsewhere, "runtime/src/harness/protocol.rs", &source.replace(ours, "const PROTOCOL: u32 = 999;"));
     git(&elsewhere, &["commit", "--quiet", "--all", "-m", "Speak another protocol"]);
 
     let dir = repository("rtcompare-revision-upgrade");

@@ -1,7 +1,8 @@
 //! Child processes, started in one place: the programs rtcompare runs to the end (git, cargo,
 //! rustc, an optimised build of the perf binary) and the processes it watches while they measure
-//! (a worker, the two processes of a lock-step pair), whose standard error is collected as they
-//! run, which are killed when they outlive a time limit, and whose last words explain a failure.
+//! (the children of `harness/client.rs`: a worker, the two processes of a lock-step pair), whose
+//! standard error is collected as they run, which are killed when they outlive a time limit, and
+//! whose last words explain a failure.
 
 use std::fmt;
 use std::io::{self, Read};
@@ -25,17 +26,9 @@ pub(crate) fn run_attached(command: &mut Command) -> io::Result<ExitStatus> {
     command.status()
 }
 
-/// Whether a watched child is talked to over pipes or runs on its own.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Talk {
-    /// No input; its standard output is discarded.
-    Silent,
-    /// Its standard input and output are pipes for [`Watched::input`] and [`Watched::output`].
-    Piped,
-}
-
-/// A child process whose standard error is collected on a thread of its own, so a chatty child
-/// can never block on a full pipe.
+/// A child process talked to over pipes ([`Watched::input`], [`Watched::output`]), whose
+/// standard error is collected on a thread of its own, so a chatty child can never block on a
+/// full pipe.
 pub(crate) struct Watched {
     child: Arc<Mutex<Child>>,
     input: Option<ChildStdin>,
@@ -44,13 +37,9 @@ pub(crate) struct Watched {
 }
 
 impl Watched {
-    /// Starts `command`, talked to as `talk` says.
-    pub(crate) fn start(command: &mut Command, talk: Talk) -> io::Result<Watched> {
-        let (input, output) = match talk {
-            Talk::Silent => (Stdio::null(), Stdio::null()),
-            Talk::Piped => (Stdio::piped(), Stdio::piped()),
-        };
-        let mut child = command.stdin(input).stdout(output).stderr(Stdio::piped()).spawn()?;
+    /// Starts `command` with pipes for its standard input, output and error.
+    pub(crate) fn start(command: &mut Command) -> io::Result<Watched> {
+        let mut child = command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()?;
         let stderr = child.stderr.take();
         let reader = std::thread::spawn(move || {
             let mut text = String::new();
@@ -68,12 +57,12 @@ impl Watched {
         })
     }
 
-    /// The child's standard input, once ([`Talk::Piped`] only).
+    /// The child's standard input, once.
     pub(crate) fn input(&mut self) -> Option<ChildStdin> {
         self.input.take()
     }
 
-    /// The child's standard output, once ([`Talk::Piped`] only).
+    /// The child's standard output, once.
     pub(crate) fn output(&mut self) -> Option<ChildStdout> {
         self.output.take()
     }
@@ -112,11 +101,6 @@ pub(crate) struct Ending {
 }
 
 impl Ending {
-    /// Whether it exited with code 0.
-    pub(crate) fn success(&self) -> bool {
-        self.status.is_some_and(|status| status.success())
-    }
-
     /// How it ended.
     pub(crate) fn how(&self) -> How {
         match self.status {
@@ -254,7 +238,7 @@ mod tests {
         let mut command = Command::new("sh");
         // `exec`, so the killed process is the one holding the pipe (a child of `sh` would keep it open).
         command.args(["-c", "echo started >&2; exec sleep 30"]);
-        let mut child = Watched::start(&mut command, Talk::Silent).expect("sh starts");
+        let mut child = Watched::start(&mut command).expect("sh starts");
         let watchdog = Watchdog::start(Duration::from_millis(300), &[&child]);
         let ending = child.wait();
         assert!(watchdog.stop(), "the watchdog should have fired");

@@ -46,13 +46,10 @@ pub(crate) enum HarnessError {
     TimedOut { process: Process, after: Duration },
     /// A process ended before doing its part.
     Died { process: Process, how: How, last_words: Vec<String> },
-    /// A worker's command line did not select exactly its comparison.
-    NotSelected,
-    /// A worker's samples are missing or cannot be used.
-    Samples(String),
-    /// A lock-step process speaks another version of the protocol.
-    OtherProtocol { process: Process, line: String, ours: u32 },
-    /// A lock-step process answered what the protocol does not allow.
+    /// A child speaks another version of the child protocol: the version it announced, where
+    /// its first message says one, and that message.
+    OtherProtocol { process: Process, theirs: Option<u32>, line: String, ours: u32 },
+    /// A child answered what the protocol does not allow.
     Protocol { process: Process, answer: String, request: String },
     /// A lock-step batch halted the measurement without a reason: a defect of rtcompare's.
     Halted,
@@ -119,18 +116,16 @@ impl fmt::Display for HarnessError {
             HarnessError::Died { process, how, last_words } => {
                 write!(f, "{process} {how}; its last words:\n    {}", last_words.join("\n    "))
             }
-            HarnessError::NotSelected => write!(
-                f,
-                "the worker process measuring it exited because its command line did not select exactly this comparison"
-            ),
-            HarnessError::Samples(problem) => write!(f, "the worker process {problem}"),
-            HarnessError::OtherProtocol { process, line, ours } => write!(
-                f,
-                "{process} speaks another version of rtcompare's lock-step protocol ({line:?}, this build speaks \
-                 {ours}); both revisions must use the same rtcompare"
-            ),
+            HarnessError::OtherProtocol { process, theirs, line, ours } => {
+                write!(f, "{process} speaks another version of rtcompare's child protocol (")?;
+                match theirs {
+                    Some(theirs) => write!(f, "version {theirs}")?,
+                    None => write!(f, "it announced {line:?}")?,
+                }
+                write!(f, "; this build speaks version {ours}); both revisions must use the same rtcompare")
+            }
             HarnessError::Protocol { process, answer, request } => {
-                write!(f, "{process} answered {answer:?} to {request:?}")
+                write!(f, "{process} answered {answer:?} to {request}")
             }
             HarnessError::Halted => write!(
                 f,
@@ -221,8 +216,28 @@ mod tests {
 
     #[test]
     fn a_series_says_which_process_failed() {
-        let inner = HarnessError::Samples("wrote no rounds".to_owned());
+        let inner = HarnessError::Died { process: Process::Worker, how: How::Signalled(6), last_words: Vec::new() };
         let error = HarnessError::InSeries { what: "worker process", process: 2, count: 3, problem: Box::new(inner) };
-        assert_eq!(error.to_string(), "worker process 2 of 3: the worker process wrote no rounds");
+        assert_eq!(error.to_string(), "worker process 2 of 3: the worker process measuring it was killed by signal 6");
+    }
+
+    #[test]
+    fn another_protocol_is_named_by_its_version_or_else_by_what_was_said() {
+        let other = |theirs, line: &str| HarnessError::OtherProtocol {
+            process: Process::Baseline("HEAD~1".to_owned()),
+            theirs,
+            line: line.to_owned(),
+            ours: 3,
+        };
+        assert_eq!(
+            other(Some(2), r#"{"protocol":2}"#).to_string(),
+            "the baseline build (HEAD~1)'s process speaks another version of rtcompare's child protocol (version 2; \
+             this build speaks version 3); both revisions must use the same rtcompare"
+        );
+        assert_eq!(
+            other(None, "1 ready").to_string(),
+            "the baseline build (HEAD~1)'s process speaks another version of rtcompare's child protocol (it announced \
+             \"1 ready\"; this build speaks version 3); both revisions must use the same rtcompare"
+        );
     }
 }

@@ -8,6 +8,7 @@
 
 mod build;
 mod cargo;
+mod client;
 mod console;
 mod error;
 mod git;
@@ -19,11 +20,11 @@ mod protocol;
 mod registry;
 mod revision;
 mod run;
+mod server;
 mod settings;
 mod trial;
 mod unoptimised;
 mod variables;
-mod worker;
 
 pub use build::BuildInfo;
 pub use registry::{AttributeSettings, Batches, Comparison, Expectation, Registration, comparisons};

@@ -2,11 +2,16 @@
 //! its budget, how long a process measuring it may take, its arms, and how it is measured and
 //! judged with a given seed and budget. The first round, the worker processes and the lock-step
 //! pairs of a comparison against a git revision all measure from it.
+//!
+//! What one process measures is a [`ProcessPlan`], which a test process sends to a worker whole
+//! (`protocol.rs`): the worker reads no setting of its own, and resolves what the plan leaves
+//! to the test's registration with the same function as its parent.
 
 use super::{Comparison, Settings};
 use crate::decide::{PROCESS_LEVEL, Role};
-use crate::measure::{Arm, Metric};
+use crate::measure::{Arm, Layout, Metric};
 use crate::{JudgeOptions, Options};
+use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// What one test is measured with.
@@ -41,43 +46,87 @@ impl<'a> TrialPlan<'a> {
         self.comparison.registration.settings.revision
     }
 
-    /// How it is measured for `budget` with the seed `seed`: its collection stops early as a
-    /// fresh process's does ([`Role::Fresh`]), which the first round in the test process
-    /// overrides.
+    /// What one process measures of it for `budget` with the seed `seed`.
+    pub(crate) fn process(&self, budget: Duration, seed: u64) -> ProcessPlan {
+        ProcessPlan { test: self.name.to_owned(), budget, seed, layout: self.settings.layout }
+    }
+
+    /// How it is measured in this process for `budget` with the seed `seed`: as a fresh process
+    /// measures it ([`ProcessPlan::options`]), which the first round in the test process
+    /// overrides, with the progress line of a terminal.
     pub(crate) fn options(&self, budget: Duration, seed: u64) -> Options {
+        Options { progress: super::console::progress_hook(), ..self.process(budget, seed).options(self.comparison) }
+    }
+
+    /// How its samples are judged at interval level `level` ([`judge_options`]).
+    pub(crate) fn judge_options(&self, seed: u64, level: f64) -> JudgeOptions {
+        judge_options(self.comparison, self.name, seed, level)
+    }
+
+    /// Its candidate and baseline as arms of this process ([`arms`]).
+    pub(crate) fn arms(&self) -> (Arm<'static>, Arm<'static>) {
+        arms(self.comparison)
+    }
+}
+
+/// What one process measures: which test, for how long, with which seed and layout. The rest —
+/// the code, the size, the metric, the parity and thresholds — is the test's registration, the
+/// same in every process of the binary. Serialisable, for [`Request::Measure`]; the seed and the
+/// budget travel as whole numbers, so a worker measures exactly what its parent planned.
+///
+/// [`Request::Measure`]: super::protocol::Request::Measure
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct ProcessPlan {
+    /// The test's name, which selects the comparison and its size.
+    pub test: String,
+    /// How long it collects rounds: the comparison's budget, or a confirmation process's share.
+    pub budget: Duration,
+    /// The process's seed, from which the test's own is drawn: its round order, its inputs and
+    /// the resampling of its looks.
+    pub seed: u64,
+    /// Whether rounds run at a random stack depth over a perturbed heap.
+    pub layout: Layout,
+}
+
+impl ProcessPlan {
+    /// How `comparison`, the test the plan names, is measured: its collection stops early as a
+    /// fresh process's does ([`Role::Fresh`]), judged at each look as [`judge_options`] says at
+    /// [`PROCESS_LEVEL`], with no progress display.
+    pub(crate) fn options(&self, comparison: Comparison) -> Options {
         Options {
-            budget,
-            metric: self.metric(),
-            judge: self.judge_options(seed, PROCESS_LEVEL),
-            progress: super::console::progress_hook(),
-            layout: self.settings.layout,
+            budget: self.budget,
+            metric: comparison.registration.settings.metric,
+            judge: judge_options(comparison, &self.test, self.seed, PROCESS_LEVEL),
+            layout: self.layout,
             role: Role::Fresh,
             ..Options::default()
         }
     }
+}
 
-    /// How its samples are judged at interval level `level`: the attribute's parity and
-    /// thresholds, a seed of the test's own drawn from `seed`, and resamples enough for the level.
-    pub(crate) fn judge_options(&self, seed: u64, level: f64) -> JudgeOptions {
-        let attribute = &self.comparison.registration.settings;
-        JudgeOptions {
-            parity: attribute.parity.unwrap_or(JudgeOptions::default().parity),
-            thresholds: attribute.thresholds.to_vec(),
-            seed: crate::seeds::named(seed, self.name),
-            level,
-            resamples: crate::stats::resamples_for_level(level),
-            ..JudgeOptions::default()
-        }
+/// How the samples of the test `name` of `comparison` are judged at interval level `level`: the
+/// attribute's parity and thresholds, a seed of the test's own drawn from `seed`, and resamples
+/// enough for the level.
+pub(crate) fn judge_options(comparison: Comparison, name: &str, seed: u64, level: f64) -> JudgeOptions {
+    let attribute = &comparison.registration.settings;
+    JudgeOptions {
+        parity: attribute.parity.unwrap_or(JudgeOptions::default().parity),
+        thresholds: attribute.thresholds.to_vec(),
+        seed: crate::seeds::named(seed, name),
+        level,
+        resamples: crate::stats::resamples_for_level(level),
+        ..JudgeOptions::default()
     }
+}
 
-    /// Its candidate and baseline as arms of this process, every placement copy bound to its size.
-    pub(crate) fn arms(&self) -> (Arm<'static>, Arm<'static>) {
-        let registration = self.comparison.registration;
-        let batches = registration.batches;
-        let size = self.comparison.size.unwrap_or(0);
-        (
-            Arm::from_placed(registration.candidate, batches.candidate, batches.candidate_twin, size),
-            Arm::from_placed(registration.baseline, batches.baseline, batches.baseline_twin, size),
-        )
-    }
+/// The candidate and baseline of `comparison` as arms of this process, every placement copy
+/// bound to its size.
+pub(crate) fn arms(comparison: Comparison) -> (Arm<'static>, Arm<'static>) {
+    let registration = comparison.registration;
+    let batches = registration.batches;
+    let size = comparison.size.unwrap_or(0);
+    (
+        Arm::from_placed(registration.candidate, batches.candidate, batches.candidate_twin, size),
+        Arm::from_placed(registration.baseline, batches.baseline, batches.baseline_twin, size),
+    )
 }

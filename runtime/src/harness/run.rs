@@ -6,15 +6,12 @@ use super::console::{
     print_trial, print_warning,
 };
 use super::optimised::Unavailable;
-use super::protocol::{EXIT_NO_SUCH_COMPARISON, write_result};
-use super::trial::measure_for_worker;
 use super::unoptimised::refusal;
 use super::{Comparison, Expectation, Settings, TrialRecord, comparisons, run_trial};
 use crate::environment::Environment;
 use crate::report::{Destinations, Requested, Run, Test, Written};
 use libtest_mimic::{Arguments, Failed, FormatSetting, Trial};
 use std::ffi::OsString;
-use std::path::Path;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -51,18 +48,15 @@ pub fn main(build: BuildInfo) -> ExitCode {
         }
     };
     // Verdicts about debug code must never fail a build: an unoptimised binary measures in its
-    // optimised build, or debug code only when asked to. A worker is asked by its parent, which
+    // optimised build, or debug code only when asked to. A child is asked by its parent, which
     // passes `RTCOMPARE_DEBUG=1` on when it opted in. A run that measures nothing needs no build.
     if build.debug_assertions && !settings.debug && selects(&args, &comparisons, &settings, |_| true) {
         return in_optimised_build(&build, &settings);
     }
     // In an optimised build `RTCOMPARE_DEBUG=1` changes nothing: its verdicts fail as always.
     settings.debug &= build.debug_assertions;
-    if settings.lockstep {
-        return super::lockstep::serve(&args, &comparisons);
-    }
-    if let Some(output) = &settings.worker {
-        return serve_worker(&args, &comparisons, &settings, output);
+    if let Some(child) = settings.child {
+        return super::server::serve(&comparisons, child.cpu);
     }
     apply_color(&args);
     let destinations = Destinations::resolve(&requested(&settings));
@@ -248,30 +242,6 @@ fn threads_warning<'a>(selected: impl Iterator<Item = &'a (String, Comparison)>,
          cores; measure on a machine with at least {threads} cores",
         if cores == 1 { "" } else { "s" }
     ))
-}
-
-/// Worker mode (`RTCOMPARE_WORKER` set by a parent rtcompare process): measure the one
-/// comparison the command line names, write the samples, exit.
-fn serve_worker(
-    args: &Arguments,
-    comparisons: &[(String, Comparison)],
-    settings: &Settings,
-    output: &Path,
-) -> ExitCode {
-    let wanted = args.filter.as_deref().filter(|_| args.exact);
-    let Some((name, comparison)) = comparisons.iter().find(|(name, _)| Some(name.as_str()) == wanted) else {
-        eprintln!("error: a worker process must be started with `<name> --exact` naming one comparison");
-        return ExitCode::from(EXIT_NO_SUCH_COMPARISON);
-    };
-    // A panic prints its message to stderr, which the parent shows, and exits non-zero.
-    let measured = measure_for_worker(*comparison, name, settings);
-    match write_result(output, &measured) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("error: {error}");
-            ExitCode::from(1)
-        }
-    }
 }
 
 /// The records of trials that libtest-mimic runs, for the results file.

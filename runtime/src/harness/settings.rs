@@ -1,7 +1,7 @@
 //! Run-wide settings from `RTCOMPARE_*` environment variables, validated before anything is
 //! measured.
 
-use super::variables::{LOCKSTEP_VARIABLE, OPTIMISED_VARIABLE, WORKER_TIME_VARIABLE, WORKER_VARIABLE};
+use super::variables::{CHILD_VARIABLE, OPTIMISED_VARIABLE};
 use crate::decide::MIN_FRESH_PROCESSES;
 use crate::measure::Layout;
 use std::path::PathBuf;
@@ -51,21 +51,35 @@ pub struct Settings {
     /// round, `fixed` leaves one layout for the whole process (see
     /// [`Layout`](crate::measure::Layout) for the default and why).
     pub layout: Layout,
-    /// `RTCOMPARE_WORKER`: set by rtcompare itself when it starts a worker process: the file the
-    /// worker writes its samples to.
-    pub worker: Option<PathBuf>,
-    /// `RTCOMPARE_WORKER_TIME`: set by rtcompare itself for a worker: the budget of that one
-    /// process (a confirmation process measures for a share of the comparison's own).
-    pub worker_time: Option<Duration>,
     /// `RTCOMPARE_BASELINE`: the git revision that comparisons without `baseline = path` are
     /// measured against (none by default: such comparisons are ignored).
     pub baseline: Option<String>,
-    /// `RTCOMPARE_LOCKSTEP`: set by rtcompare itself when it starts one side of a comparison
-    /// against a revision: the process runs batches on command.
-    pub lockstep: bool,
+    /// `RTCOMPARE_LOCKSTEP`: set by rtcompare itself when it starts a child process to measure
+    /// (a worker, one side of a lock-step pair): the process serves the requests of its parent.
+    pub child: Option<ChildRole>,
     /// `RTCOMPARE_OPTIMISED`: set by rtcompare itself in the optimised build that an unoptimised
     /// perf binary built and runs in its place: the unoptimised build's target folder.
     pub optimised: Option<PathBuf>,
+}
+
+/// What a child process started by rtcompare was told beside its role (`RTCOMPARE_LOCKSTEP`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChildRole {
+    /// The CPU to pin itself to (`cpu=N`): a lock-step pair's, the one its parent ran on.
+    pub cpu: Option<usize>,
+}
+
+impl ChildRole {
+    /// Reads `1`, or `cpu=N`.
+    fn parse(value: &str) -> Result<ChildRole, Problem> {
+        let cpu = match value.trim() {
+            "1" => None,
+            other => Some(other.strip_prefix("cpu=").and_then(|cpu| cpu.parse().ok()).ok_or(Problem::from(
+                "expected 1 or cpu=N; rtcompare sets this for the child processes it starts, so unset it",
+            ))?),
+        };
+        Ok(ChildRole { cpu })
+    }
 }
 
 /// The most fresh processes a confirmation measures when `RTCOMPARE_MAX_PROCESSES` is not set:
@@ -92,10 +106,8 @@ impl Default for Settings {
             max_processes: DEFAULT_MAX_PROCESSES,
             timeout: None,
             layout: Layout::default(),
-            worker: None,
-            worker_time: None,
             baseline: None,
-            lockstep: false,
+            child: None,
             optimised: None,
         }
     }
@@ -124,10 +136,8 @@ const KNOWN: &[(&str, &str)] = &[
     ("RTCOMPARE_MAX_PROCESSES", "RTCOMPARE_MAX_PROCESSES=10"),
     ("RTCOMPARE_TIMEOUT", "RTCOMPARE_TIMEOUT=5m"),
     ("RTCOMPARE_LAYOUT", "RTCOMPARE_LAYOUT=random"),
-    (WORKER_VARIABLE, "(set by rtcompare for its worker processes; do not set it)"),
-    (WORKER_TIME_VARIABLE, "(set by rtcompare for its worker processes; do not set it)"),
     ("RTCOMPARE_BASELINE", "RTCOMPARE_BASELINE=origin/main"),
-    (LOCKSTEP_VARIABLE, "(set by rtcompare for its lock-step processes; do not set it)"),
+    (CHILD_VARIABLE, "(set by rtcompare for the child processes it starts; do not set it)"),
     (OPTIMISED_VARIABLE, "(set by rtcompare for the optimised build it runs; do not set it)"),
 ];
 
@@ -212,8 +222,6 @@ impl Settings {
                     "expected random (a new stack depth and heap pattern every round) or fixed (one layout)",
                 ))?
             }
-            WORKER_VARIABLE => self.worker = Some(PathBuf::from(value)),
-            WORKER_TIME_VARIABLE => self.worker_time = Some(duration(value)?),
             "RTCOMPARE_BASELINE" => {
                 let revision = value.trim();
                 if revision.is_empty() || revision.starts_with('-') {
@@ -221,7 +229,7 @@ impl Settings {
                 }
                 self.baseline = Some(revision.to_owned());
             }
-            LOCKSTEP_VARIABLE => self.lockstep = value == "1" || value.starts_with("cpu="),
+            CHILD_VARIABLE => self.child = Some(ChildRole::parse(value)?),
             OPTIMISED_VARIABLE => self.optimised = Some(PathBuf::from(value)),
             _ => return Err(Problem::Unknown),
         }
@@ -355,11 +363,26 @@ mod tests {
             ("RTCOMPARE_LAYOUT", "Random"),
             ("RTCOMPARE_BASELINE", " "),
             ("RTCOMPARE_BASELINE", "--all"),
+            ("RTCOMPARE_LOCKSTEP", "yes"),
+            ("RTCOMPARE_LOCKSTEP", "cpu=first"),
         ] {
             let message = Settings::from_vars(vars(&[(name, value)])).unwrap_err().to_string();
             assert!(message.contains(name), "{message}");
             assert!(message.contains(&format!("{value:?}")), "{message}");
             assert!(message.contains("for example"), "{message}");
+        }
+    }
+
+    #[test]
+    fn a_child_is_told_its_role_and_where_to_pin_itself() {
+        let child = |value: &str| Settings::from_vars(vars(&[("RTCOMPARE_LOCKSTEP", value)])).map(|s| s.child);
+        assert_eq!(child("1"), Ok(Some(ChildRole { cpu: None })));
+        assert_eq!(child("cpu=3"), Ok(Some(ChildRole { cpu: Some(3) })));
+        assert_eq!(Settings::default().child, None);
+        // The variables of the worker protocol that the child protocol replaced are unknown now.
+        for gone in ["RTCOMPARE_WORKER", "RTCOMPARE_WORKER_TIME"] {
+            let message = Settings::from_vars(vars(&[(gone, "1")])).unwrap_err().to_string();
+            assert!(message.starts_with(&format!("unknown setting {gone}=")), "{message}");
         }
     }
 

@@ -1,15 +1,15 @@
 //! Measuring one test: a comparison at one size, its confirmation in fresh processes, and the
 //! pass/fail decision.
 
+use super::client::measure_in_worker;
 use super::error::HarnessError;
 use super::plan::TrialPlan;
-use super::worker::{WorkerRun, measure_in_worker};
 use super::{Comparison, Expectation, Settings};
 use crate::decide::{Confirmation, PROCESS_LEVEL, Plan, Role, TIME_CAP, conclude, confirmation_level, signal};
 use crate::measure::counting_allocator_installed;
 use crate::report::{Failure, failure_message, first_round_said};
 use crate::seeds::{self, Purpose};
-use crate::{Measured, Options, Outcome, Report, judge_processes, measure, measure_and_judge};
+use crate::{Measured, Options, Outcome, Report, judge_processes, measure_and_judge};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -95,15 +95,6 @@ fn first_round(plan: &TrialPlan<'_>) -> Result<Option<Report>, HarnessError> {
     Ok(Some(judge_processes(measured, plan.metric(), &plan.judge_options(seed, PROCESS_LEVEL))))
 }
 
-/// Measures one comparison without judging it: a worker's round for the parent to judge, which
-/// stops early as a fresh process does ([`Role::Fresh`]). A confirmation worker measures for its
-/// share of the budget.
-pub(crate) fn measure_for_worker(comparison: Comparison, name: &str, settings: &Settings) -> Measured {
-    let plan = TrialPlan::new(comparison, name, settings);
-    let (candidate, baseline) = plan.arms();
-    measure(candidate, baseline, &plan.options(settings.worker_time.unwrap_or(plan.budget), settings.seed))
-}
-
 /// The first round in this process, measured and judged: the screen, whose looks stop it once
 /// parity is established or a signal is seen ([`Role::Screen`]).
 fn measure_first_round(plan: &TrialPlan<'_>) -> Report {
@@ -151,7 +142,7 @@ fn measure_fresh(plan: &TrialPlan<'_>, seed: u64, budget: Duration) -> Result<Op
     if plan.against_revision() {
         super::lockstep::measure_against_revision(plan, seed, budget)
     } else {
-        measure_in_worker(plan.name, plan.settings, WorkerRun { seed, budget, timeout: plan.timeout }).map(Some)
+        measure_in_worker(plan, budget, seed).map(Some)
     }
 }
 

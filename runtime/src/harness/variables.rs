@@ -1,15 +1,12 @@
 //! The environment variables by which a test process tells the processes it starts what to do,
-//! and which every process of a run reads alike.
+//! and which every process of a run reads alike. What a child is asked to measure is no variable:
+//! it is a request of the child protocol (`protocol.rs`).
 
-/// The variable that puts a test binary in worker mode; its value is the file to write.
-pub const WORKER_VARIABLE: &str = "RTCOMPARE_WORKER";
-
-/// The variable that gives a worker its budget: the comparison's, or a confirmation process's
-/// share of it.
-pub const WORKER_TIME_VARIABLE: &str = "RTCOMPARE_WORKER_TIME";
-
-/// The variable that puts a test binary in lock-step mode.
-pub const LOCKSTEP_VARIABLE: &str = "RTCOMPARE_LOCKSTEP";
+/// The variable that makes a test binary a child serving the child protocol (`server.rs`): `1`,
+/// or `cpu=N` to pin itself to CPU `N` first. Named after the lock-step pairs that were its first
+/// use, and kept so: a baseline build of an earlier rtcompare still answers it with the version
+/// it speaks, which the parent can then name.
+pub const CHILD_VARIABLE: &str = "RTCOMPARE_LOCKSTEP";
 
 /// The variable that marks the optimised build an unoptimised perf binary built and started in
 /// its place; its value is the unoptimised build's target folder, where the results file and
