@@ -204,11 +204,19 @@ mod tests {
     }
 
     #[test]
-    fn a_measured_reply_keeps_every_figure() {
-        let text = serde_json::to_string(&Reply::Measured(Box::new(measured()))).expect("a reply encodes");
+    fn a_measured_reply_keeps_every_figure_to_the_bit() {
+        let mut sent = measured();
+        // Doubles of every magnitude, every bit of their mantissas in use: serde_json reads each
+        // back as written only with its `float_roundtrip` feature.
+        let mut rng = crate::Dprng::new(7);
+        let doubles = std::iter::repeat_with(|| f64::from_bits(rng.u64()).abs()).filter(|x| x.is_finite());
+        sent.samples.baseline_twin.per_op = doubles.take(10_000).collect();
+        let text = serde_json::to_string(&Reply::Measured(Box::new(sent.clone()))).expect("a reply encodes");
         assert!(text.starts_with(r#"{"reply":"measured","candidate":"fast","baseline":"slow","#), "{text:.80}");
         let Ok(Reply::Measured(back)) = serde_json::from_str::<Reply>(&text) else { panic!("not a measured reply") };
-        assert_eq!(*back, measured());
+        let bits = |m: &Measured| m.samples.baseline_twin.per_op.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&back), bits(&sent));
+        assert_eq!(*back, sent);
     }
 
     #[test]
