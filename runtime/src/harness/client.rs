@@ -11,7 +11,7 @@ use super::variables::{CHILD_VARIABLE, OPTIMISED_VARIABLE};
 use crate::Measured;
 use crate::child::{Watchdog, Watched};
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::PathBuf;
 use std::process::{ChildStdin, ChildStdout, Command};
 use std::time::Duration;
 
@@ -19,7 +19,7 @@ use std::time::Duration;
 /// test binary, killed when it outlives the plan's time limit.
 pub(crate) fn measure_in_worker(plan: &TrialPlan<'_>, budget: Duration, seed: u64) -> Result<Measured, HarnessError> {
     let exe = std::env::current_exe().map_err(HarnessError::OwnBinary)?;
-    let mut child = Child::start(&exe, Process::Worker, None, plan.settings.debug)?;
+    let mut child = Child::start(Command::new(exe), Process::Worker, None, plan.settings.debug)?;
     let watchdog = Watchdog::start(plan.timeout, &[child.watched()]);
     let measured = child.hello().and_then(|_| child.measure(&plan.process(budget, seed)));
     // Under the watchdog still: a child that will not end is killed too.
@@ -40,16 +40,16 @@ pub(crate) struct Child {
 }
 
 impl Child {
-    /// Starts `program` as a child, pinned to `cpu` where one is given. `debug` passes
-    /// `RTCOMPARE_DEBUG=1` on: the parent measures an unoptimised build on purpose, and the
-    /// child, the same build, would refuse to on its own.
+    /// Starts `command`, a test binary with no arguments (or a program that runs one), as a
+    /// child, pinned to `cpu` where one is given. `debug` passes `RTCOMPARE_DEBUG=1` on: the
+    /// parent measures an unoptimised build on purpose, and the child, the same build, would
+    /// refuse to on its own.
     pub(crate) fn start(
-        program: &Path,
+        mut command: Command,
         process: Process,
         cpu: Option<usize>,
         debug: bool,
     ) -> Result<Child, HarnessError> {
-        let mut command = Command::new(program);
         command.env(CHILD_VARIABLE, cpu.map_or_else(|| "1".to_owned(), |cpu| format!("cpu={cpu}")));
         // A baseline built from an older rtcompare rejects a variable it does not know.
         command.env_remove(OPTIMISED_VARIABLE);
@@ -58,7 +58,7 @@ impl Child {
         }
         let mut watched = Watched::start(&mut command).map_err(|error| HarnessError::Start {
             process: process.clone(),
-            program: program.to_path_buf(),
+            program: PathBuf::from(command.get_program()),
             error,
         })?;
         let (input, output) = (watched.input(), watched.output());
@@ -154,5 +154,60 @@ impl Child {
             let _ = protocol::write_request(&mut input, &Request::Quit);
         }
         self.watched.wait();
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use crate::child::How;
+
+    /// A child that runs `script` in the shell: a stand-in for a build of another rtcompare.
+    fn child(script: &str) -> Child {
+        let mut command = Command::new("sh");
+        command.args(["-c", script]);
+        Child::start(command, Process::Baseline("HEAD~1".to_owned()), None, false).expect("sh starts")
+    }
+
+    #[test]
+    fn a_child_of_another_protocol_is_named_with_its_version() {
+        // What a child of protocol 2 said first, after a line of a measured function's output.
+        let said = r#"{"reply":"hello","protocol":2,"has_comparison":true}"#;
+        let mut child = child(&format!("echo 'printed by a function'; echo '@rtcompare-lockstep {said}'; read quit"));
+        let error = child.hello().expect_err("another version");
+        child.finish();
+        assert_eq!(
+            error.to_string(),
+            "the baseline build (HEAD~1)'s process speaks another version of rtcompare's child protocol (version 2; \
+             this build speaks version 3); both revisions must use the same rtcompare"
+        );
+    }
+
+    #[test]
+    fn a_child_that_ends_before_its_hello_is_named_with_its_last_words() {
+        let mut child = child("echo 'error: unknown setting' >&2; exit 2");
+        let Err(HarnessError::Died { how, last_words, .. }) = child.hello() else {
+            panic!("the child should have died")
+        };
+        assert_eq!((how, last_words), (How::Exited(2), vec!["error: unknown setting".to_owned()]));
+    }
+
+    #[test]
+    fn an_answer_the_request_does_not_allow_breaks_the_protocol() {
+        let hello = format!(r#"{{"reply":"hello","protocol":{PROTOCOL},"tests":["t"]}}"#);
+        let total = r#"{"reply":"total","total":1}"#;
+        let script =
+            format!("echo '@rtcompare-lockstep {hello}'; read request; echo '@rtcompare-lockstep {total}'; read quit");
+        let mut child = child(&script);
+        assert_eq!(child.hello().ok(), Some(vec!["t".to_owned()]));
+        let plan =
+            ProcessPlan { test: "t".to_owned(), budget: Duration::from_secs(1), seed: 1, layout: Default::default() };
+        let error = child.measure(&plan).expect_err("a total is no measurement");
+        child.finish();
+        let message = error.to_string();
+        assert!(
+            message.starts_with(r#"the baseline build (HEAD~1)'s process answered "{\"reply\":\"total\",\"total\":1}" to {"request":"measure""#),
+            "{message}"
+        );
     }
 }

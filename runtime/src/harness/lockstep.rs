@@ -24,6 +24,7 @@ use crate::child::Watchdog;
 use crate::measure::{Arm, Halt, Meter, PLACEMENTS};
 use crate::{Measured, Options, try_measure};
 use std::cell::RefCell;
+use std::process::Command;
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -43,8 +44,9 @@ fn measure_pair(plan: &TrialPlan<'_>, baseline: &Baseline, options: Options) -> 
     let (debug, timeout) = (plan.settings.debug, plan.timeout);
     let exe = std::env::current_exe().map_err(HarnessError::OwnBinary)?;
     let cpu = current_cpu();
-    let current = Child::start(&exe, Process::ThisBuild, cpu, debug)?;
-    let before = Child::start(&baseline.binary, Process::Baseline(baseline.revision.clone()), cpu, debug)?;
+    let current = Child::start(Command::new(exe), Process::ThisBuild, cpu, debug)?;
+    let revision = Process::Baseline(baseline.revision.clone());
+    let before = Child::start(Command::new(&baseline.binary), revision, cpu, debug)?;
     let watchdog = Watchdog::start(timeout, &[current.watched(), before.watched()]);
     let sides = [Side::shared(current), Side::shared(before)];
     let result = measure_sides(plan, baseline, &options, &sides);
