@@ -28,6 +28,9 @@ use std::time::Instant;
 /// returning its exit code: 2 when it does not build, or when cargo cannot be run from here.
 pub fn main(build: BuildInfo) -> ExitCode {
     let mut args = Arguments::from_args();
+    // `cargo bench` passes `--bench`, which libtest-mimic reads as "benchmarks only, no tests".
+    // The comparisons are tests, and run under `cargo bench` exactly as under `cargo test`.
+    args.bench = false;
     let comparisons = comparisons();
     if let Some(pair) = comparisons.windows(2).find(|w| w[0].0 == w[1].0) {
         let (a, b) = (pair[0].1.registration, pair[1].1.registration);
