@@ -75,11 +75,11 @@ pub fn main(build: BuildInfo) -> ExitCode {
         return ExitCode::from(2);
     }
     // The baseline build of comparisons against a revision, before anything is measured.
-    if let Some(revision) = settings.baseline.as_deref().filter(|_| wants_revision(&args, &comparisons, &settings)) {
-        if let Err(error) = super::revision::prepare(revision, &build, settings.optimised.as_deref()) {
-            eprintln!("error: {error}");
-            return ExitCode::from(2);
-        }
+    if let Some(revision) = settings.baseline.as_deref().filter(|_| wants_revision(&args, &comparisons, &settings))
+        && let Err(error) = super::revision::prepare(revision, &build, settings.optimised.as_deref())
+    {
+        eprintln!("error: {error}");
+        return ExitCode::from(2);
     }
     let mut session = Session { environment: Environment::read(build.debug_assertions), settings, destinations };
     if args.format == Some(FormatSetting::Json) {
