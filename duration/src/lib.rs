@@ -3,6 +3,9 @@
 //! `RTCOMPARE_TIMEOUT` variables, read at run time by the runtime. A crate of its own because a
 //! proc-macro crate can export nothing but macros, and the runtime is too large a build to pull
 //! into the compiler's process: one parser, one set of units, one wording of every mistake.
+//!
+//! An internal crate of rtcompare: its version moves together with rtcompare's (each rtcompare
+//! release depends on exactly its own release of this crate), and it is not stable on its own.
 
 /// Nanoseconds in a duration written as a number and a unit (`800ns`, `250us`, `250µs`,
 /// `1.5s`, `2m`), or why the text is not one. The result is at least 1 ns and below 10¹⁶ ns

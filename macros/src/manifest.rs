@@ -49,10 +49,10 @@ fn table(manifest: &str, name: &str) -> Vec<(String, String)> {
         let value = value.trim().trim_matches('"').trim_matches('\'').to_owned();
         if current == name {
             pairs.push((key.to_owned(), value));
-        } else if current.is_empty() {
-            if let Some(dotted) = key.strip_prefix(name).and_then(|k| k.strip_prefix('.')) {
-                pairs.push((dotted.trim().to_owned(), value));
-            }
+        } else if current.is_empty()
+            && let Some(dotted) = key.strip_prefix(name).and_then(|k| k.strip_prefix('.'))
+        {
+            pairs.push((dotted.trim().to_owned(), value));
         }
     }
     pairs

@@ -228,10 +228,10 @@ fn each_case_fails_with_our_message_where_it_belongs() {
         if (first.line, first.column) != (*line, *column) {
             wrong.push(format!("{case}: first error at {}:{}, expected {line}:{column}", first.line, first.column));
         }
-        if let Ours(text) = message {
-            if !first.text.contains(text) {
-                wrong.push(format!("{case}: first error says {:?}, expected it to contain {text:?}", first.text));
-            }
+        if let Ours(text) = message
+            && !first.text.contains(text)
+        {
+            wrong.push(format!("{case}: first error says {:?}, expected it to contain {text:?}", first.text));
         }
         if *only && found.len() > 1 {
             let all: Vec<&str> = found.iter().map(|e| e.text.as_str()).collect();

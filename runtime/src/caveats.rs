@@ -58,6 +58,27 @@ fn drifted_together(report: &Report) -> bool {
         && !drift_matters(report, ratio)
 }
 
+/// Whether the ratio's drift could have moved the verdict. Each round's ratio is what the verdict
+/// is judged on, so an arm's drift reaches it only through the ratio; had the run measured only
+/// its first or only its second half, the estimate would have moved by less than the ratio's
+/// half-to-half shift. The verdict holds when its interval, widened by that shift on both sides,
+/// still reads the same: an established parity still within its band, a win or a loss still
+/// wholly beyond its tolerance. An inconclusive parity can always move.
+fn drift_could_move_verdict(report: &Report) -> bool {
+    let shift = report.drift.ratio.shift().abs();
+    if !shift.is_finite() {
+        return true;
+    }
+    let (verdict, estimate) = (&report.verdict, &report.estimate);
+    let (low, high) = (estimate.low - shift, estimate.high + shift);
+    match verdict.outcome {
+        Outcome::Parity if verdict.resolved => low < -verdict.parity_band || high > verdict.parity_band,
+        Outcome::Parity => true,
+        Outcome::Win => low <= verdict.tolerance,
+        Outcome::Loss => high >= -verdict.tolerance,
+    }
+}
+
 /// Identical code ran further apart than the parity: the tolerance doubled the A/A floor.
 fn noisy_harness(report: &Report) -> Option<Caveat> {
     let verdict = &report.verdict;
@@ -174,13 +195,14 @@ fn few_rounds(report: &Report) -> Option<Caveat> {
 
 /// Whether a caveat of `kind` on `report` changes how its verdict reads, so that the short
 /// block shows it. Not placement (said once for the whole run); not a drift both arms shared
-/// while their ratio held (the verdict stands); not correlated or few rounds under an
-/// established parity (they widen the interval, which still lies within the band).
+/// while their ratio held (the verdict stands), nor one too small to have moved the verdict;
+/// not correlated or few rounds under an established parity (they widen the interval, which
+/// still lies within the band).
 pub(crate) fn changes_reading(kind: WarningKind, report: &Report) -> bool {
     let established = report.verdict.outcome == Outcome::Parity && report.verdict.resolved;
     match kind {
         WarningKind::Placement => false,
-        WarningKind::Drift => !drifted_together(report),
+        WarningKind::Drift => !drifted_together(report) && drift_could_move_verdict(report),
         WarningKind::Autocorrelated | WarningKind::FewRounds => !established,
         _ => true,
     }

@@ -1,5 +1,9 @@
 //! The engine behind rtcompare: measurement, statistics, verdicts and the test harness.
 //!
+//! An internal crate: depend on `rtcompare`, which re-exports the public API below. Its version
+//! moves together with rtcompare's (each rtcompare release depends on exactly its own release of
+//! this crate), and it is not stable on its own.
+//!
 //! Most users only touch this crate through the `rtcompare` facade and its
 //! `#[compare(baseline = ...)]` attribute. Without the macro, a comparison is run by hand:
 //!

@@ -29,7 +29,10 @@ use std::process::Command;
 pub(crate) fn sources_folder(package_dir: &Path, package: &str, target: &str) -> Result<PathBuf, HarnessError> {
     let metadata = cargo_metadata(package_dir, true)?;
     let root_file = root_file(&metadata, package, target).ok_or_else(|| {
-        HarnessError::Metadata(format!("cargo metadata lists no test target `{target}` in the package `{package}`"))
+        HarnessError::Metadata(format!(
+            "cargo metadata lists no test target `{target}` in the package `{package}`; a comparison against a \
+             revision runs from a `[[test]]` target (`cargo test --release --test {target}`), not a `[[bench]]` one"
+        ))
     })?;
     let root_file = root_file.canonicalize().unwrap_or(root_file);
     let package_dir = package_dir.canonicalize().unwrap_or_else(|_| package_dir.to_path_buf());

@@ -25,6 +25,9 @@ use std::time::Instant;
 /// returning its exit code: 2 when it does not build, or when cargo cannot be run from here.
 pub fn main(build: BuildInfo) -> ExitCode {
     let mut args = Arguments::from_args();
+    // `cargo bench` passes `--bench`, which libtest-mimic reads as "benchmarks only, no tests".
+    // The comparisons are tests, and run under `cargo bench` exactly as under `cargo test`.
+    args.bench = false;
     let comparisons = comparisons();
     if let Some(pair) = comparisons.windows(2).find(|w| w[0].0 == w[1].0) {
         let (a, b) = (pair[0].1.registration, pair[1].1.registration);
@@ -66,11 +69,11 @@ pub fn main(build: BuildInfo) -> ExitCode {
         return ExitCode::from(2);
     }
     // The baseline build of comparisons against a revision, before anything is measured.
-    if let Some(revision) = settings.baseline.as_deref().filter(|_| wants_revision(&args, &comparisons, &settings)) {
-        if let Err(error) = super::revision::prepare(revision, &build, settings.optimised.as_deref()) {
-            eprintln!("error: {error}");
-            return ExitCode::from(2);
-        }
+    if let Some(revision) = settings.baseline.as_deref().filter(|_| wants_revision(&args, &comparisons, &settings))
+        && let Err(error) = super::revision::prepare(revision, &build, settings.optimised.as_deref())
+    {
+        eprintln!("error: {error}");
+        return ExitCode::from(2);
     }
     let mut session = Session { environment: Environment::read(build.debug_assertions), settings, destinations };
     if args.format == Some(FormatSetting::Json) {

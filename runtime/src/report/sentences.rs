@@ -97,7 +97,7 @@ fn noisy_harness(floor: f64, parity: f64) -> String {
         "two copies of identical code (each arm against its A/A twin) ran up to {} apart, more than the parity of {}: \
          where the code sits in memory or the machine's own noise moves this pair that much, so only a difference \
          beyond twice that ({}) counts, and parity cannot be established. If the placement warning below names an \
-         arm, build with aligned code (\"Code placement\" in rtcompare's README); otherwise quiet the machine or give \
+         arm, build with aligned code (the recipe in rtcompare's docs/placement.md); otherwise quiet the machine or give \
          the comparison more time.",
         pct(floor),
         pct(parity),
@@ -111,7 +111,7 @@ fn placement(arm: ArmRole, report: &Report, copies: usize, spread: f64) -> Strin
         "where the linker puts the {role} `{name}` changes its speed: its copies at {copies} code offsets ran up to {} \
          apart. Each arm is measured at every offset and averaged, so the verdict is about the code, but one build of \
          it can run at either extreme. To make your own builds independent of placement, align functions and loops \
-         (\"Code placement\" in rtcompare's README).",
+         (the recipe in rtcompare's docs/placement.md).",
         pct(spread)
     )
 }

@@ -6,7 +6,7 @@ use crate::caveats::{beyond_doubt, changes_reading};
 use crate::measure::Work;
 use crate::stats::{Outcome, Resampling, fast_end};
 use crate::units::{change_interval, change_pct, format_rate, format_value, level_pct, pct, signed_pct};
-use crate::verdict::Report;
+use crate::verdict::{Caveat, Report, WarningKind};
 
 /// What a line of the text block says, so that a terminal can colour it without reading it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,9 +79,13 @@ pub(crate) fn text_lines(report: &Report, work: Option<Work>, detail: Detail) ->
             add(Line::Warning, format!("warning[{}]: {}", caveat.kind().as_str(), sentence(caveat, report)));
         }
     } else if !beyond_doubt(report) {
-        let shown = report.warnings.iter().filter(|c| changes_reading(c.kind(), report));
-        for caveat in shown {
-            add(Line::Warning, one_line(caveat.kind()));
+        // One line per kind: the short line names the kind, not the series or arm it is about.
+        let mut shown: Vec<WarningKind> = Vec::new();
+        for kind in report.warnings.iter().map(Caveat::kind).filter(|&kind| changes_reading(kind, report)) {
+            if !shown.contains(&kind) {
+                shown.push(kind);
+                add(Line::Warning, one_line(kind));
+            }
         }
     }
     lines
