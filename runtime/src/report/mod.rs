@@ -22,6 +22,8 @@ mod bmf;
 mod failure;
 mod files;
 mod gha;
+#[cfg(test)]
+mod golden;
 mod json;
 mod markdown;
 mod ranking;
