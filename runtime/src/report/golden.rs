@@ -10,7 +10,7 @@ use super::{Detail, Failure, bmf, failure_message, gha, markdown, placement_summ
 use crate::decide::{Confirmation, conclude};
 use crate::measure::{Calibration, Samples, Series, ThroughputUnit, Work};
 use crate::stats::Outcome;
-use crate::verdict::{Caveat, DriftSeries, Ending, Report};
+use crate::verdict::{Caveat, DriftSeries, Ending, Judgement, Report};
 use crate::{JudgeOptions, Measured, Metric, judge_processes};
 use std::fmt::Write;
 
@@ -57,7 +57,6 @@ fn confirmation(report: Report, confirmed: bool, ending: Ending) -> Confirmation
 fn leaning() -> Report {
     let mut first = fixtures::report(90.0, 100.0);
     first.verdict.outcome = Outcome::Parity;
-    first.verdict.first_round = Outcome::Parity;
     first.verdict.resolved = false;
     let tolerance = first.verdict.tolerance;
     first.warnings = vec![
@@ -68,7 +67,7 @@ fn leaning() -> Report {
 }
 
 /// The reports every output is rendered for, by name.
-fn reports() -> Vec<(&'static str, Report)> {
+fn reports() -> Vec<(&'static str, Judgement)> {
     let confirmed_loss =
         conclude(fixtures::report(100.0, 50.0), confirmation(pooled(100.0, 50.0), true, Ending::Confirmed));
     let unconfirmed_loss =
@@ -81,19 +80,19 @@ fn reports() -> Vec<(&'static str, Report)> {
     let mut placed = fixtures::report(99.0, 100.0);
     placed.warnings.push(Caveat::Placement { arm: crate::verdict::ArmRole::Baseline, copies: 4, spread: 0.12 });
     vec![
-        ("perf::quarter_vs_slow", fixtures::report(25.0, 100.0)),
-        ("perf::close_vs_slow", placed),
+        ("perf::quarter_vs_slow", Judgement::of(fixtures::report(25.0, 100.0))),
+        ("perf::close_vs_slow", Judgement::of(placed)),
         ("perf::double_vs_half", confirmed_loss),
         ("perf::near_vs_slow", unconfirmed_loss),
         ("perf::capped_vs_slow", time_cap),
         ("perf::leaning_vs_slow", established),
         ("perf::refuted_vs_slow", refuted),
-        ("perf::bytes_vs_slow", allocs),
+        ("perf::bytes_vs_slow", Judgement::of(allocs)),
     ]
 }
 
 /// Everything the outputs show of `reports`, one section each.
-fn rendered(reports: &[(&'static str, Report)]) -> String {
+fn rendered(reports: &[(&'static str, Judgement)]) -> String {
     let mut out = String::new();
     let work = Some(Work { unit: ThroughputUnit::Bytes, per_call: 4096 });
     for (name, report) in reports {
@@ -106,11 +105,11 @@ fn rendered(reports: &[(&'static str, Report)]) -> String {
         let _ = writeln!(out, "== {name} failures");
         let _ = writeln!(out, "{}", failure_message(report, Failure::Loss));
         let _ = writeln!(out, "{}", failure_message(report, Failure::NoWin));
-        let _ = writeln!(out, "== {name} svg\n{}", super::render_svg(report, name));
+        let _ = writeln!(out, "== {name} svg\n{}", super::svg::picture(report, name));
     }
-    let all: Vec<&Report> = reports.iter().map(|(_, r)| r).collect();
+    let all: Vec<&Judgement> = reports.iter().map(|(_, r)| r).collect();
     let _ = writeln!(out, "== placement summary\n{:?}", placement_summary(&all));
-    let mut tests: Vec<Test<'static>> = reports.iter().map(|(name, r)| fixtures::measured(name, r.clone())).collect();
+    let mut tests: Vec<Test> = reports.iter().map(|(name, r)| fixtures::judged(name, r.clone())).collect();
     tests[0].work = Some(Work { unit: ThroughputUnit::Elements, per_call: 64 });
     tests.push(fixtures::panicked("perf::boom_vs_slow"));
     let environment = fixtures::environment();
