@@ -626,6 +626,23 @@ mod tests {
         assert_eq!(entries(&dir.join("perf/.runs")), ["run-2"]);
     }
 
+    /// Processes of one run that finish at once, each renaming its files over the others', still
+    /// leave files that hold every one of their tests.
+    #[test]
+    fn processes_that_write_at_once_leave_every_test_in_the_files() {
+        use crate::report::fixtures::record;
+        let dir = scratch("race");
+        let names: Vec<String> = (0..6).map(|i| format!("perf::f{i}_vs_slow")).collect();
+        let processes: Vec<Destinations> = names.iter().map(|_| process_of_run(&dir, "run", None)).collect();
+        std::thread::scope(|scope| {
+            for (destinations, name) in processes.iter().zip(&names) {
+                scope.spawn(move || finish(destinations, &[record(name, 50.0, 100.0)]));
+            }
+        });
+        let (written, bmf, rows) = contents(&dir);
+        assert_eq!((written, bmf, rows), (names.clone(), 2 * names.len(), names.len()));
+    }
+
     #[test]
     fn a_process_killed_while_writing_its_record_loses_only_its_own_test() {
         use crate::report::fixtures::record;
