@@ -211,7 +211,12 @@ impl Destinations {
                 .to_owned(),
         })?;
         for target in &self.markdown {
-            create_parent(&target.path).and_then(|()| open_markdown(target, false)).map_err(|source| OutputError {
+            // Opened without emptying it, since a summary may be appended; written, as both kinds
+            // are, through a file beside it and a rename.
+            let writable = create_parent(&target.path)
+                .and_then(|()| OpenOptions::new().append(true).create(true).open(&target.path))
+                .and_then(|_| probe_directory(&target.path));
+            writable.map_err(|source| OutputError {
                 what: "Markdown summary",
                 path: target.path.clone(),
                 source,
@@ -424,16 +429,6 @@ fn probe_directory(path: &Path) -> io::Result<()> {
     let written = File::create(&probe).and_then(|mut file| file.write_all(b"rtcompare probe"));
     let _ = std::fs::remove_file(&probe);
     written
-}
-
-fn open_markdown(target: &MarkdownTarget, truncate: bool) -> io::Result<File> {
-    let mut options = OpenOptions::new();
-    match target.mode {
-        Mode::Append => options.append(true).create(true),
-        // Probing must not empty an existing file; writing replaces it.
-        Mode::Replace => options.write(true).create(true).truncate(truncate),
-    };
-    options.open(&target.path)
 }
 
 /// Writes a summary. An appended one replaces what the run's processes wrote after
