@@ -93,6 +93,6 @@ fn run_once(processes: usize, run: usize, results: &std::path::Path) -> (f64, f6
         verdict["outcome"].as_str().unwrap_or("?"),
         if verdict["resolved"].as_bool() == Some(true) { "resolved" } else { "inconclusive" }
     );
-    let estimate = &comparison["estimate"];
+    let estimate = &comparison["first"]["estimate"];
     (number(&estimate["difference"]), number(&estimate["low"]), number(&estimate["high"]), outcome)
 }

@@ -92,7 +92,7 @@ fn the_confirmation_level_does_not_depend_on_the_filter_or_the_format() {
         assert_eq!(output.status.code(), Some(101), "{format}: {}", text(&output));
         let file: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&results).expect("results file")).expect("JSON");
-        let level = file["comparisons"][0]["confirmation"]["estimate"]["level"].as_f64().unwrap_or(f64::NAN);
+        let level = file["comparisons"][0]["confirmation"]["report"]["estimate"]["level"].as_f64().unwrap_or(f64::NAN);
         // The deciding look's level, from the plan for three registered comparisons: a look's
         // share of the spending, or what was left when the time cap ended the confirmation.
         let looks = LOOK_LEVELS;

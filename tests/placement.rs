@@ -28,10 +28,11 @@ fn identical_work_in_tight_loops_never_fails_and_parity_keeps_its_band() {
         // A first-round signal that its confirmation does not repeat is allowed; a confirmed
         // win or loss on identical code is a wrong verdict.
         let signalled = verdict["outcome"] != "parity";
-        assert!(!(signalled && verdict["confirmed"] == true), "{comparison:#}");
+        assert!(!(signalled && comparison["confirmation"]["confirmed"] == true), "{comparison:#}");
         assert_eq!(verdict["parity_band"].as_f64(), Some(0.04), "{}", comparison["name"]);
         for arm in ["candidate", "baseline"] {
-            let medians = comparison["placement"][arm]["medians"].as_array().map(Vec::len);
+            let medians =
+                comparison["first"]["validation"][format!("{arm}_placement")]["medians"].as_array().map(Vec::len);
             assert_eq!(medians, Some(4), "{} {arm}: {comparison:#}", comparison["name"]);
         }
     }

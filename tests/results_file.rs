@@ -71,8 +71,6 @@ struct Git {
     dirty: bool,
 }
 
-/// serde cannot combine `flatten` with `deny_unknown_fields`, so the first round's fields are
-/// repeated here rather than shared with [`Round`].
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Throughput {
@@ -97,20 +95,22 @@ struct Comparison {
     expect: String,
     passed: bool,
     failure: Option<String>,
-    duration_s: Option<f64>,
     verdict: Option<Verdict>,
-    estimate: Option<Estimate>,
-    confidence: Vec<Confidence>,
-    summaries: Option<Arms<Summary>>,
-    calibration: Option<Calibration>,
-    validation: Option<Arms<Validation>>,
-    placement: Option<Arms<Option<Placement>>>,
-    drift: Option<DriftTests>,
-    resampling: Option<Resampling>,
     warnings: Vec<Warning>,
-    samples: Option<Samples>,
-    confirmation: Option<Round>,
+    /// Caveats as data: their situations are checked against the doc's own table.
+    caveats: Vec<Value>,
     over_processes: Option<ProcessMean>,
+    first: Option<Round>,
+    confirmation: Option<Confirmation>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Confirmation {
+    report: Round,
+    confirmed: bool,
+    looks: usize,
+    ending: String,
 }
 
 #[derive(Deserialize)]
@@ -123,25 +123,31 @@ struct ProcessMean {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Round {
-    duration_s: Option<f64>,
-    verdict: Option<Verdict>,
-    estimate: Option<Estimate>,
+    candidate: String,
+    baseline: String,
+    metric: String,
+    calibration: Calibration,
+    candidate_summary: Summary,
+    baseline_summary: Summary,
+    verdict: Verdict,
+    estimate: Estimate,
     confidence: Vec<Confidence>,
-    summaries: Option<Arms<Summary>>,
-    calibration: Option<Calibration>,
-    validation: Option<Arms<Validation>>,
-    placement: Option<Arms<Option<Placement>>>,
-    drift: Option<DriftTests>,
-    resampling: Option<Resampling>,
-    warnings: Vec<Warning>,
-    samples: Option<Samples>,
+    validation: Validations,
+    drift: DriftTests,
+    resampling: Resampling,
+    process_differences: Vec<f64>,
+    warnings: Vec<Value>,
+    duration_s: f64,
+    samples: Samples,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Arms<T> {
-    candidate: T,
-    baseline: T,
+struct Validations {
+    candidate: Validation,
+    baseline: Validation,
+    candidate_placement: Option<Placement>,
+    baseline_placement: Option<Placement>,
 }
 
 #[derive(Deserialize)]
@@ -156,8 +162,6 @@ struct Verdict {
     noise: f64,
     floor: f64,
     parity_band: f64,
-    confirmed: Option<bool>,
-    first_round: String,
 }
 
 #[derive(Deserialize)]
@@ -209,8 +213,8 @@ struct Validation {
     drift_rate: f64,
     autocorrelation: f64,
     false_signal_rate: f64,
-    scheme: String,
-    block_len: Option<usize>,
+    /// `"iid"` or `{"blocks": {"len": n}}`.
+    scheme: Value,
 }
 
 #[derive(Deserialize)]
@@ -243,13 +247,11 @@ struct Drift {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Resampling {
-    scheme: String,
-    block_len: Option<usize>,
+    scheme: Value,
     resamples: usize,
     seed: u64,
     exact: bool,
     processes: usize,
-    process_differences: Vec<f64>,
 }
 
 #[derive(Deserialize)]
@@ -329,12 +331,12 @@ fn a_real_run_writes_the_documented_results_file_pictures_and_markdown() {
 /// medians and quartiles of the results file (their shapes are checked against the published
 /// examples in the runtime's unit tests).
 fn check_tracking_files(file: &ResultsFile, bmf: &str, gha: &str) {
-    let summaries = file.comparisons[0].summaries.as_ref().unwrap_or_else(|| panic!("no summaries"));
+    let first = file.comparisons[0].first.as_ref().unwrap_or_else(|| panic!("no first round"));
     let bmf: Value = serde_json::from_str(bmf).unwrap_or_else(|e| panic!("{e}\n{bmf}"));
     let gha: Value = serde_json::from_str(gha).unwrap_or_else(|e| panic!("{e}\n{gha}"));
     let names: Vec<&String> = bmf.as_object().map(|o| o.keys().collect()).unwrap_or_default();
     assert_eq!(names, [&format!("{PAIR}/baseline"), &format!("{PAIR}/candidate")], "{bmf:#}");
-    for (arm, summary) in [("candidate", &summaries.candidate), ("baseline", &summaries.baseline)] {
+    for (arm, summary) in [("candidate", &first.candidate_summary), ("baseline", &first.baseline_summary)] {
         let latency = &bmf[format!("{PAIR}/{arm}")]["latency"];
         assert_eq!(latency["value"].as_f64(), Some(summary.median), "{bmf:#}");
         assert_eq!(latency["lower_value"].as_f64(), Some(summary.q1), "{bmf:#}");
@@ -380,7 +382,7 @@ fn read(path: &Path) -> String {
 
 /// The figures of a 4x win hang together.
 fn check_figures(file: &ResultsFile) {
-    assert_eq!(file.schema_version, 1);
+    assert_eq!(file.schema_version, 2);
     assert_eq!(file.binary, "known_answers");
     assert_eq!(file.settings.time_s, 0.3);
     assert!(is_rfc3339_utc(&file.environment.started_at), "{}", file.environment.started_at);
@@ -397,10 +399,15 @@ fn check_figures(file: &ResultsFile) {
     let verdict = c.verdict.as_ref().unwrap_or_else(|| panic!("no verdict"));
     assert_eq!(verdict.outcome, "win");
     assert!(verdict.ratio < 0.5 && verdict.best_ratio < 0.5, "ratios are candidate over baseline");
-    let samples = c.samples.as_ref().unwrap_or_else(|| panic!("no samples"));
+    let first = c.first.as_ref().unwrap_or_else(|| panic!("no first round"));
+    assert_eq!(verdict.ratio, first.verdict.ratio, "the verdict's figures are the first round's");
+    let confirmation = c.confirmation.as_ref().unwrap_or_else(|| panic!("a 4x win is confirmed"));
+    assert!(confirmation.confirmed && confirmation.ending == "confirmed" && confirmation.looks >= 1);
+    assert_eq!(confirmation.report.verdict.outcome, "win");
+    assert_eq!(c.warnings.len(), c.caveats.len(), "a sentence per caveat");
+    let samples = &first.samples;
     let rounds = samples.candidate.per_op.len();
-    let summaries = c.summaries.as_ref().unwrap_or_else(|| panic!("no summaries"));
-    assert_eq!(summaries.candidate.count, rounds);
+    assert_eq!(first.candidate_summary.count, rounds);
     // Round i's four batches took positions 4i..4i+3, one each, in some order.
     for i in 0..rounds {
         let mut slots: Vec<u32> =
@@ -418,8 +425,8 @@ fn check_figures(file: &ResultsFile) {
         assert_eq!(series.placements.len(), 4);
         assert!(series.placements.iter().all(|copy| copy.len() == rounds), "one value per copy per round");
     }
-    let placement = c.placement.as_ref().unwrap_or_else(|| panic!("no placement figures"));
-    let candidate = placement.candidate.as_ref().unwrap_or_else(|| panic!("no candidate placement"));
+    let placement = &first.validation.candidate_placement;
+    let candidate = placement.as_ref().unwrap_or_else(|| panic!("no candidate placement"));
     assert_eq!(candidate.medians.len(), 4);
     let (low, high) = candidate.medians.iter().fold((f64::INFINITY, 0.0f64), |(l, h), &m| (l.min(m), h.max(m)));
     assert!((candidate.spread - (high / low - 1.0)).abs() < 1e-9 && candidate.noise >= 0.0);
@@ -431,7 +438,9 @@ fn is_rfc3339_utc(text: &str) -> bool {
         && text.chars().zip(shape.chars()).all(|(c, s)| if s == 'd' { c.is_ascii_digit() } else { c == s })
 }
 
-/// Every field of the file is documented, and every documented field is in the file.
+/// Every field of the file is documented, and every documented field is in the file; a caveat's
+/// fields (`<caveat>.…`) only the first way, since one run shows few situations (the runtime's
+/// unit tests check every situation against the doc).
 fn check_documented(file: &Value) {
     let documented = documented_fields(&read(&root().join("docs").join("results-schema.md")));
     assert!(documented.len() > 50, "too few fields read from the doc: {documented:?}");
@@ -439,9 +448,13 @@ fn check_documented(file: &Value) {
     collect_fields(file, "", &mut present);
     let undocumented: Vec<&String> = present.iter().filter(|f| !documented.contains(*f)).collect();
     assert!(undocumented.is_empty(), "fields missing from docs/results-schema.md: {undocumented:?}");
-    let missing: Vec<&String> = documented.iter().filter(|f| !is_present(file, &segments(f))).collect();
+    let missing: Vec<&String> =
+        documented.iter().filter(|f| !f.starts_with(CAVEAT) && !is_present(file, &segments(f))).collect();
     assert!(missing.is_empty(), "documented fields missing from the file: {missing:?}");
 }
+
+/// How the doc names the fields of any caveat.
+const CAVEAT: &str = "<caveat>";
 
 /// The first cell of every table row that starts with a code span in the doc's "Fields" section:
 /// `comparisons[].verdict.outcome`, with `{candidate,baseline}` alternatives expanded.
@@ -467,16 +480,26 @@ fn expand(field: &str) -> Vec<String> {
         .collect()
 }
 
-/// Every path in the file, objects included; arrays of objects as `name[]`. The confirmation
-/// round has the first round's fields, so it is documented once, as the first round.
+/// Every path in the file, objects included; arrays of objects as `name[]`. The confirmation's
+/// round has the first round's fields, so it is documented once, as `first`; each caveat is
+/// documented once, as `<caveat>`; a resampling `scheme` is a value of its own (`"iid"` or
+/// `{"blocks": …}`).
 fn collect_fields(value: &Value, prefix: &str, out: &mut BTreeSet<String>) {
     match value {
         Value::Object(map) => {
             for (key, child) in map {
                 let path = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
                 out.insert(path.clone());
-                let path = if path == "comparisons[].confirmation" { "comparisons[]".to_owned() } else { path };
-                collect_fields(child, &path, out);
+                let path = match path.as_str() {
+                    "comparisons[].confirmation.report" => "comparisons[].first".to_owned(),
+                    _ if key == "scheme" => continue,
+                    _ => path,
+                };
+                let caveats = path == "comparisons[].caveats" || path == "comparisons[].first.warnings";
+                match child {
+                    Value::Array(items) if caveats => items.iter().for_each(|item| collect_fields(item, CAVEAT, out)),
+                    _ => collect_fields(child, &path, out),
+                }
             }
         }
         Value::Array(items) if items.iter().any(Value::is_object) => {

@@ -82,7 +82,9 @@ for run in range(args.first, args.first + args.runs):
                    RTCOMPARE_RESULTS=results, NO_COLOR='1')
         subprocess.run([binary, f'detection/{workload}', '--exact'], env=env, capture_output=True, text=True)
         with open(results) as f:
-            samples = json.load(f)['comparisons'][0]['samples']
+            c = json.load(f)['comparisons'][0]
+        # Schema 2 keeps the first round under `first`; schema 1 beside the verdict.
+        samples = (c.get('first') or c)['samples']
         pairs = zip(samples['candidate']['per_op'], samples['baseline']['per_op'])
         logs = [math.log(c / b) for c, b in pairs][:args.rounds]
         errors = standard_errors(logs, run)

@@ -50,11 +50,15 @@ for i in range(args.first, args.first + args.runs):
             wall = time.time() - started
             with open(results) as f:
                 c = json.load(f)['comparisons'][0]
-            v = c['validation']
-            r = dict(run=i, workload=w, mode=mode, d=c['estimate']['difference'], floor=c['verdict']['floor'],
+            # Schema 2 keeps the first round under `first`; schema 1 beside the verdict.
+            first = c.get('first') or c
+            v = first['validation']
+            summaries = {arm: first[f'{arm}_summary'] for arm in ('candidate', 'baseline')} if 'first' in c \
+                else c['summaries']
+            r = dict(run=i, workload=w, mode=mode, d=first['estimate']['difference'], floor=c['verdict']['floor'],
                      aa_c=v['candidate']['apparent_difference'], aa_b=v['baseline']['apparent_difference'],
-                     outcome=c['verdict']['outcome'], rounds=c['summaries']['candidate']['count'], wall=wall,
-                     load=load(), median=c['summaries']['baseline']['median'])
+                     outcome=c['verdict']['outcome'], rounds=summaries['candidate']['count'], wall=wall,
+                     load=load(), median=summaries['baseline']['median'])
             rows.append(r)
             print(f"{i:3} {w:18} {mode:6} d {r['d'] * 100:+.2f} % floor {r['floor'] * 100:.2f} % "
                   f"aa {r['aa_c'] * 100:+.2f}/{r['aa_b'] * 100:+.2f} % {r['outcome']:7} rounds {r['rounds']} "

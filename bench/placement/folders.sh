@@ -57,9 +57,13 @@ wide = sum(
     for c in comparisons
 )
 floors = [c["verdict"]["floor"] for c in comparisons]
-spreads = [
-    p["spread"] for c in comparisons for p in (c.get("placement") or {}).values() if p is not None
-]
+# Schema 2 keeps the placement figures in the first round's validation; schema 1 beside the verdict.
+def placements(c):
+    if "first" in c:
+        validation = (c["first"] or {}).get("validation") or {}
+        return [validation.get("candidate_placement"), validation.get("baseline_placement")]
+    return list((c.get("placement") or {}).values())
+spreads = [p["spread"] for c in comparisons for p in placements(c) if p is not None]
 outcomes = {}
 for c in comparisons:
     key = c["verdict"]["outcome"] + (" established" if c["verdict"]["outcome"] == "parity" and c["verdict"]["resolved"] else "")

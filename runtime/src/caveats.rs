@@ -3,7 +3,9 @@
 
 use crate::stats::{Drift, Outcome, ParityVerdict, Resampling};
 use crate::validate::PlacementSpread;
-use crate::verdict::{ArmRole, CLEAR_BEYOND_TOLERANCE, Caveat, DriftSeries, Ending, Report, RoundFigures, WarningKind};
+use crate::verdict::{
+    ArmRole, CLEAR_BEYOND_TOLERANCE, Caveat, DriftSeries, Ending, Judgement, Report, RoundFigures, WarningKind,
+};
 
 /// Fewer rounds than this make the interval rough.
 const FEW_ROUNDS: usize = 30;
@@ -193,16 +195,16 @@ fn few_rounds(report: &Report) -> Option<Caveat> {
     })
 }
 
-/// Whether a caveat of `kind` on `report` changes how its verdict reads, so that the short
+/// Whether a caveat of `kind` on `judgement` changes how its verdict reads, so that the short
 /// block shows it. Not placement (said once for the whole run); not a drift both arms shared
 /// while their ratio held (the verdict stands), nor one too small to have moved the verdict;
 /// not correlated or few rounds under an established parity (they widen the interval, which
 /// still lies within the band).
-pub(crate) fn changes_reading(kind: WarningKind, report: &Report) -> bool {
-    let established = report.verdict.outcome == Outcome::Parity && report.verdict.resolved;
+pub(crate) fn changes_reading(kind: WarningKind, judgement: &Judgement) -> bool {
+    let established = judgement.verdict.outcome == Outcome::Parity && judgement.verdict.resolved;
     match kind {
         WarningKind::Placement => false,
-        WarningKind::Drift => !drifted_together(report) && drift_could_move_verdict(report),
+        WarningKind::Drift => !drifted_together(&judgement.first) && drift_could_move_verdict(&judgement.first),
         WarningKind::Autocorrelated | WarningKind::FewRounds => !established,
         _ => true,
     }
@@ -211,29 +213,24 @@ pub(crate) fn changes_reading(kind: WarningKind, report: &Report) -> bool {
 /// Whether a win or a loss stands beyond every noise: counted (not refuted by fresh
 /// processes) and with its whole interval more than [`CLEAR_BEYOND_TOLERANCE`] tolerances from
 /// zero. No caveat changes how such a verdict reads, so the short block shows none.
-pub(crate) fn beyond_doubt(report: &Report) -> bool {
-    report.verdict.confirmed != Some(false) && report.clears(CLEAR_BEYOND_TOLERANCE)
+pub(crate) fn beyond_doubt(judgement: &Judgement) -> bool {
+    judgement.confirmed() != Some(false) && judgement.clears(CLEAR_BEYOND_TOLERANCE)
 }
 
 /// The caveat for a first round whose signal (`side`) fresh processes did not confirm, with
 /// why the confirmation ended.
 pub(crate) fn unconfirmed(first: &Report, side: Outcome, fresh: &Report, ending: Ending) -> Caveat {
-    Caveat::Unconfirmed { side, first: first_round(first), fresh: pooled(fresh), ending }
+    Caveat::Unconfirmed { side, first: figures(first), fresh: figures(fresh), ending }
 }
 
 /// The caveat for a first round that leaned to a win or a loss (`side`) it could not establish,
 /// and fresh processes established it.
 pub(crate) fn established_lean(first: &Report, side: Outcome, fresh: &Report) -> Caveat {
-    Caveat::Leaned { side, first: first_round(first), fresh: pooled(fresh) }
+    Caveat::Leaned { side, first: figures(first), fresh: figures(fresh) }
 }
 
-/// The first round's figures, with its own outcome.
-fn first_round(report: &Report) -> RoundFigures {
-    RoundFigures { outcome: report.verdict.first_round, ..pooled(report) }
-}
-
-/// A judgement's figures, with its verdict.
-fn pooled(report: &Report) -> RoundFigures {
+/// A round's figures, with its own outcome.
+fn figures(report: &Report) -> RoundFigures {
     RoundFigures {
         outcome: report.verdict.outcome,
         ratio: report.verdict.ratio,

@@ -225,7 +225,6 @@ fn assemble(
         process_differences: resampled.processes,
         warnings: Vec::new(),
         duration: Duration::ZERO,
-        confirmation: None,
         samples,
     };
     // The caveats read the finished figures, so they are added last.
@@ -298,7 +297,5 @@ fn decide(
         noise: parity.noise,
         floor,
         parity_band,
-        confirmed: None,
-        first_round: outcome,
     }
 }

@@ -46,7 +46,7 @@ impl Default for ValidationOptions {
 /// assert!(candidate.noise_floor >= 0.0);
 /// assert!((0.0..=1.0).contains(&candidate.tie_rate));
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Validation {
     /// `1 − median(primaryᵢ / twinᵢ)`: the difference the A/A comparison itself reports.
     pub apparent_difference: f64,
@@ -134,7 +134,7 @@ pub fn twin_difference(primary: &[f64], twin: &[f64]) -> f64 {
 /// let p = PlacementSpread { medians: vec![100.0, 100.0, 108.0, 100.0], spread: 0.08, noise: 0.005 };
 /// assert!(p.exceeds(0.04) && !p.exceeds(0.1));
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PlacementSpread {
     /// Each copy's median per-op value, its primary and twin rounds pooled, in offset order.
     pub medians: Vec<f64>,

@@ -1,9 +1,13 @@
-//! What a judgement says: the [`Report`] of one comparison, its [`Verdict`] and [`Caveat`]s, and
-//! the options it was judged with. Data only; [`crate::judge`] makes it.
+//! What a judgement says: the [`Report`] of one round of a comparison, its [`Verdict`] and
+//! [`Caveat`]s, the [`Confirmation`] fresh processes gave it, the [`Judgement`] they make
+//! together, and the options a round is judged with. Data only: [`crate::judge`] makes a report
+//! and `decide::conclude` a judgement. Every type here is serialisable as it is, so the results
+//! file and a comparison's record are these values.
 
 use crate::measure::{Calibration, Metric, Samples};
 use crate::stats::{Drift, Estimate, Outcome, Resampling, Spread, Summary};
 use crate::validate::{PlacementSpread, Validation};
+use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// How the collected samples are judged.
@@ -51,10 +55,10 @@ impl Default for JudgeOptions {
 /// fn fast() -> u64 { (0..1_000u64).map(std::hint::black_box).sum() }
 /// let options = Options { budget: Duration::from_millis(100), ..Options::default() };
 /// let verdict = compare(Arm::from_fn("fast", fast), Arm::from_fn("slow", slow), &options).verdict;
-/// assert_eq!((verdict.outcome, verdict.resolved, verdict.confirmed), (Outcome::Win, true, None));
+/// assert_eq!((verdict.outcome, verdict.resolved), (Outcome::Win, true));
 /// assert!(verdict.ratio < 1.0 - verdict.tolerance);
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Verdict {
     /// Win, parity or loss.
     pub outcome: Outcome,
@@ -83,12 +87,6 @@ pub struct Verdict {
     /// exceeds it either: a band wider than the parity would call a difference the user cares
     /// about "no difference".
     pub parity_band: f64,
-    /// Whether an independent second round agreed; `None` until confirmation has run.
-    pub confirmed: Option<bool>,
-    /// The first round's own outcome. The same as `outcome` except when the first round was a
-    /// parity that leaned to a win or a loss and fresh processes then established it: `outcome`
-    /// is then that win or loss, and this stays parity.
-    pub first_round: Outcome,
 }
 
 /// The confidence that the candidate beats the baseline by at least `threshold`.
@@ -103,7 +101,7 @@ pub struct Verdict {
 /// assert_eq!(report.confidence.len(), 2);
 /// assert!(report.confidence.iter().all(|c| (0.0..=1.0).contains(&c.confidence)));
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ThresholdConfidence {
     /// Relative margin (0.05 = 5 % faster; negative = tolerated slowdown).
     pub threshold: f64,
@@ -123,7 +121,7 @@ pub struct ThresholdConfidence {
 /// // Arms built by hand have one placement copy.
 /// assert!(validation.candidate_placement.is_none());
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Validations {
     /// The candidate against its twin.
     pub candidate: Validation,
@@ -145,14 +143,29 @@ pub struct Validations {
 /// let drift = &report.drift;
 /// assert!([&drift.candidate, &drift.baseline, &drift.ratio].iter().all(|d| (0.0..=1.0).contains(&d.p_value)));
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DriftTests {
     /// The candidate's per-op values against measurement position.
+    #[serde(serialize_with = "with_shift")]
     pub candidate: Drift,
     /// The baseline's per-op values against measurement position.
+    #[serde(serialize_with = "with_shift")]
     pub baseline: Drift,
     /// The per-round ratio against round number.
+    #[serde(serialize_with = "with_shift")]
     pub ratio: Drift,
+}
+
+/// A drift test as the files write it: with its shift ([`Drift::shift`]), the figure a drift
+/// caveat is decided on, beside the medians it comes from (and ignored when read back).
+fn with_shift<S: serde::Serializer>(drift: &Drift, serializer: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Shifted<'a> {
+        #[serde(flatten)]
+        drift: &'a Drift,
+        shift: f64,
+    }
+    Shifted { drift, shift: drift.shift() }.serialize(serializer)
 }
 
 /// How the interval was resampled.
@@ -165,7 +178,7 @@ pub struct DriftTests {
 /// let report = compare(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
 /// assert_eq!((report.resampling.seed, report.resampling.processes), (42, 1));
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResamplingInfo {
     /// Independent rounds, or contiguous blocks of rounds (of the first process, when pooled).
     pub scheme: Resampling,
@@ -287,7 +300,8 @@ impl WarningKind {
 ///     println!("warning[{}]: {}", caveat.kind().as_str(), sentence(caveat, &report));
 /// }
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Caveat {
     /// A series trended across the run by enough to matter against the tolerance.
     Drift {
@@ -449,7 +463,8 @@ impl Caveat {
 }
 
 /// Which series a [`Caveat::Drift`] is about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum DriftSeries {
     /// The candidate's per-operation values.
     Candidate,
@@ -460,7 +475,8 @@ pub enum DriftSeries {
 }
 
 /// Which arm of a comparison a [`Caveat::Placement`] is about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ArmRole {
     /// The candidate.
     Candidate,
@@ -470,10 +486,10 @@ pub enum ArmRole {
 
 /// The figures of one round of a comparison (the first round, or the pooled fresh processes
 /// of its confirmation) as a confirmation's caveat quotes them.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RoundFigures {
-    /// What the round said: for the first round its own outcome ([`Verdict::first_round`]),
-    /// for fresh processes their pooled verdict.
+    /// What the round said: for the first round its own outcome (before any confirmation), for
+    /// fresh processes their pooled verdict.
     pub outcome: Outcome,
     /// The ratio of medians, candidate over baseline.
     pub ratio: f64,
@@ -485,7 +501,9 @@ pub struct RoundFigures {
     pub processes: usize,
 }
 
-/// Everything known about one comparison.
+/// One round of a comparison judged: its samples, every figure behind its verdict, and its
+/// caveats. The first round of a comparison, the pooled fresh processes of its confirmation, and
+/// what [`compare`](crate::compare()) and [`judge`](crate::judge()) return.
 ///
 /// ```
 /// use rtcompare_runtime::{Arm, Options, compare};
@@ -496,7 +514,7 @@ pub struct RoundFigures {
 /// assert_eq!(report.samples.rounds(), report.samples.candidate.per_op.len());
 /// assert!(report.estimate.low <= report.estimate.difference && report.estimate.difference <= report.estimate.high);
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// The candidate's name.
     pub candidate: String,
@@ -506,8 +524,6 @@ pub struct Report {
     pub metric: Metric,
     /// Batch sizing.
     pub calibration: Calibration,
-    /// The raw samples, in measurement order.
-    pub samples: Samples,
     /// The candidate's per-op summary.
     pub candidate_summary: Summary,
     /// The baseline's per-op summary.
@@ -529,13 +545,12 @@ pub struct Report {
     pub process_differences: Vec<f64>,
     /// The caveats on the verdict, in the order the outputs show them; see [`Caveat`].
     pub warnings: Vec<Caveat>,
-    /// Wall-clock time of the whole comparison (calibration, collection and analysis).
+    /// Wall-clock time of the round (calibration, collection and analysis); in the files, in
+    /// seconds (`duration_s`).
+    #[serde(rename = "duration_s", with = "seconds")]
     pub duration: Duration,
-    /// The confirmation: the pooled judgement of the fresh processes measured when the first
-    /// round signalled a win or a loss, at the look that decided `verdict.confirmed`. Only the
-    /// harness confirms; `None` in the reports of [`compare`](crate::compare()) and
-    /// [`judge`](crate::judge()).
-    pub confirmation: Option<Box<Report>>,
+    /// The raw samples, in measurement order (last in the files, being the longest part).
+    pub samples: Samples,
 }
 
 /// How many tolerances the whole interval of a win or a loss must clear to be beyond doubt: a
@@ -548,7 +563,8 @@ pub struct Report {
 pub const CLEAR_BEYOND_TOLERANCE: f64 = 2.0;
 
 /// Why a confirmation stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Ending {
     /// A look repeated the signal.
     Confirmed,
@@ -560,9 +576,42 @@ pub enum Ending {
     TimeCap,
 }
 
+/// What a confirmation found: the fresh processes' pooled judgement at the look that decided,
+/// and how it ended. `decide::confirm` makes it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Confirmation {
+    /// The pooled judgement of the fresh processes at the look that decided; its `duration` is
+    /// the whole confirmation's.
+    pub report: Report,
+    /// Whether it repeated the signal.
+    pub confirmed: bool,
+    /// How many looks were taken.
+    pub looks: usize,
+    /// Why it stopped.
+    pub ending: Ending,
+}
+
+/// Everything known about one comparison: its first round, the confirmation fresh processes gave
+/// it, and the verdict and caveats the two make together. Built once, by `decide::conclude` when
+/// a confirmation ran and by [`Judgement::of`] when none did; nothing changes it afterwards.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Judgement {
+    /// The verdict: the first round's, unless fresh processes established the win or the loss
+    /// its parity leaned to (then theirs, `resolved`, with the first round's figures).
+    pub verdict: Verdict,
+    /// The caveats on the verdict, in the order the outputs show them: the first round's (less
+    /// those that explained a parity fresh processes then established), then the one a
+    /// confirmation calls for.
+    pub caveats: Vec<Caveat>,
+    /// The first round, as it was judged.
+    pub first: Report,
+    /// The confirmation, when the first round signalled a win or a loss and it ran.
+    pub confirmation: Option<Confirmation>,
+}
+
 /// The difference averaged over every process a confirmed or refuted verdict measured
-/// ([`Report::over_processes`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// ([`Judgement::over_processes`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ProcessMean {
     /// The mean of the processes' own differences `d_j`, each process weighted alike.
     pub difference: f64,
@@ -570,7 +619,28 @@ pub struct ProcessMean {
     pub processes: usize,
 }
 
-impl Report {
+impl Judgement {
+    /// The judgement of a first round that nothing confirmed: its own verdict and caveats.
+    pub fn of(first: Report) -> Judgement {
+        Judgement { verdict: first.verdict.clone(), caveats: first.warnings.clone(), first, confirmation: None }
+    }
+
+    /// Whether fresh processes confirmed the first round's signal; `None` when none ran.
+    pub fn confirmed(&self) -> Option<bool> {
+        self.confirmation.as_ref().map(|found| found.confirmed)
+    }
+
+    /// Wall-clock time of the comparison: its first round and its confirmation.
+    pub fn duration(&self) -> Duration {
+        self.first.duration + self.confirmation.as_ref().map_or(Duration::ZERO, |found| found.report.duration)
+    }
+
+    /// Whether the verdict is a win or a loss whose first round's interval lies wholly beyond
+    /// `factor` times the tolerance (see [`CLEAR_BEYOND_TOLERANCE`]).
+    pub fn clears(&self, factor: f64) -> bool {
+        clears(&self.verdict, &self.first.estimate, factor)
+    }
+
     /// The best estimate of the difference a verdict has, once a confirmation ran: the mean of
     /// every process's own difference — the first round's process (or processes) and each fresh
     /// one — with equal weights; `None` without a confirmation.
@@ -583,8 +653,8 @@ impl Report {
     /// full budget. The first round was chosen because it signalled, which leans it its way when
     /// the difference is close to the tolerance; at one process in four (or more) that lean
     /// is diluted, and a difference far beyond the tolerance is not chosen at all.
-    pub(crate) fn over_processes(&self) -> Option<ProcessMean> {
-        let second = self.confirmation.as_deref()?;
+    pub fn over_processes(&self) -> Option<ProcessMean> {
+        let second = &self.confirmation.as_ref()?.report;
         let each = |report: &Report| {
             if report.process_differences.is_empty() {
                 vec![report.estimate.difference]
@@ -592,11 +662,13 @@ impl Report {
                 report.process_differences.clone()
             }
         };
-        let all: Vec<f64> = each(self).into_iter().chain(each(second)).collect();
+        let all: Vec<f64> = each(&self.first).into_iter().chain(each(second)).collect();
         let difference = all.iter().sum::<f64>() / all.len() as f64;
         Some(ProcessMean { difference, processes: all.len() })
     }
+}
 
+impl Report {
     /// Whether the verdict is a win or a loss whose whole interval lies beyond `factor` times the
     /// tolerance (see [`CLEAR_BEYOND_TOLERANCE`]).
     ///
@@ -611,12 +683,33 @@ impl Report {
     /// assert!(report.clears(CLEAR_BEYOND_TOLERANCE), "three times the work is beyond doubt");
     /// ```
     pub fn clears(&self, factor: f64) -> bool {
-        let (verdict, estimate) = (&self.verdict, &self.estimate);
-        match verdict.outcome {
-            Outcome::Loss => estimate.high < -factor * verdict.tolerance,
-            Outcome::Win => estimate.low > factor * verdict.tolerance,
-            Outcome::Parity => false,
-        }
+        clears(&self.verdict, &self.estimate, factor)
+    }
+}
+
+/// Whether `verdict` is a win or a loss whose interval, `estimate`, lies wholly beyond `factor`
+/// times its tolerance.
+fn clears(verdict: &Verdict, estimate: &Estimate, factor: f64) -> bool {
+    match verdict.outcome {
+        Outcome::Loss => estimate.high < -factor * verdict.tolerance,
+        Outcome::Win => estimate.low > factor * verdict.tolerance,
+        Outcome::Parity => false,
+    }
+}
+
+/// A [`Duration`] in the files, as seconds: `#[serde(with = "seconds")]`.
+mod seconds {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use std::time::Duration;
+
+    /// Writes the seconds.
+    pub(super) fn serialize<S: Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_f64(duration.as_secs_f64())
+    }
+
+    /// Reads the seconds; a negative or unending duration is an error.
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Duration, D::Error> {
+        Duration::try_from_secs_f64(f64::deserialize(deserializer)?).map_err(serde::de::Error::custom)
     }
 }
 

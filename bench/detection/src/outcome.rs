@@ -38,25 +38,30 @@ pub struct Trial {
     pub duration_s: Option<f64>,
 }
 
-/// The parts of an rtcompare results file this benchmark reads, for the comparison `name`.
+/// The parts of an rtcompare results file this benchmark reads, for the comparison `name`, in
+/// schema 2 (and, for files of earlier runs, schema 1, where the first round's fields stood
+/// beside the verdict, and the verdict said what the first round and the confirmation did).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reading {
-    /// The first round's outcome (`verdict.first_round`), `Failed` when the comparison has no
-    /// verdict.
+    /// The first round's outcome (`first.verdict.outcome`; `verdict.first_round` in schema 1),
+    /// `Failed` when the comparison has no verdict.
     pub outcome: Outcome,
-    /// `verdict.outcome` when it is a win or a loss with `verdict.confirmed == true`.
+    /// `verdict.outcome` when it is a win or a loss that fresh processes confirmed
+    /// (`confirmation.confirmed`; `verdict.confirmed` in schema 1).
     pub confirmed: Option<Outcome>,
-    /// `over_processes.difference` when a confirmation ran, else `estimate.difference`.
+    /// `over_processes.difference` when a confirmation ran, else the first round's
+    /// `estimate.difference`.
     pub difference: Option<f64>,
     /// The first round was a parity and a confirmation ran (`confirmation` is not null): the
     /// parity leaned to a win or a loss.
     pub leaned: bool,
     /// `verdict.ratio`.
     pub ratio: Option<f64>,
-    /// `summaries.candidate.median` and `summaries.baseline.median`, ns per operation.
+    /// The arms' medians (`first.candidate_summary.median` and `first.baseline_summary.median`),
+    /// ns per operation.
     pub medians: Option<(f64, f64)>,
-    /// `duration_s`: the comparison's wall-clock seconds, confirmation included, without the
-    /// process's start or its output files.
+    /// The comparison's wall-clock seconds, confirmation included, without the process's start
+    /// or its output files: its rounds' `duration_s` (the comparison's in schema 1).
     pub duration_s: Option<f64>,
 }
 
@@ -78,22 +83,40 @@ pub fn read_results(text: &str, name: &str) -> Result<Reading, String> {
         _ => Outcome::Failed,
     };
     let reported = outcome_of(&verdict["outcome"]);
-    // Files written before `first_round` existed: the first round's outcome was the verdict's.
-    let outcome = if verdict["first_round"].is_null() { reported } else { outcome_of(&verdict["first_round"]) };
-    let confirmed_outcome =
-        matches!(reported, Outcome::Loss | Outcome::Win) && verdict["confirmed"].as_bool() == Some(true);
-    let summaries = &comparison["summaries"];
-    let medians = summaries["candidate"]["median"].as_f64().zip(summaries["baseline"]["median"].as_f64());
+    let schema_2 = run["schema_version"].as_u64().is_some_and(|v| v >= 2);
+    let (first, confirmed, medians, duration_s) = if schema_2 {
+        let first = &comparison["first"];
+        let median = |arm: &str| first[format!("{arm}_summary")]["median"].as_f64();
+        let confirmation = comparison["confirmation"]["report"]["duration_s"].as_f64().unwrap_or(0.0);
+        let duration_s = first["duration_s"].as_f64().map(|d| d + confirmation);
+        (
+            first,
+            comparison["confirmation"]["confirmed"].as_bool(),
+            median("candidate").zip(median("baseline")),
+            duration_s,
+        )
+    } else {
+        let summaries = &comparison["summaries"];
+        let medians = summaries["candidate"]["median"].as_f64().zip(summaries["baseline"]["median"].as_f64());
+        (comparison, verdict["confirmed"].as_bool(), medians, comparison["duration_s"].as_f64())
+    };
+    let outcome = match (schema_2, verdict["first_round"].is_null()) {
+        (true, _) => outcome_of(&first["verdict"]["outcome"]),
+        // Files written before `first_round` existed: the first round's outcome was the verdict's.
+        (false, true) => reported,
+        (false, false) => outcome_of(&verdict["first_round"]),
+    };
+    let confirmed_outcome = matches!(reported, Outcome::Loss | Outcome::Win) && confirmed == Some(true);
     Ok(Reading {
         outcome,
         confirmed: confirmed_outcome.then_some(reported),
         difference: comparison["over_processes"]["difference"]
             .as_f64()
-            .or_else(|| comparison["estimate"]["difference"].as_f64()),
+            .or_else(|| first["estimate"]["difference"].as_f64()),
         leaned: outcome == Outcome::Parity && !comparison["confirmation"].is_null(),
         ratio: verdict["ratio"].as_f64(),
         medians,
-        duration_s: comparison["duration_s"].as_f64(),
+        duration_s,
     })
 }
 
@@ -205,6 +228,48 @@ mod tests {
         assert_eq!(reading.duration_s, None, "no report, no duration (as in files from before `duration_s`)");
         assert!(read_results(FILE, "missing").is_err());
         assert!(read_results("not json", "x").is_err());
+    }
+
+    /// The entries of [`FILE`] in schema 2.
+    const FILE_2: &str = r#"{"schema_version": 2, "comparisons": [
+        {"name": "detection/cpu_10us/p01", "verdict": {"outcome": "loss", "ratio": 1.02},
+         "over_processes": {"difference": -0.0203, "processes": 3},
+         "first": {"verdict": {"outcome": "loss"}, "estimate": {"difference": -0.0199, "level": 0.95},
+                   "candidate_summary": {"median": 10.2}, "baseline_summary": {"median": 10.0}, "duration_s": 1.25},
+         "confirmation": {"report": {"duration_s": 1.5}, "confirmed": true}},
+        {"name": "detection/memwalk_10us/p01", "verdict": {"outcome": "parity", "ratio": 1.01}, "over_processes": null,
+         "first": {"verdict": {"outcome": "parity"}, "estimate": {"difference": -0.011, "level": 0.99},
+                   "candidate_summary": {"median": 10.1}, "baseline_summary": {"median": 10.0}, "duration_s": 1.0},
+         "confirmation": null},
+        {"name": "detection/alloc_10us/p01", "verdict": {"outcome": "loss"},
+         "over_processes": {"difference": -0.021, "processes": 6},
+         "first": {"verdict": {"outcome": "parity"}, "estimate": {"difference": -0.017}},
+         "confirmation": {"report": {"verdict": {"outcome": "loss"}}, "confirmed": true}},
+        {"name": "detection/hashmap_10us/p01", "verdict": {"outcome": "parity"},
+         "over_processes": {"difference": -0.004, "processes": 4},
+         "first": {"verdict": {"outcome": "parity"}, "estimate": {"difference": -0.012}},
+         "confirmation": {"report": {"verdict": {"outcome": "parity"}}, "confirmed": false}},
+        {"name": "detection/empty/aa", "verdict": null, "first": null, "confirmation": null}
+    ]}"#;
+
+    /// Both schemas read the same.
+    #[test]
+    fn schema_2_reads_as_schema_1() {
+        for name in [
+            "detection/memwalk_10us/p01",
+            "detection/alloc_10us/p01",
+            "detection/hashmap_10us/p01",
+            "detection/empty/aa",
+        ] {
+            let (one, two) = (read_results(FILE, name).expect("present"), read_results(FILE_2, name).expect("present"));
+            assert_eq!(Reading { duration_s: None, ..one }, Reading { duration_s: None, ..two }, "{name}");
+        }
+        let two = read_results(FILE_2, "detection/cpu_10us/p01").expect("present");
+        assert_eq!(
+            Reading { duration_s: Some(2.75), ..read_results(FILE, "detection/cpu_10us/p01").expect("present") },
+            two
+        );
+        assert_eq!(read_results(FILE_2, "detection/memwalk_10us/p01").map(|r| r.duration_s), Ok(Some(1.0)));
     }
 
     #[test]

@@ -22,7 +22,7 @@ use crate::caveats::{established_lean, unconfirmed};
 use crate::judge::judge_processes;
 use crate::measure::{Measured, Metric};
 use crate::stats::Outcome;
-use crate::verdict::{Ending, JudgeOptions, Report, Verdict};
+use crate::verdict::{Confirmation, Ending, JudgeOptions, Judgement, Report, Verdict};
 use std::time::{Duration, Instant};
 
 /// The fewest fresh processes a confirmation looks at, and the step between its looks. Four,
@@ -73,20 +73,6 @@ impl Plan {
         sizes.push(self.cap);
         sizes
     }
-}
-
-/// What a confirmation found.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Confirmation {
-    /// The pooled judgement of the fresh processes at the look that decided; its `duration` is
-    /// the whole confirmation's.
-    pub report: Report,
-    /// Whether it repeated the signal.
-    pub confirmed: bool,
-    /// How many looks were taken.
-    pub looks: usize,
-    /// Why it stopped.
-    pub ending: Ending,
 }
 
 /// How much slower than the slowest so far the next fresh process is allowed for when asking
@@ -166,15 +152,15 @@ fn ruled_out(side: Outcome, pooled: &Report) -> bool {
     }
 }
 
-/// The screen's report with its confirmation joined to it: whether it was confirmed, the fresh
-/// processes' judgement, and the caveat when they did not repeat it. The one place a verdict's
-/// confirmation is recorded, so a report is complete when it leaves here.
+/// The judgement of a screen and its confirmation: the verdict, and the caveat when the fresh
+/// processes did not repeat the screen's signal. The one place a confirmation is joined to a
+/// verdict; the screen's report is kept as it was judged.
 ///
 /// A screen that was a parity leaning to a win or a loss ([`signal`]) becomes that win or loss
 /// when the fresh processes establish it: the verdict is theirs, the figures beside it stay the
-/// screen's (`verdict.first_round` says it was a parity), and the caveats that explained the
-/// parity give way to one saying what happened.
-pub fn conclude(first: Report, found: Confirmation) -> Report {
+/// screen's (whose own verdict, `first.verdict`, stays a parity), and the caveats that explained
+/// the parity give way to one saying what happened.
+pub fn conclude(first: Report, found: Confirmation) -> Judgement {
     let side = signal(&first).unwrap_or(Outcome::Parity);
     let leaned = first.verdict.outcome == Outcome::Parity;
     let established = leaned && found.confirmed;
@@ -183,14 +169,14 @@ pub fn conclude(first: Report, found: Confirmation) -> Report {
         (true, true) => Some(established_lean(&first, side, &found.report)),
         (true, false) => None,
     };
-    let kept = first.warnings.into_iter().filter(|c| !(established && c.kind().explains_parity()));
-    let warnings = kept.chain(caveat).collect();
+    let kept = first.warnings.iter().filter(|c| !(established && c.kind().explains_parity())).cloned();
+    let caveats = kept.chain(caveat).collect();
     let verdict = if established {
-        Verdict { outcome: found.report.verdict.outcome, resolved: true, confirmed: Some(true), ..first.verdict }
+        Verdict { outcome: found.report.verdict.outcome, resolved: true, ..first.verdict.clone() }
     } else {
-        Verdict { confirmed: Some(found.confirmed), ..first.verdict }
+        first.verdict.clone()
     };
-    Report { verdict, warnings, confirmation: Some(Box::new(found.report)), ..first }
+    Judgement { verdict, caveats, first, confirmation: Some(found) }
 }
 
 #[cfg(test)]
@@ -281,11 +267,11 @@ mod tests {
         assert!(found.confirmed);
     }
 
-    /// `Report::over_processes`: the mean over every process once a confirmation ran.
+    /// `Judgement::over_processes`: the mean over every process once a confirmation ran.
     #[test]
     fn a_confirmed_verdict_averages_every_process() {
         let first = first_round();
-        assert!(first.over_processes().is_none());
+        assert!(Judgement::of(first.clone()).over_processes().is_none());
         let fresh = |process: usize| -> Result<_, std::convert::Infallible> { Ok(three_times(process + 1)) };
         let plan = Plan::new(4, 4, 0.95);
         let found = confirm(&first, &plan, &JudgeOptions::default(), Metric::Time, fresh, |_| true).unwrap();

@@ -33,5 +33,6 @@ pub mod confirm;
 pub mod looks;
 pub mod spending;
 
-pub use confirm::{Confirmation, MIN_FRESH_PROCESSES, Plan, TIME_CAP, conclude, confirm, confirmation_level};
+pub use crate::verdict::Confirmation;
+pub use confirm::{MIN_FRESH_PROCESSES, Plan, TIME_CAP, conclude, confirm, confirmation_level};
 pub use looks::{LOOKS, Looks, PROCESS_LEVEL, Role, signal};

@@ -6,11 +6,10 @@ mod progress;
 pub(crate) use progress::measuring;
 pub(crate) use progress::progress_hook;
 
-use super::TrialRecord;
-use super::trial::failure;
+use crate::Outcome;
 use crate::measure::Work;
 use crate::report::{Detail, Line, Test, Written, placement_summary, rankings, text_lines, unoptimised_note};
-use crate::{Outcome, Report};
+use crate::verdict::Judgement;
 use anstream::{print, println};
 use anstyle::{AnsiColor, Style};
 use std::path::Path;
@@ -42,23 +41,23 @@ pub(crate) fn print_ignored(name: &str, terse: bool) {
 
 /// Prints a finished test: libtest's line, then (unless terse) the verdict block, which says
 /// so when it measured an unoptimised build (`unoptimised`, from `RTCOMPARE_DEBUG=1`).
-pub(crate) fn print_trial(record: &TrialRecord, terse: bool, unoptimised: bool, detail: Detail) {
-    let (word, mark, style) = if record.passed() { ("ok", ".", GREEN) } else { ("FAILED", "F", RED) };
+pub(crate) fn print_trial(test: &Test, terse: bool, unoptimised: bool, detail: Detail) {
+    let (word, mark, style) = if test.passed() { ("ok", ".", GREEN) } else { ("FAILED", "F", RED) };
     if terse {
         print!("{style}{mark}{style:#}");
         return;
     }
-    println!("test {} ... {style}{word}{style:#}", record.name);
-    if record.report.is_none() && record.passed() {
+    println!("test {} ... {style}{word}{style:#}", test.name);
+    if test.judgement.is_none() && test.passed() {
         println!(
             "    new: `{}` has no comparison at the baseline revision; nothing to compare against yet",
-            record.comparison.registration.candidate
+            test.candidate
         );
     }
-    if let Some(report) = &record.report {
-        print_block(report, record.comparison.work(), detail);
+    if let Some(judgement) = &test.judgement {
+        print_block(judgement, test.work, detail);
         if unoptimised {
-            let note = unoptimised_note(failure(report, record.comparison.registration.settings.expect).is_some());
+            let note = unoptimised_note(test.fails.is_some());
             println!("{YELLOW}    {note}{YELLOW:#}");
         }
     }
@@ -66,13 +65,13 @@ pub(crate) fn print_trial(record: &TrialRecord, terse: bool, unoptimised: bool, 
 
 /// The verdict block, coloured by the verdict (green win, red loss, plain parity) with warnings
 /// in yellow.
-fn print_block(report: &Report, work: Option<Work>, detail: Detail) {
-    let verdict_style = match report.verdict.outcome {
+fn print_block(judgement: &Judgement, work: Option<Work>, detail: Detail) {
+    let verdict_style = match judgement.verdict.outcome {
         Outcome::Win => GREEN,
         Outcome::Loss => RED,
         Outcome::Parity => Style::new(),
     };
-    for (kind, line) in text_lines(report, work, detail) {
+    for (kind, line) in text_lines(judgement, work, detail) {
         let style = match kind {
             Line::Figure => Style::new(),
             Line::Outcome => verdict_style,
@@ -83,23 +82,23 @@ fn print_block(report: &Report, work: Option<Work>, detail: Detail) {
 }
 
 /// libtest's `failures:` section.
-pub(crate) fn print_failures(records: &[TrialRecord]) {
-    let failed: Vec<&TrialRecord> = records.iter().filter(|r| !r.passed()).collect();
+pub(crate) fn print_failures(tests: &[Test]) {
+    let failed: Vec<&Test> = tests.iter().filter(|t| !t.passed()).collect();
     if failed.is_empty() {
         return;
     }
     println!();
     println!("failures:");
     println!();
-    for record in &failed {
-        println!("---- {} ----", record.name);
-        println!("{}", record.failure.as_deref().unwrap_or_default());
+    for test in &failed {
+        println!("---- {} ----", test.name);
+        println!("{}", test.failure.as_deref().unwrap_or_default());
         println!();
     }
     println!();
     println!("failures:");
-    for record in &failed {
-        println!("    {}", record.name);
+    for test in &failed {
+        println!("    {}", test.name);
     }
 }
 
@@ -131,31 +130,31 @@ pub(crate) fn print_result_line(counts: Counts, elapsed: Duration) {
 /// rtcompare's own summary after libtest's: verdict counts, measuring time, the candidates of
 /// each baseline that has several side by side, and where the files went. `unoptimised` says
 /// the run measured an unoptimised build on purpose (`RTCOMPARE_DEBUG=1`).
-pub(crate) fn print_summary(tests: &[Test<'_>], written: &Written, unoptimised: bool, detail: Detail) {
+pub(crate) fn print_summary(tests: &[Test], written: &Written, unoptimised: bool, detail: Detail) {
     if tests.is_empty() {
         return;
     }
-    let reports: Vec<&Report> = tests.iter().filter_map(|t| t.report).collect();
-    if let Some(line) = placement_summary(&reports).filter(|_| detail == Detail::Short) {
+    let judgements: Vec<&Judgement> = tests.iter().filter_map(|t| t.judgement.as_ref()).collect();
+    if let Some(line) = placement_summary(&judgements).filter(|_| detail == Detail::Short) {
         println!("{YELLOW}warning[placement]: {line}{YELLOW:#}");
     }
     let count = |outcome: Outcome, resolved: Option<bool>| {
-        reports
+        judgements
             .iter()
-            .filter(|r| r.verdict.outcome == outcome && resolved.is_none_or(|x| r.verdict.resolved == x))
+            .filter(|j| j.verdict.outcome == outcome && resolved.is_none_or(|x| j.verdict.resolved == x))
             .count()
     };
     let wins = count(Outcome::Win, None);
     let losses = count(Outcome::Loss, None);
     let confirmed = |outcome: Outcome, answer: bool| {
-        reports.iter().filter(|r| r.verdict.outcome == outcome && r.verdict.confirmed == Some(answer)).count()
+        judgements.iter().filter(|j| j.verdict.outcome == outcome && j.confirmed() == Some(answer)).count()
     };
     let established = count(Outcome::Parity, Some(true));
     let inconclusive = count(Outcome::Parity, Some(false));
-    // A function new since the baseline revision passes without a report.
-    let new = tests.iter().filter(|t| t.report.is_none() && t.passed()).count();
-    let unmeasured = tests.len() - reports.len() - new;
-    let measuring: Duration = reports.iter().map(|r| r.duration).sum();
+    // A function new since the baseline revision passes without a judgement.
+    let new = tests.iter().filter(|t| t.judgement.is_none() && t.passed()).count();
+    let unmeasured = tests.len() - judgements.len() - new;
+    let measuring: Duration = judgements.iter().map(|j| j.duration()).sum();
     println!(
         "rtcompare: {wins} win{} ({} confirmed), {} parity ({established} established, {inconclusive} inconclusive), \
          {losses} loss{} ({} confirmed){}; measured for {:.1} s",

@@ -2,6 +2,8 @@
 //! type, whose message names what failed and, where there is one, the way on.
 
 use crate::child::How;
+use crate::report::first_round_said;
+use crate::stats::Outcome;
 use std::fmt;
 use std::io;
 use std::path::PathBuf;
@@ -79,8 +81,9 @@ pub(crate) enum HarnessError {
     Baseline { revision: String, problem: Box<HarnessError> },
     /// One process of a series failed.
     InSeries { what: &'static str, process: usize, count: usize, problem: Box<HarnessError> },
-    /// A confirmation process failed after the first round saw a difference.
-    Unconfirmed { said: String, process: usize, problem: Box<HarnessError> },
+    /// A confirmation process failed after the first round saw a difference: what the first round
+    /// said, the side fresh processes were asked to confirm, and which of them failed.
+    Unconfirmed { said: Outcome, side: Outcome, process: usize, problem: Box<HarnessError> },
 }
 
 /// Why a build failed: the whole message, and the compiler's first error alone.
@@ -167,9 +170,11 @@ impl fmt::Display for HarnessError {
             HarnessError::InSeries { what, process, count, problem } => {
                 write!(f, "{what} {process} of {count}: {problem}")
             }
-            HarnessError::Unconfirmed { said, process, problem } => {
-                write!(f, "the first round {said}, but it could not be confirmed: worker process {process}: {problem}")
-            }
+            HarnessError::Unconfirmed { said, side, process, problem } => write!(
+                f,
+                "the first round {}, but it could not be confirmed: worker process {process}: {problem}",
+                first_round_said(*said, *side)
+            ),
         }
     }
 }
@@ -212,6 +217,31 @@ mod tests {
         );
         let pair = HarnessError::TimedOut { process: Process::Pair, after: Duration::from_secs(3) };
         assert!(pair.to_string().starts_with("the lock-step processes measuring it did not finish within 3s and were"));
+    }
+
+    #[test]
+    fn a_confirmation_that_could_not_run_says_what_the_first_round_said() {
+        let inner = HarnessError::Samples("wrote no rounds".to_owned());
+        let leaned = HarnessError::Unconfirmed {
+            said: Outcome::Parity,
+            side: Outcome::Loss,
+            process: 2,
+            problem: Box::new(inner),
+        };
+        assert_eq!(
+            leaned.to_string(),
+            "the first round leaned to a loss, but it could not be confirmed: worker process 2: the worker process \
+             wrote no rounds"
+        );
+        let said = HarnessError::Unconfirmed {
+            said: Outcome::Win,
+            side: Outcome::Win,
+            process: 1,
+            problem: Box::new(HarnessError::Halted),
+        };
+        assert!(
+            said.to_string().starts_with("the first round said win, but it could not be confirmed: worker process 1: ")
+        );
     }
 
     #[test]

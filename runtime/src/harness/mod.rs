@@ -33,4 +33,4 @@ pub use run::main;
 #[cfg(test)]
 pub(crate) use settings::DEFAULT_MAX_PROCESSES;
 pub use settings::Settings;
-pub use trial::{TrialRecord, run_trial};
+pub use trial::run_trial;

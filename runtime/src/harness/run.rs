@@ -7,7 +7,7 @@ use super::console::{
 };
 use super::optimised::Unavailable;
 use super::unoptimised::refusal;
-use super::{Comparison, Expectation, Settings, TrialRecord, comparisons, run_trial};
+use super::{Comparison, Settings, comparisons, run_trial};
 use crate::environment::Environment;
 use crate::report::{Destinations, Requested, Run, Test, Written};
 use libtest_mimic::{Arguments, Failed, FormatSetting, Trial};
@@ -128,11 +128,11 @@ struct Session {
 }
 
 impl Session {
-    /// Records the end-of-run load average, then writes the results file, pictures and Markdown
-    /// of the tests that ran (nothing when none did, so a filter that matches nothing leaves the
-    /// last run's files alone). Prints each failure; returns what was written and whether
-    /// everything was.
-    fn write_files(&mut self, tests: &[Test<'_>]) -> (Written, bool) {
+    /// Records the end-of-run load average, then saves the record of each test that ran and
+    /// writes the run's files from the run's records (nothing when no test ran, so a filter that
+    /// matches nothing leaves the last run's files alone). Prints each failure; returns what was
+    /// written and whether everything was.
+    fn write_files(&mut self, tests: &[Test]) -> (Written, bool) {
         self.environment.finish();
         if tests.is_empty() {
             return (Written::default(), true);
@@ -163,33 +163,6 @@ fn requested(settings: &Settings) -> Requested {
     }
 }
 
-/// The tests of a run as the outputs read them: what each attribute declared, and what came of
-/// it.
-fn tests(records: &[TrialRecord]) -> Vec<Test<'_>> {
-    records.iter().map(test).collect()
-}
-
-fn test(record: &TrialRecord) -> Test<'_> {
-    let registration = record.comparison.registration;
-    Test {
-        name: &record.name,
-        module_path: registration.module_path,
-        candidate: registration.candidate,
-        baseline: registration.baseline,
-        metric: registration.settings.metric,
-        expect: match registration.settings.expect {
-            Expectation::NoLoss => "no_loss",
-            Expectation::Win => "win",
-        },
-        size: record.comparison.size,
-        work: record.comparison.work(),
-        file: registration.file,
-        line: registration.line,
-        report: record.report.as_ref(),
-        failure: record.failure.as_deref(),
-    }
-}
-
 /// 101 when a test failed, else 2 when a file could not be written, else success.
 fn exit_code(tests_failed: bool, files_written: bool) -> ExitCode {
     match (tests_failed, files_written) {
@@ -214,7 +187,7 @@ fn run_json(args: &Arguments, comparisons: &[(String, Comparison)], session: &mu
     let conclusion = libtest_mimic::run(args, trials(comparisons, &session.settings, &records));
     let mut records = std::mem::take(&mut *records.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
     records.sort_by(|a, b| a.name.cmp(&b.name));
-    let (written, complete) = session.write_files(&tests(&records));
+    let (written, complete) = session.write_files(&records);
     for line in file_lines(&written) {
         eprintln!("{line}");
     }
@@ -247,8 +220,8 @@ fn threads_warning<'a>(selected: impl Iterator<Item = &'a (String, Comparison)>,
     ))
 }
 
-/// The records of trials that libtest-mimic runs, for the results file.
-type Records = Arc<Mutex<Vec<TrialRecord>>>;
+/// The tests that libtest-mimic runs, for the results file.
+type Records = Arc<Mutex<Vec<Test>>>;
 
 /// Trials for libtest-mimic: for filtering and listing, and for running in the JSON format, where
 /// each trial adds its record to `records`.
@@ -317,7 +290,7 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
             }
             continue;
         }
-        let record: TrialRecord = {
+        let record = {
             let _progress = measuring(name);
             run_trial(*comparison, name, &session.settings, comparisons.len())
         };
@@ -334,9 +307,8 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
     }
     print_failures(&records);
     print_result_line(counts, started.elapsed());
-    let tests = tests(&records);
-    let (written, complete) = session.write_files(&tests);
-    print_summary(&tests, &written, session.settings.debug, session.settings.detail());
+    let (written, complete) = session.write_files(&records);
+    print_summary(&records, &written, session.settings.debug, session.settings.detail());
     exit_code(counts.failed > 0, complete)
 }
 

@@ -1,5 +1,5 @@
 //! Measuring one test: a comparison at one size, its confirmation in fresh processes, and the
-//! pass/fail decision.
+//! pass/fail decision, made once here.
 
 use super::client::measure_in_worker;
 use super::error::HarnessError;
@@ -7,8 +7,9 @@ use super::plan::TrialPlan;
 use super::{Comparison, Expectation, Settings};
 use crate::decide::{Confirmation, PROCESS_LEVEL, Plan, Role, TIME_CAP, conclude, confirmation_level, signal};
 use crate::measure::counting_allocator_installed;
-use crate::report::{Failure, failure_message, first_round_said};
+use crate::report::{Failure, Test, failure_message};
 use crate::seeds::{self, Purpose};
+use crate::verdict::Judgement;
 use crate::{Measured, Options, Outcome, Report, judge_processes, measure_and_judge};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
@@ -17,28 +18,6 @@ use std::time::{Duration, Instant};
 /// Measurements never overlap, whatever `--test-threads` says.
 static MEASURING: Mutex<()> = Mutex::new(());
 
-/// The result of one test.
-#[derive(Clone, Debug)]
-pub struct TrialRecord {
-    /// The libtest name.
-    pub name: String,
-    /// What was compared.
-    pub comparison: Comparison,
-    /// The report, or `None` when measuring failed before one existed (a panic, a missing
-    /// counting allocator) or, in a test that passed, when there was nothing to compare against:
-    /// a comparison against a git revision at which the function is new.
-    pub report: Option<Report>,
-    /// Why the test failed, or `None` when it passed.
-    pub failure: Option<String>,
-}
-
-impl TrialRecord {
-    /// Whether the test passed.
-    pub fn passed(&self) -> bool {
-        self.failure.is_none()
-    }
-}
-
 /// The share of the comparison's budget each confirmation process measures for: a quarter, so
 /// the screen and twelve fresh processes fit in [`TIME_CAP`] budgets.
 const CONFIRMATION_BUDGET_SHARE: f64 = 0.25;
@@ -46,34 +25,56 @@ const CONFIRMATION_BUDGET_SHARE: f64 = 0.25;
 /// Measures one comparison (never two at once), confirms a win or a loss in fresh processes,
 /// and decides whether its test passes. `registered` is the number of comparisons registered in
 /// the binary, which sets the confirmation level ([`confirmation_level`]).
-pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, registered: usize) -> TrialRecord {
+pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, registered: usize) -> Test {
     let _serial = MEASURING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let record = |report, failure| TrialRecord { name: name.to_owned(), comparison, report, failure };
+    let failed = |judgement, problem: String| Test { judgement, failure: Some(problem), ..facts(comparison, name) };
     if let Some(problem) = unmeasurable(comparison) {
-        return record(None, Some(problem));
+        return failed(None, problem);
     }
     let plan = TrialPlan::new(comparison, name, settings);
     let started = Instant::now();
     let first = match first_round(&plan) {
-        Ok(Some(first)) => first,
-        Ok(None) => return record(None, None),
-        Err(why) => return record(None, Some(why.to_string())),
+        Ok(Some(first)) => Report { duration: started.elapsed(), ..first },
+        Ok(None) => return facts(comparison, name),
+        Err(why) => return failed(None, why.to_string()),
     };
-    let report = if settings.confirm && signal(&first).is_some() {
+    let judgement = if settings.confirm && signal(&first).is_some() {
         match confirm(&plan, &first, registered, started + plan.budget * TIME_CAP) {
             Ok(found) => conclude(first, found),
-            Err(problem) => {
-                return record(Some(Report { duration: started.elapsed(), ..first }), Some(problem.to_string()));
-            }
+            Err(problem) => return failed(Some(Judgement::of(first)), problem.to_string()),
         }
     } else {
-        first
+        Judgement::of(first)
     };
-    let report = Report { duration: started.elapsed(), ..report };
+    let fails = failure(&judgement, comparison.registration.settings.expect);
     // A verdict about an unoptimised build is reported, never enforced (`RTCOMPARE_DEBUG=1`).
-    let expect = comparison.registration.settings.expect;
-    let failure = failure(&report, expect).filter(|_| !settings.debug).map(|why| failure_message(&report, why));
-    record(Some(report), failure)
+    let failure = fails.filter(|_| !settings.debug).map(|why| failure_message(&judgement, why));
+    Test { judgement: Some(judgement), fails, failure, ..facts(comparison, name) }
+}
+
+/// What the attribute of the test `name` declared, before anything is measured: a test that
+/// passed with nothing to compare against.
+fn facts(comparison: Comparison, name: &str) -> Test {
+    let registration = comparison.registration;
+    Test {
+        name: name.to_owned(),
+        module_path: registration.module_path.to_owned(),
+        candidate: registration.candidate.to_owned(),
+        baseline: registration.baseline.to_owned(),
+        metric: registration.settings.metric,
+        expect: match registration.settings.expect {
+            Expectation::NoLoss => "no_loss",
+            Expectation::Win => "win",
+        }
+        .to_owned(),
+        size: comparison.size,
+        work: comparison.work(),
+        file: registration.file.to_owned(),
+        line: registration.line,
+        judgement: None,
+        fails: None,
+        failure: None,
+    }
 }
 
 /// The first round, judged: in lock-step processes against a git revision, in worker processes
@@ -157,14 +158,15 @@ fn confirm(
 ) -> Result<Confirmation, HarnessError> {
     let settings = plan.settings;
     let seed = seeds::for_purpose(settings.seed, Purpose::Confirmation);
-    let said = first_round_said(first.verdict.first_round, signal(first).unwrap_or(Outcome::Parity));
+    let (said, side) = (first.verdict.outcome, signal(first).unwrap_or(Outcome::Parity));
     let share = plan.budget.mul_f64(CONFIRMATION_BUDGET_SHARE);
     let decision = Plan::new(settings.processes, settings.max_processes, confirmation_level(registered));
     let fresh = |process: usize| {
         let measured = measure_fresh(plan, seeds::nth(seed, process), share)
             .and_then(|measured| measured.ok_or_else(|| HarnessError::MissingInBaseline(plan.name.to_owned())));
         measured.map_err(|problem| HarnessError::Unconfirmed {
-            said: said.clone(),
+            said,
+            side,
             process: process + 1,
             problem: Box::new(problem),
         })
@@ -184,10 +186,9 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> &str {
 
 /// Why the test fails, or `None` when it passes. Only a confirmed loss fails (an unconfirmed one
 /// passes with a warning); with `expect = "win"`, anything but a confirmed win fails.
-pub(crate) fn failure(report: &Report, expect: Expectation) -> Option<Failure> {
-    let v = &report.verdict;
-    let confirmed = v.confirmed != Some(false);
-    match (expect, v.outcome) {
+fn failure(judgement: &Judgement, expect: Expectation) -> Option<Failure> {
+    let confirmed = judgement.confirmed() != Some(false);
+    match (expect, judgement.verdict.outcome) {
         (Expectation::NoLoss, Outcome::Loss) if confirmed => Some(Failure::Loss),
         (Expectation::NoLoss, _) => None,
         (Expectation::Win, Outcome::Win) if confirmed => None,

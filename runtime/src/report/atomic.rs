@@ -5,11 +5,15 @@
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
-/// A hidden file in the same directory as `path`, so that renaming it over `path` is atomic.
+/// A hidden file in the same directory as `path`, so that renaming it over `path` is atomic; its
+/// name is this process's and this call's, so that no two writers share one.
 pub(crate) fn sibling(path: &Path, purpose: &str) -> PathBuf {
+    static CALLS: AtomicU64 = AtomicU64::new(0);
     let name = path.file_name().map_or_else(|| "rtcompare".into(), |n| n.to_string_lossy());
-    path.with_file_name(format!(".{name}.{purpose}-{}", std::process::id()))
+    let call = CALLS.fetch_add(1, Ordering::Relaxed);
+    path.with_file_name(format!(".{name}.{purpose}-{}-{call}", std::process::id()))
 }
 
 /// Writes `path` through a temporary file in the same directory and a rename, so readers see the

@@ -66,7 +66,7 @@ mod tests {
         }
     }"#;
 
-    fn rendered(tests: &[crate::report::Test<'_>]) -> Value {
+    fn rendered(tests: &[crate::report::Test]) -> Value {
         serde_json::from_str(&render(&crate::report::tracking::arm_entries(tests))).unwrap()
     }
 
@@ -95,7 +95,7 @@ mod tests {
     fn the_values_are_the_arms_medians_and_quartiles_in_nanoseconds() {
         let records = [fixtures::record("perf::fast_vs_slow", 25.0, 100.0)];
         let ours = rendered(&records);
-        let report = records[0].report.unwrap();
+        let report = &records[0].judgement.as_ref().unwrap().first;
         let candidate = &ours["perf::fast_vs_slow/candidate"]["latency"];
         assert_eq!(candidate["value"].as_f64(), Some(report.candidate_summary.median));
         assert_eq!(candidate["lower_value"].as_f64(), Some(report.candidate_summary.q1));
@@ -112,7 +112,7 @@ mod tests {
         let work = Some(Work { unit: ThroughputUnit::Bytes, per_call: 4096 });
         let records = [crate::report::Test { work, ..fixtures::record("perf::fast_vs_slow", 25.0, 100.0) }];
         let ours = rendered(&records);
-        let report = records[0].report.unwrap();
+        let report = &records[0].judgement.as_ref().unwrap().first;
         let rate = &ours["perf::fast_vs_slow/candidate"]["bytes_per_second"];
         assert_eq!(rate["value"].as_f64(), Some(4096.0 * 1e9 / report.candidate_summary.median));
         assert_eq!(rate["lower_value"].as_f64(), Some(4096.0 * 1e9 / report.candidate_summary.q3));

@@ -4,10 +4,12 @@
 
 use crate::stats::Outcome;
 use crate::units::{change_interval, change_pct, format_value};
-use crate::verdict::Report;
+use crate::verdict::Judgement;
+use serde::{Deserialize, Serialize};
 
 /// Why a verdict fails its test.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub(crate) enum Failure {
     /// A confirmed loss, where none was allowed.
     Loss,
@@ -15,10 +17,10 @@ pub(crate) enum Failure {
     NoWin,
 }
 
-/// The failure message of a test whose verdict in `report` failed it for `failure`: what was
+/// The failure message of a test whose verdict in `judgement` failed it for `failure`: what was
 /// compared, the verdict, and the figures it rests on.
-pub(crate) fn failure_message(report: &Report, failure: Failure) -> String {
-    let v = &report.verdict;
+pub(crate) fn failure_message(judgement: &Judgement, failure: Failure) -> String {
+    let (v, report) = (&judgement.verdict, &judgement.first);
     let metric = report.metric;
     let figures = format!(
         "median {}/op against {}/op, ratio {:.3}, best-run ratio {:.3}, tolerance ±{:.2} %",
@@ -31,7 +33,7 @@ pub(crate) fn failure_message(report: &Report, failure: Failure) -> String {
     match failure {
         Failure::Loss => {
             let worse = if metric.is_count() { "allocates more than" } else { "is slower than" };
-            let second = confirmed_in(report);
+            let second = confirmed_in(judgement);
             format!("`{}` {worse} `{}`: {figures}{second}", report.candidate, report.baseline)
         }
         Failure::NoWin => format!(
@@ -49,14 +51,14 @@ pub(crate) fn failure_message(report: &Report, failure: Failure) -> String {
 }
 
 /// `; confirmed in 4 fresh processes (…)` for a confirmed verdict, or nothing.
-fn confirmed_in(report: &Report) -> String {
-    match (&report.confirmation, report.verdict.confirmed) {
-        (Some(second), Some(true)) => format!(
+fn confirmed_in(judgement: &Judgement) -> String {
+    match &judgement.confirmation {
+        Some(found) if found.confirmed => format!(
             "; confirmed in {} fresh processes (ratio {:.3}, change {} {})",
-            second.resampling.processes,
-            second.verdict.ratio,
-            change_pct(second.estimate.difference),
-            change_interval(second.estimate.low, second.estimate.high)
+            found.report.resampling.processes,
+            found.report.verdict.ratio,
+            change_pct(found.report.estimate.difference),
+            change_interval(found.report.estimate.low, found.report.estimate.high)
         ),
         _ => String::new(),
     }
@@ -81,12 +83,12 @@ mod tests {
 
     #[test]
     fn a_failure_names_the_arms_and_gives_the_figures() {
-        let loss = fixtures::report(100.0, 50.0);
+        let loss = Judgement::of(fixtures::report(100.0, 50.0));
         let message = failure_message(&loss, Failure::Loss);
         assert!(message.starts_with("`fast` is slower than `slow`: median "), "{message}");
         let ratio = format!("/op, ratio {:.3}, best-run ratio ", loss.verdict.ratio);
         assert!(message.contains(&ratio) && message.ends_with(" %"), "no confirmation ran: {message}");
-        let parity = fixtures::report(100.0, 100.0);
+        let parity = Judgement::of(fixtures::report(100.0, 100.0));
         let message = failure_message(&parity, Failure::NoWin);
         assert!(
             message.starts_with(

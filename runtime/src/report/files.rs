@@ -1,18 +1,20 @@
 //! Where a run's files go — the results file, one picture per comparison, the Markdown summary,
 //! the Bencher Metric Format and github-action-benchmark files — checking before measuring that
-//! they can be written, and writing them atomically after. Under nextest (`NEXTEST_RUN_ID` set)
-//! the files hold every test of the nextest run, rebuilt from the records its processes share
-//! ([`super::shared`]).
+//! they can be written, and writing them atomically after: each comparison's record first, then
+//! the run's files from every record of the run ([`super::records`]), so that under nextest,
+//! where each comparison is a process of its own, they hold every comparison of the nextest run.
 
 use super::atomic::{sibling, write_atomically};
-use super::record::RunRecord;
-use super::run::Run;
-use super::shared::SharedRun;
-use super::svg;
+use super::records::{Record, RunFolder};
+use super::run::{Run, Test};
+use super::{bmf, gha, json, markdown, svg, tracking};
+use crate::environment::Environment;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The paths a run was asked to write to; `None` takes the default (the results file) or
 /// writes nothing (the others).
@@ -61,10 +63,11 @@ pub(crate) struct Destinations {
     pub markdown: Vec<MarkdownTarget>,
     /// The continuous-benchmarking files to write (`RTCOMPARE_BMF`, `RTCOMPARE_GHA_BENCHMARK`).
     pub tracking: Vec<TrackingTarget>,
-    /// The records of the nextest run this process is part of, if it is.
-    pub shared: Option<SharedRun>,
+    /// The records of the run this process is part of: the nextest run (`NEXTEST_RUN_ID`), or
+    /// this process alone.
+    pub records: RunFolder,
     /// The length of the appended Markdown summary (`$GITHUB_STEP_SUMMARY`) when this process
-    /// started: under nextest, where the run's summary begins.
+    /// started: the run's summary replaces what comes after it.
     pub step_summary_start: Option<u64>,
 }
 
@@ -103,10 +106,11 @@ impl TrackingFormat {
         }
     }
 
-    fn render(self, record: &RunRecord) -> String {
+    fn render(self, run: &Run<'_>) -> String {
+        let arms = tracking::arm_entries(run.tests);
         match self {
-            TrackingFormat::Bmf => record.bmf(),
-            TrackingFormat::GhaBenchmark => record.gha(),
+            TrackingFormat::Bmf => bmf::render(&arms),
+            TrackingFormat::GhaBenchmark => gha::render(&arms, run.unoptimised),
         }
     }
 }
@@ -147,22 +151,12 @@ impl Destinations {
     pub(crate) fn resolve(settings: &Requested) -> Destinations {
         let exe = std::env::current_exe().ok();
         let step_summary = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()).map(PathBuf::from);
-        let mut destinations = Destinations::from_parts(settings, step_summary, exe.as_deref());
-        if let Some(id) = std::env::var("NEXTEST_RUN_ID").ok().filter(|id| !id.is_empty()) {
-            destinations.share(&id);
-        }
-        destinations
-    }
-
-    /// Makes this process one of the processes of run `id`, whose files hold all their tests.
-    fn share(&mut self, id: &str) {
-        self.shared = Some(SharedRun::new(&self.results, id));
-        let appended = self.markdown.iter().find(|t| t.mode == Mode::Append);
-        self.step_summary_start = appended.map(|t| std::fs::metadata(&t.path).map_or(0, |m| m.len()));
+        let run = std::env::var("NEXTEST_RUN_ID").ok().filter(|id| !id.is_empty()).unwrap_or_else(own_run_id);
+        Destinations::from_parts(settings, step_summary, exe.as_deref(), &run)
     }
 
     /// [`Destinations::resolve`] with its inputs given, for tests.
-    fn from_parts(settings: &Requested, step_summary: Option<PathBuf>, exe: Option<&Path>) -> Destinations {
+    fn from_parts(settings: &Requested, step_summary: Option<PathBuf>, exe: Option<&Path>, run: &str) -> Destinations {
         let binary = exe.and_then(binary_name).unwrap_or_else(|| "rtcompare".to_owned());
         let results = match &settings.results {
             Some(path) => path.clone(),
@@ -183,14 +177,17 @@ impl Destinations {
                 tracking.push(TrackingTarget { path: path.clone(), format });
             }
         }
+        let appended = markdown.iter().find(|t| t.mode == Mode::Append);
+        let step_summary_start = appended.map(|t| std::fs::metadata(&t.path).map_or(0, |m| m.len()));
+        let pictures = results.with_extension("");
         Destinations {
             binary,
-            pictures: results.with_extension(""),
+            records: RunFolder::new(&pictures, run),
+            pictures,
             results,
             markdown,
             tracking,
-            shared: None,
-            step_summary_start: None,
+            step_summary_start,
         }
     }
 
@@ -214,7 +211,12 @@ impl Destinations {
                 .to_owned(),
         })?;
         for target in &self.markdown {
-            create_parent(&target.path).and_then(|()| open_markdown(target, false)).map_err(|source| OutputError {
+            // Opened without emptying it, since a summary may be appended; written, as both kinds
+            // are, through a file beside it and a rename.
+            let writable = create_parent(&target.path)
+                .and_then(|()| OpenOptions::new().append(true).create(true).open(&target.path))
+                .and_then(|_| probe_directory(&target.path));
+            writable.map_err(|source| OutputError {
                 what: "Markdown summary",
                 path: target.path.clone(),
                 source,
@@ -235,32 +237,34 @@ impl Destinations {
         Ok(())
     }
 
-    /// Writes the results file, a picture per measured comparison, the Markdown summaries and
-    /// the continuous-benchmarking files, returning what was written and every error (one
-    /// failure does not stop the others). Under nextest the files hold every test of the run.
+    /// Saves the record of each test of `run` (which this process ran) and writes its picture,
+    /// then writes the results file, the Markdown summaries and the continuous-benchmarking files
+    /// of every test of the run, from the run's records. Returns what was written and every
+    /// error (one failure does not stop the others).
     pub(crate) fn write(&self, run: &Run<'_>) -> (Written, Vec<OutputError>) {
         let mut errors = Vec::new();
         let pictures = self.write_pictures(run, &mut errors);
-        let record = match RunRecord::of(run, self.step_summary_start) {
-            Ok(record) => record,
-            Err(source) => {
-                errors.push(written_error("results file", &self.results, io::Error::other(source)));
-                return (Written { pictures, ..Written::default() }, errors);
+        for test in run.tests {
+            let record = Record {
+                started_at: run.environment.started_at.clone(),
+                load_average_start: run.environment.load_average_start,
+                step_summary_start: self.step_summary_start,
+                test: test.clone(),
+            };
+            if let Err(source) = self.records.save(&record) {
+                errors.push(records_error(&self.records, source));
             }
-        };
-        let files = match &self.shared {
-            Some(shared) => self.write_shared(shared, record, &mut errors),
-            None => self.write_files(&record, None, &mut errors),
-        };
+        }
+        let files = self.write_run(run, &mut errors);
         (Written { pictures, ..files }, errors)
     }
 
     fn write_pictures(&self, run: &Run<'_>, errors: &mut Vec<OutputError>) -> Option<(PathBuf, usize)> {
         let mut pictures = 0;
         for test in run.tests {
-            let Some(report) = test.report else { continue };
-            let path = self.pictures.join(format!("{}.svg", svg::file_stem(test.name)));
-            match write_atomically(&path, |file| file.write_all(svg::render_svg(report, test.name).as_bytes())) {
+            let Some(judgement) = &test.judgement else { continue };
+            let path = self.pictures.join(format!("{}.svg", svg::file_stem(&test.name)));
+            match write_atomically(&path, |file| file.write_all(svg::picture(judgement, &test.name).as_bytes())) {
                 Ok(()) => pictures += 1,
                 Err(source) => errors.push(written_error("picture", &path, source)),
             }
@@ -268,65 +272,55 @@ impl Destinations {
         (pictures > 0).then(|| (self.pictures.clone(), pictures))
     }
 
-    /// Adds this process's record to the run's and writes the files from all records of the
-    /// run. It rebuilds them until no record was added meanwhile: a process that added its
-    /// record while this one was writing may have written before this one's rename, and would
-    /// otherwise be left out of the files. Without the run's records, this process's own tests
-    /// are written, as under `cargo test`.
-    fn write_shared(&self, shared: &SharedRun, own: RunRecord, errors: &mut Vec<OutputError>) -> Written {
-        const REBUILDS: usize = 10;
-        let gathered = |names: &[String]| shared.read(names).map(RunRecord::merge);
-        let added = shared.add(&own).and_then(|()| shared.names());
-        let mut names = match added {
-            Ok(names) => names,
+    /// Writes the run's files from every record of the run, and `own`'s tests (which it saved
+    /// last). A process cannot know whether it is the run's last (nextest does not say how many
+    /// tests a run has), so each one writes every file; and one whose files were made before
+    /// another's record arrived may rename them over that one's, so each rebuilds them until the
+    /// folder holds nothing it has not read. The last rename is then of files that hold every
+    /// record saved before it, with no lock: it ends after one more pass per record saved
+    /// meanwhile.
+    fn write_run(&self, own: &Run<'_>, errors: &mut Vec<OutputError>) -> Written {
+        let mut listing = match self.records.listing() {
+            Ok(listing) => listing,
             Err(source) => {
-                errors.push(run_records_error(shared, source));
-                return self.write_files(&own, None, errors);
+                errors.push(records_error(&self.records, source));
+                Vec::new()
             }
         };
-        let (mut written, mut failed) = (Written::default(), Vec::new());
-        for _ in 0..REBUILDS {
-            let merged = match gathered(&names) {
-                Ok(Some(merged)) => merged,
-                Ok(None) => return self.write_files(&own, None, errors),
-                Err(source) => {
-                    errors.push(run_records_error(shared, source));
-                    return self.write_files(&own, None, errors);
+        loop {
+            let (records, unreadable) = self.records.read(&listing);
+            let mut failed: Vec<OutputError> =
+                unreadable.into_iter().map(|source| records_error(&self.records, source)).collect();
+            let (environment, tests, step_summary_start) = gathered(own, records, self.step_summary_start);
+            let run = Run { environment: &environment, tests: &tests, ..*own };
+            let written = self.write_files(&run, step_summary_start, &mut failed);
+            match self.records.listing() {
+                Ok(now) if now != listing => listing = now,
+                _ => {
+                    errors.extend(failed);
+                    return written;
                 }
-            };
-            failed.clear();
-            written = self.write_files(&merged, merged.step_summary_start, &mut failed);
-            match shared.names() {
-                Ok(now) if now != names => names = now,
-                _ => break,
             }
         }
-        errors.extend(failed);
-        written
     }
 
-    /// Writes the files of `record`; `step_summary_start` (under nextest) is where the run's
-    /// summary begins in the appended Markdown summary, which is then rewritten from there.
-    fn write_files(
-        &self,
-        record: &RunRecord,
-        step_summary_start: Option<u64>,
-        errors: &mut Vec<OutputError>,
-    ) -> Written {
+    /// Writes the results file, the Markdown summaries and the continuous-benchmarking files of
+    /// `run`; the appended summary replaces what follows `step_summary_start`.
+    fn write_files(&self, run: &Run<'_>, step_summary_start: Option<u64>, errors: &mut Vec<OutputError>) -> Written {
         let mut written = Written::default();
-        match write_atomically(&self.results, |file| file.write_all(record.results_file().as_bytes())) {
+        match write_atomically(&self.results, |file| file.write_all(json::render(run).as_bytes())) {
             Ok(()) => written.results = Some(self.results.clone()),
             Err(source) => errors.push(written_error("results file", &self.results, source)),
         }
-        let summary = record.markdown();
+        let summary = markdown::render(run);
         for target in &self.markdown {
-            match write_markdown(target, &summary, step_summary_start) {
+            match write_markdown(target, &summary, step_summary_start.unwrap_or(0)) {
                 Ok(()) => written.markdown.push(target.clone()),
                 Err(source) => errors.push(written_error("Markdown summary", &target.path, source)),
             }
         }
         for target in &self.tracking {
-            let text = target.format.render(record);
+            let text = target.format.render(run);
             match write_atomically(&target.path, |file| file.write_all(text.as_bytes())) {
                 Ok(()) => written.tracking.push(target.clone()),
                 Err(source) => errors.push(written_error(target.format.what(), &target.path, source)),
@@ -334,6 +328,32 @@ impl Destinations {
         }
         written
     }
+}
+
+/// The run of `records` and `own`'s tests: every test once, `own`'s as this process has it and
+/// the others as their records do, in the order of their names (as `cargo test` runs them); the
+/// environment this process read, started when the earliest process did; and where the run's
+/// summary begins in the appended Markdown summary: the earliest start of its processes, this
+/// one's (`own_start`) among them.
+fn gathered(own: &Run<'_>, records: Vec<Record>, own_start: Option<u64>) -> (Environment, Vec<Test>, Option<u64>) {
+    let mut environment = own.environment.clone();
+    // RFC 3339 times in UTC of one format sort as text.
+    if let Some(first) = records.iter().min_by(|a, b| a.started_at.cmp(&b.started_at)) {
+        if first.started_at < environment.started_at {
+            (environment.started_at, environment.load_average_start) =
+                (first.started_at.clone(), first.load_average_start);
+        }
+    }
+    let step_summary_start = records.iter().filter_map(|r| r.step_summary_start).chain(own_start).min();
+    let mut tests: BTreeMap<String, Test> = records.into_iter().map(|r| (r.test.name.clone(), r.test)).collect();
+    tests.extend(own.tests.iter().map(|t| (t.name.clone(), t.clone())));
+    (environment, tests.into_values().collect(), step_summary_start)
+}
+
+/// A run id for a process that is a run of its own: its process id and when it started.
+fn own_run_id() -> String {
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    format!("{}-{nanos}", std::process::id())
 }
 
 /// A file that could not be written after the run, though it was writable before.
@@ -346,14 +366,15 @@ fn written_error(what: &'static str, path: &Path, source: io::Error) -> OutputEr
     }
 }
 
-/// The run's records could not be written or read: this process's own tests are written alone.
-fn run_records_error(shared: &SharedRun, source: io::Error) -> OutputError {
+/// The run's records could not be written or read: the files hold what could be read, and this
+/// process's own tests.
+fn records_error(records: &RunFolder, source: io::Error) -> OutputError {
     OutputError {
-        what: "records of this nextest run",
-        path: shared.folder(),
+        what: "records of this run",
+        path: records.folder(),
         source,
-        fix: "the files hold this process's tests only; check the disk space and permissions of the results \
-              file's directory"
+        fix: "the files hold this process's tests and the records that could be read; check the disk space and \
+              permissions of the results file's directory"
             .to_owned(),
     }
 }
@@ -410,23 +431,13 @@ fn probe_directory(path: &Path) -> io::Result<()> {
     written
 }
 
-fn open_markdown(target: &MarkdownTarget, truncate: bool) -> io::Result<File> {
-    let mut options = OpenOptions::new();
+/// Writes a summary. An appended one replaces what the run's processes wrote after
+/// `step_summary_start`, where the file ended when the run began (the file is rewritten
+/// atomically), so a run has one summary of all its tests rather than one per process.
+fn write_markdown(target: &MarkdownTarget, summary: &str, step_summary_start: u64) -> io::Result<()> {
     match target.mode {
-        Mode::Append => options.append(true).create(true),
-        // Probing must not empty an existing file; writing replaces it.
-        Mode::Replace => options.write(true).create(true).truncate(truncate),
-    };
-    options.open(&target.path)
-}
-
-/// Writes a summary. An appended one is added to the end, or, under nextest, replaces what the
-/// run's processes wrote after `step_summary_start` (the file is rewritten atomically), so the
-/// run has one summary of all its tests rather than one per test.
-fn write_markdown(target: &MarkdownTarget, summary: &str, step_summary_start: Option<u64>) -> io::Result<()> {
-    match (target.mode, step_summary_start) {
-        (Mode::Append, None) => open_markdown(target, false)?.write_all(format!("\n{summary}").as_bytes()),
-        (Mode::Append, Some(start)) => {
+        Mode::Append => {
+            let start = step_summary_start;
             let mut before = Vec::new();
             match File::open(&target.path) {
                 Ok(file) => file.take(start).read_to_end(&mut before).map(drop)?,
@@ -438,7 +449,7 @@ fn write_markdown(target: &MarkdownTarget, summary: &str, step_summary_start: Op
                 file.write_all(format!("\n{summary}").as_bytes())
             })
         }
-        (Mode::Replace, _) => write_atomically(&target.path, |file| file.write_all(summary.as_bytes())),
+        Mode::Replace => write_atomically(&target.path, |file| file.write_all(summary.as_bytes())),
     }
 }
 
@@ -473,16 +484,16 @@ mod tests {
     fn the_default_path_is_under_the_target_directory_named_after_the_binary() {
         let settings = Requested::default();
         let exe = Path::new("/repo/target/release/deps/perf-1a2b3c4d5e6f7a8b");
-        let d = Destinations::from_parts(&settings, None, Some(exe));
+        let d = Destinations::from_parts(&settings, None, Some(exe), "run");
         assert_eq!(d.binary, "perf");
         assert_eq!(d.results, Path::new("/repo/target/rtcompare/perf.json"));
         assert_eq!(d.pictures, Path::new("/repo/target/rtcompare/perf"));
         assert!(d.markdown.is_empty());
-        let elsewhere = Destinations::from_parts(&settings, None, Some(Path::new("/opt/bin/my-bench")));
+        let elsewhere = Destinations::from_parts(&settings, None, Some(Path::new("/opt/bin/my-bench")), "run");
         assert_eq!(elsewhere.binary, "my-bench");
         assert_eq!(elsewhere.results, Path::new("target/rtcompare/my-bench.json"));
         assert_eq!(
-            Destinations::from_parts(&settings, None, None).results,
+            Destinations::from_parts(&settings, None, None, "run").results,
             Path::new("target/rtcompare/rtcompare.json")
         );
     }
@@ -494,7 +505,7 @@ mod tests {
             markdown: Some(PathBuf::from("out/r.md")),
             ..Requested::default()
         };
-        let d = Destinations::from_parts(&settings, Some(PathBuf::from("/gh/summary")), None);
+        let d = Destinations::from_parts(&settings, Some(PathBuf::from("/gh/summary")), None, "run");
         assert_eq!((d.results.as_path(), d.pictures.as_path()), (Path::new("out/r.json"), Path::new("out/r")));
         let modes: Vec<(&str, Mode)> = d.markdown.iter().map(|t| (t.variable, t.mode)).collect();
         assert_eq!(modes, [("GITHUB_STEP_SUMMARY", Mode::Append), ("RTCOMPARE_MARKDOWN", Mode::Replace)]);
@@ -504,7 +515,7 @@ mod tests {
             gha_benchmark: Some(PathBuf::from("out/gha.json")),
             ..Requested::default()
         };
-        let tracking = Destinations::from_parts(&settings, None, None).tracking;
+        let tracking = Destinations::from_parts(&settings, None, None, "run").tracking;
         let formats: Vec<(&Path, TrackingFormat)> = tracking.iter().map(|t| (t.path.as_path(), t.format)).collect();
         assert_eq!(
             formats,
@@ -525,7 +536,7 @@ mod tests {
         ] {
             let settings =
                 Requested { results: Some(dir.join("r.json")), bmf, gha_benchmark: gha, ..Requested::default() };
-            let message = Destinations::from_parts(&settings, None, None).probe().unwrap_err().to_string();
+            let message = Destinations::from_parts(&settings, None, None, "run").probe().unwrap_err().to_string();
             assert!(message.contains("blocker/") && message.contains(variable), "{message}");
         }
         // Writable paths are probed without leaving anything behind.
@@ -535,7 +546,7 @@ mod tests {
             gha_benchmark: Some(dir.join("t/gha.json")),
             ..Requested::default()
         };
-        Destinations::from_parts(&settings, None, None).probe().unwrap();
+        Destinations::from_parts(&settings, None, None, "run").probe().unwrap();
         assert!(entries(&dir.join("t")).is_empty());
     }
 
@@ -543,14 +554,14 @@ mod tests {
     fn probing_creates_the_directories_and_names_an_unwritable_path() {
         let dir = scratch("probe");
         let settings = Requested { results: Some(dir.join("deep/er/r.json")), ..Requested::default() };
-        let d = Destinations::from_parts(&settings, None, None);
+        let d = Destinations::from_parts(&settings, None, None, "run");
         d.probe().unwrap();
         assert!(dir.join("deep/er/r").is_dir());
         assert_eq!(entries(&dir.join("deep/er")), ["r"]);
         // A file where a directory should be: creating the directory fails.
         std::fs::write(dir.join("blocker"), "").unwrap();
         let settings = Requested { results: Some(dir.join("blocker/r.json")), ..Requested::default() };
-        let message = Destinations::from_parts(&settings, None, None).probe().unwrap_err().to_string();
+        let message = Destinations::from_parts(&settings, None, None, "run").probe().unwrap_err().to_string();
         assert!(message.contains("blocker/r.json") && message.contains("RTCOMPARE_RESULTS="), "{message}");
     }
 
@@ -562,14 +573,13 @@ mod tests {
             bmf: Some(dir.join("bmf.json")),
             gha_benchmark: Some(dir.join("gha.json")),
         };
-        let mut destinations = Destinations::from_parts(&settings, step_summary, None);
-        destinations.share(id);
+        let destinations = Destinations::from_parts(&settings, step_summary, None, id);
         destinations.probe().unwrap();
         destinations
     }
 
     /// Writes the files of a process that ran `tests`, failing on any error.
-    fn finish(destinations: &Destinations, tests: &[crate::report::Test<'_>]) -> Written {
+    fn finish(destinations: &Destinations, tests: &[crate::report::Test]) -> Written {
         let environment = crate::report::fixtures::environment();
         let (written, errors) = destinations.write(&crate::report::fixtures::run(&environment, tests, false));
         assert!(errors.is_empty(), "{}", errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"));
@@ -601,14 +611,31 @@ mod tests {
         assert_eq!(contents(&dir), (vec!["perf::a_vs_slow".to_owned(), "perf::b_vs_slow".to_owned()], 4, 2));
         assert_eq!(written.results.as_deref(), Some(dir.join("perf.json").as_path()));
         assert_eq!((written.markdown.len(), written.tracking.len()), (1, 2));
-        // Each process kept its record in a file of its own; nothing temporary is left.
-        assert_eq!(entries(&dir.join(".perf.json.runs")), ["run-1"]);
-        assert_eq!(entries(&dir.join(".perf.json.runs/run-1")).len(), 2);
+        // Each comparison kept its record in a file of its own; nothing temporary is left.
+        assert_eq!(entries(&dir.join("perf/.runs")), ["run-1"]);
+        assert_eq!(entries(&dir.join("perf/.runs/run-1")).len(), 2);
         assert!(entries(&dir).iter().all(|name| !name.contains("tmp")), "{:?}", entries(&dir));
         // A later run replaces the files, and the records of the earlier run are removed.
         finish(&process_of_run(&dir, "run-2", None), &[record("perf::c_vs_slow", 50.0, 100.0)]);
         assert_eq!(contents(&dir), (vec!["perf::c_vs_slow".to_owned()], 2, 1));
-        assert_eq!(entries(&dir.join(".perf.json.runs")), ["run-2"]);
+        assert_eq!(entries(&dir.join("perf/.runs")), ["run-2"]);
+    }
+
+    /// Processes of one run that finish at once, each renaming its files over the others', still
+    /// leave files that hold every one of their tests.
+    #[test]
+    fn processes_that_write_at_once_leave_every_test_in_the_files() {
+        use crate::report::fixtures::record;
+        let dir = scratch("race");
+        let names: Vec<String> = (0..6).map(|i| format!("perf::f{i}_vs_slow")).collect();
+        let processes: Vec<Destinations> = names.iter().map(|_| process_of_run(&dir, "run", None)).collect();
+        std::thread::scope(|scope| {
+            for (destinations, name) in processes.iter().zip(&names) {
+                scope.spawn(move || finish(destinations, &[record(name, 50.0, 100.0)]));
+            }
+        });
+        let (written, bmf, rows) = contents(&dir);
+        assert_eq!((written, bmf, rows), (names.clone(), 2 * names.len(), names.len()));
     }
 
     #[test]
@@ -617,7 +644,7 @@ mod tests {
         let dir = scratch("killed");
         finish(&process_of_run(&dir, "run", None), &[record("perf::a_vs_slow", 50.0, 100.0)]);
         // What a process killed inside `write_atomically` leaves: a temporary file, half written.
-        std::fs::write(dir.join(".perf.json.runs/run/.99-1.json.tmp-1"), "{\"binary\": \"pe").unwrap();
+        std::fs::write(dir.join("perf/.runs/run/.99-1.json.tmp-1"), "{\"binary\": \"pe").unwrap();
         finish(&process_of_run(&dir, "run", None), &[record("perf::b_vs_slow", 50.0, 100.0)]);
         assert_eq!(contents(&dir).0, ["perf::a_vs_slow", "perf::b_vs_slow"]);
     }
@@ -627,8 +654,8 @@ mod tests {
         use crate::report::fixtures::record;
         let dir = scratch("unreadable");
         let destinations = process_of_run(&dir, "run", None);
-        std::fs::create_dir_all(dir.join(".perf.json.runs/run")).unwrap();
-        std::fs::write(dir.join(".perf.json.runs/run/0-1.json"), "not a record").unwrap();
+        std::fs::create_dir_all(dir.join("perf/.runs/run")).unwrap();
+        std::fs::write(dir.join("perf/.runs/run/0-1.json"), "not a record").unwrap();
         let environment = crate::report::fixtures::environment();
         let tests = [record("perf::a_vs_slow", 50.0, 100.0)];
         let (written, errors) = destinations.write(&crate::report::fixtures::run(&environment, &tests, false));
@@ -665,21 +692,41 @@ mod tests {
         let summary = dir.join("step_summary.md");
         let settings = Requested { results: Some(dir.join("perf.json")), ..Requested::default() };
         for name in ["perf::a_vs_slow", "perf::b_vs_slow"] {
-            let destinations = Destinations::from_parts(&settings, Some(summary.clone()), None);
+            let destinations = Destinations::from_parts(&settings, Some(summary.clone()), None, &own_run_id());
             destinations.probe().unwrap();
             finish(&destinations, &[record(name, 50.0, 100.0)]);
         }
         let file = std::fs::read_to_string(dir.join("perf.json")).unwrap();
         assert!(file.contains("perf::b_vs_slow") && !file.contains("perf::a_vs_slow"), "{file}");
         assert_eq!(std::fs::read_to_string(&summary).unwrap().matches("### rtcompare:").count(), 2);
-        assert!(!dir.join(".perf.json.runs").exists());
+        assert_eq!(entries(&dir.join("perf/.runs")).len(), 1, "the earlier run's records are gone");
     }
 
+    /// The run's files hold a test as the process that ran it has it, even when its record could
+    /// not be saved, and say when the run's first process started.
     #[test]
-    fn run_ids_become_safe_folder_names() {
-        let folder = |id: &str| SharedRun::new(Path::new("t/perf.json"), id).folder();
-        assert_eq!(folder("0b5a-77_Z"), Path::new("t/.perf.json.runs/0b5a-77_Z"));
-        assert_eq!(folder("../x y"), Path::new("t/.perf.json.runs/___x_y"));
-        assert_eq!(folder(""), Path::new("t/.perf.json.runs/run"));
+    fn a_run_is_every_record_and_this_processs_own_tests_from_its_first_start() {
+        use crate::report::fixtures;
+        let environment = fixtures::environment();
+        let saved = |name: &str, started_at: &str, start: u64| Record {
+            started_at: started_at.to_owned(),
+            load_average_start: Some([9.0, 8.0, 7.0]),
+            step_summary_start: Some(start),
+            test: fixtures::record(name, 50.0, 100.0),
+        };
+        let records = vec![
+            saved("perf::b_vs_slow", "2000-01-01T00:00:00Z", 70),
+            saved("perf::a_vs_slow", "2000-01-01T00:00:01Z", 40),
+        ];
+        let own = [fixtures::panicked("perf::b_vs_slow"), fixtures::record("perf::c_vs_slow", 50.0, 100.0)];
+        let (started, tests, start) = gathered(&fixtures::run(&environment, &own, false), records, Some(900));
+        let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["perf::a_vs_slow", "perf::b_vs_slow", "perf::c_vs_slow"]);
+        assert!(!tests[1].passed(), "this process's own run of a test is its newest");
+        assert_eq!(
+            (started.started_at.as_str(), started.load_average_start),
+            ("2000-01-01T00:00:00Z", Some([9.0, 8.0, 7.0]))
+        );
+        assert_eq!(start, Some(40), "the run's summary starts where its first process found the file");
     }
 }

@@ -95,7 +95,7 @@ mod tests {
         }
     ]"#;
 
-    fn rendered(tests: &[crate::report::Test<'_>], debug: bool) -> Value {
+    fn rendered(tests: &[crate::report::Test], debug: bool) -> Value {
         serde_json::from_str(&render(&crate::report::tracking::arm_entries(tests), debug)).unwrap()
     }
 
@@ -118,7 +118,7 @@ mod tests {
     fn values_are_medians_in_nanoseconds_and_ranges_parse_as_the_action_reads_them() {
         let records = [fixtures::record("perf::fast_vs_slow", 25.0, 100.0)];
         let ours = rendered(&records, false);
-        let report = records[0].report.unwrap();
+        let report = &records[0].judgement.as_ref().unwrap().first;
         let candidate = &ours[0];
         assert_eq!(candidate["name"], "perf::fast_vs_slow/candidate");
         assert_eq!(candidate["unit"], "ns");

@@ -2,70 +2,21 @@
 //! comparison, a table per baseline with several candidates, then the warnings and failures in
 //! full below a fold.
 
-use super::ranking::{Ranked, rank, ranked};
-use super::run::Test;
+use super::ranking::rankings;
+use super::run::{Run, Test};
 use super::sentences::sentence;
 use super::{factor_words, outcome_line};
 use crate::Outcome;
 use crate::units::{change_interval, change_pct, format_rate, pct};
-use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
-/// What one test adds to the summary, as owned data that the processes of one nextest run can
-/// share: its row, what its counts and rankings need, its warnings and its failure.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Entry {
-    /// The test's table row up to its tolerance cell.
-    row: String,
-    /// Its throughput cell (candidate / baseline rates), when the pair declared `throughput`.
-    rates: Option<String>,
-    /// Its warnings cell, the row's last.
-    warnings_cell: String,
-    /// Whether the test passed.
-    passed: bool,
-    /// `win`, `parity` or `loss`; `None` when the test measured nothing.
-    outcome: Option<String>,
-    /// Whether a parity is established (or a win or loss resolved).
-    resolved: bool,
-    /// Its place in the table of its baseline's candidates.
-    ranked: Option<Ranked>,
-    /// Its warnings, one list item each.
-    warnings: Vec<String>,
-    /// Its failure, as a list item.
-    failure: Option<String>,
-}
-
-/// What `test` adds to the summary.
-pub(crate) fn entry(test: &Test<'_>) -> Entry {
-    let (row, rates, warnings_cell) = row(test);
-    Entry {
-        row,
-        rates,
-        warnings_cell,
-        passed: test.passed(),
-        outcome: test.report.map(|r| r.verdict.outcome.as_str().to_owned()),
-        resolved: test.report.is_some_and(|r| r.verdict.resolved),
-        ranked: ranked(test),
-        warnings: warning_items(test),
-        failure: failure_item(test),
-    }
-}
-
 /// The summary of a run as Markdown.
-#[cfg(test)]
-pub(crate) fn render(run: &super::Run<'_>) -> String {
-    let entries: Vec<Entry> = run.tests.iter().map(entry).collect();
-    render_entries(run.binary, run.unoptimised, &entries)
-}
-
-/// The summary of the tests of `entries` (from [`entry`]) of the test binary `binary`;
-/// `unoptimised` says the run measured a debug build on purpose.
-pub(crate) fn render_entries(binary: &str, unoptimised: bool, entries: &[Entry]) -> String {
+pub(crate) fn render(run: &Run<'_>) -> String {
     let mut out = String::new();
     // Writing to a String cannot fail; the results are ignored for that reason.
-    let _ = writeln!(out, "### rtcompare: `{binary}`\n");
-    let _ = writeln!(out, "{}\n", counts(entries));
-    if unoptimised {
+    let _ = writeln!(out, "### rtcompare: `{}`\n", run.binary);
+    let _ = writeln!(out, "{}\n", counts(run.tests));
+    if run.unoptimised {
         let _ = writeln!(
             out,
             "⚠️ **Unoptimised build**, measured on purpose (`RTCOMPARE_DEBUG=1`): these figures describe debug \
@@ -73,47 +24,50 @@ pub(crate) fn render_entries(binary: &str, unoptimised: bool, entries: &[Entry])
         );
     }
     // A column of rates only when a pair declared `throughput`.
-    let rates = entries.iter().any(|e| e.rates.is_some());
+    let rates = run.tests.iter().any(|t| t.work.is_some() && t.judgement.is_some());
     let (rates_head, rates_rule) = if rates { (" throughput (candidate / baseline) |", " --- |") } else { ("", "") };
     let _ = writeln!(out, "| | pair | outcome | change (interval) | ratio (best) | tolerance |{rates_head} warnings |");
     let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- |{rates_rule} --- |");
-    for entry in entries {
-        let rates_cell = if rates { format!(" {} |", entry.rates.as_deref().unwrap_or("")) } else { String::new() };
-        let _ = writeln!(out, "{}{rates_cell} {} |", entry.row, entry.warnings_cell);
+    for test in run.tests {
+        let (row, rates_cell, warnings) = row(test);
+        let rates_cell = if rates { format!(" {} |", rates_cell.as_deref().unwrap_or("")) } else { String::new() };
+        let _ = writeln!(out, "{row}{rates_cell} {warnings} |");
     }
-    for ranking in rank(entries.iter().filter_map(|e| e.ranked.clone())) {
+    for ranking in rankings(run.tests) {
         let _ = write!(out, "\n{}", ranking.render_markdown());
     }
-    details(&mut out, "Warnings", entries.iter().flat_map(|e| e.warnings.iter().cloned()));
-    details(&mut out, "Failures", entries.iter().filter_map(|e| e.failure.clone()));
+    details(&mut out, "Warnings", run.tests.iter().flat_map(warning_items));
+    details(&mut out, "Failures", run.tests.iter().filter_map(failure_item));
     out
 }
 
 /// `2 wins, 1 parity (1 established, 0 inconclusive), 0 losses; 1 failed`.
-fn counts(entries: &[Entry]) -> String {
-    let outcome =
-        |o: Outcome| entries.iter().filter(move |e| e.outcome.as_deref() == Some(o.as_str())).collect::<Vec<_>>();
-    let established = outcome(Outcome::Parity).iter().filter(|e| e.resolved).count();
+fn counts(tests: &[Test]) -> String {
+    let outcome = |o: Outcome| {
+        tests.iter().filter_map(|t| t.judgement.as_ref()).filter(move |j| j.verdict.outcome == o).collect::<Vec<_>>()
+    };
+    let established = outcome(Outcome::Parity).iter().filter(|j| j.verdict.resolved).count();
     let parity = outcome(Outcome::Parity).len();
-    let failed = entries.iter().filter(|e| !e.passed).count();
+    let failed = tests.iter().filter(|t| !t.passed()).count();
     format!(
         "{} win(s), {parity} parity ({established} established, {} inconclusive), {} loss(es); {} of {} test(s) \
          passed",
         outcome(Outcome::Win).len(),
         parity - established,
         outcome(Outcome::Loss).len(),
-        entries.len() - failed,
-        entries.len()
+        tests.len() - failed,
+        tests.len()
     )
 }
 
 /// The test's row up to its tolerance cell, its throughput cell and its warnings cell.
-fn row(test: &Test<'_>) -> (String, Option<String>, String) {
+fn row(test: &Test) -> (String, Option<String>, String) {
     let mark = if test.passed() { "✅" } else { "❌" };
-    let name = code(test.name);
-    let Some(report) = test.report else {
+    let name = code(&test.name);
+    let Some(judgement) = &test.judgement else {
         return (format!("| {mark} | {name} | not measured (see failures) | | | |"), None, String::new());
     };
+    let report = &judgement.first;
     let rates = test.work.map(|work| {
         format!(
             "{} / {}",
@@ -121,11 +75,11 @@ fn row(test: &Test<'_>) -> (String, Option<String>, String) {
             format_rate(work.per_second(report.baseline_summary.median), work.unit)
         )
     });
-    let v = &report.verdict;
+    let v = &judgement.verdict;
     let e = &report.estimate;
     let outcome = match v.outcome {
-        Outcome::Parity => outcome_line(report),
-        _ => format!("**{}**", outcome_line(report)),
+        Outcome::Parity => outcome_line(judgement),
+        _ => format!("**{}**", outcome_line(judgement)),
     };
     let difference = format!(
         "{} {}: candidate {}",
@@ -133,9 +87,9 @@ fn row(test: &Test<'_>) -> (String, Option<String>, String) {
         change_interval(e.low, e.high),
         factor_words(e.difference, report.metric)
     );
-    let warnings = match report.warnings.len() {
+    let warnings = match judgement.caveats.len() {
         0 => String::new(),
-        n => format!("⚠️ {n}: {}", report.warnings.iter().map(kind).collect::<Vec<_>>().join(", ")),
+        n => format!("⚠️ {n}: {}", judgement.caveats.iter().map(kind).collect::<Vec<_>>().join(", ")),
     };
     let head = format!(
         "| {mark} | {name} | {outcome} | {} | {:.3} ({:.3}) | ±{} |",
@@ -152,13 +106,14 @@ fn kind(caveat: &crate::Caveat) -> String {
     caveat.kind().as_str().replace('_', " ")
 }
 
-fn warning_items(test: &Test<'_>) -> Vec<String> {
-    let Some(report) = test.report else { return Vec::new() };
-    report.warnings.iter().map(|caveat| format!("{}: {}", code(test.name), sentence(caveat, report))).collect()
+fn warning_items(test: &Test) -> Vec<String> {
+    let Some(judgement) = &test.judgement else { return Vec::new() };
+    let items = judgement.caveats.iter().map(|caveat| sentence(caveat, &judgement.first));
+    items.map(|sentence| format!("{}: {sentence}", code(&test.name))).collect()
 }
 
-fn failure_item(test: &Test<'_>) -> Option<String> {
-    Some(format!("{}: {}", code(test.name), test.failure?))
+fn failure_item(test: &Test) -> Option<String> {
+    Some(format!("{}: {}", code(&test.name), test.failure.as_deref()?))
 }
 
 /// A folded list under a heading, or nothing when the list is empty.
@@ -190,7 +145,7 @@ mod tests {
     use super::*;
     use crate::report::fixtures;
 
-    fn summary(tests: &[Test<'_>]) -> String {
+    fn summary(tests: &[Test]) -> String {
         let environment = fixtures::environment();
         render(&fixtures::run(&environment, tests, false))
     }
@@ -202,7 +157,7 @@ mod tests {
         let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("| ")).collect();
         assert_eq!(rows.len(), 4, "{text}");
         let win = rows[2];
-        let v = &records[0].report.unwrap().verdict;
+        let v = &records[0].judgement.as_ref().unwrap().verdict;
         let (ratios, tolerance) = (format!("{:.3} ({:.3})", v.ratio, v.best_ratio), format!("±{}", pct(v.tolerance)));
         for part in ["✅", "`perf::fast_vs_slow`", "**win (resolved)**", "candidate is 4.", &ratios, &tolerance] {
             assert!(win.contains(part), "missing {part:?} in {win}");

@@ -14,21 +14,22 @@
 //! Every sentence about a verdict is written here too ([`sentence`] for a caveat, a test's
 //! failure), and inside the crate this module makes the files a run leaves behind (the JSON results
 //! file, a Markdown summary, one SVG picture per comparison, and the files continuous-benchmarking
-//! tools read: Bencher Metric Format and github-action-benchmark JSON), from a record of the run
-//! that the processes of one nextest run share.
+//! tools read: Bencher Metric Format and github-action-benchmark JSON), from the record each
+//! comparison of the run saved.
 
 mod atomic;
 mod bmf;
 mod failure;
 mod files;
 mod gha;
+#[cfg(test)]
+mod golden;
 mod json;
 mod markdown;
 mod ranking;
-mod record;
+mod records;
 mod run;
 mod sentences;
-mod shared;
 mod svg;
 mod text;
 mod tracking;
@@ -45,9 +46,8 @@ pub(crate) use failure::{Failure, failure_message, unoptimised_note};
 pub(crate) use files::{Destinations, Mode, Requested, Written, binary_name};
 pub(crate) use ranking::rankings;
 pub(crate) use run::{Run, Test};
-pub(crate) use sentences::first_round_said;
-pub(crate) use sentences::placement_summary;
 pub use sentences::sentence;
+pub(crate) use sentences::{first_round_said, placement_summary};
 pub use svg::render_svg;
 pub use text::{Detail, render_text};
 pub(crate) use text::{Line, factor_words, outcome_line, text_lines};
@@ -58,6 +58,7 @@ pub(crate) mod fixtures {
     use super::run::{Run, Test};
     use crate::environment::Environment;
     use crate::measure::{Calibration, Samples, Series};
+    use crate::verdict::{Confirmation, Ending, Judgement};
     use crate::{JudgeOptions, Metric, Report, judge};
     use std::time::Duration;
 
@@ -96,43 +97,55 @@ pub(crate) mod fixtures {
         judge("fast", "slow", Metric::Time, calibration, samples, &options)
     }
 
+    /// `first` with a confirmation that `second` repeated it at the first look.
+    pub(crate) fn confirmed(first: Report, second: Report) -> Judgement {
+        crate::decide::conclude(
+            first,
+            Confirmation { report: second, confirmed: true, looks: 1, ending: Ending::Confirmed },
+        )
+    }
+
     /// A test of `fast` against `slow` declared in `tests/perf.rs`, with what came of it.
-    fn test(name: &str, candidate: &'static str, report: Option<Report>, failure: Option<&str>) -> Test<'static> {
-        // Leaked so that fixtures can be built in one call; each test leaks a few.
-        let leak = |text: &str| -> &'static str { Box::leak(text.to_owned().into_boxed_str()) };
+    fn test(name: &str, candidate: &str, judgement: Option<Judgement>, failure: Option<&str>) -> Test {
         Test {
-            name: leak(name),
-            module_path: "perf",
-            candidate,
-            baseline: "slow",
+            name: name.to_owned(),
+            module_path: "perf".to_owned(),
+            candidate: candidate.to_owned(),
+            baseline: "slow".to_owned(),
             metric: Metric::Time,
-            expect: "no_loss",
+            expect: "no_loss".to_owned(),
             size: None,
             work: None,
-            file: "tests/perf.rs",
+            file: "tests/perf.rs".to_owned(),
             line: 12,
-            report: report.map(|report| &*Box::leak(Box::new(report))),
-            failure: failure.map(leak),
+            judgement,
+            fails: None,
+            failure: failure.map(str::to_owned),
         }
     }
 
     /// A measured, passing test.
-    pub(crate) fn record(name: &str, candidate: f64, baseline: f64) -> Test<'static> {
+    pub(crate) fn record(name: &str, candidate: f64, baseline: f64) -> Test {
         measured(name, report(candidate, baseline))
     }
 
-    /// A passing test that measured `report`.
-    pub(crate) fn measured(name: &str, report: Report) -> Test<'static> {
-        test(name, "fast", Some(report), None)
+    /// A passing test that measured `report` and confirmed nothing.
+    pub(crate) fn measured(name: &str, report: Report) -> Test {
+        judged(name, Judgement::of(report))
+    }
+
+    /// A passing test judged so.
+    pub(crate) fn judged(name: &str, judgement: Judgement) -> Test {
+        test(name, "fast", Some(judgement), None)
     }
 
     /// A test whose measured function panicked.
-    pub(crate) fn panicked(name: &str) -> Test<'static> {
+    pub(crate) fn panicked(name: &str) -> Test {
         test(name, "boom", None, Some("a measured function panicked: boom"))
     }
 
     /// A run of `tests` with the default budget and seed.
-    pub(crate) fn run<'a>(environment: &'a Environment, tests: &'a [Test<'a>], unoptimised: bool) -> Run<'a> {
+    pub(crate) fn run<'a>(environment: &'a Environment, tests: &'a [Test], unoptimised: bool) -> Run<'a> {
         Run { binary: "perf", budget: Duration::from_secs(1), seed: 0x005E_ED0F_C0A7, unoptimised, environment, tests }
     }
 

@@ -3,96 +3,53 @@
 //! candidate's ratio to the baseline, fastest first, with its direction in words. Only baselines
 //! with two or more measured candidates in the run get a table.
 
-use super::run::{Test, metric_name};
+use super::run::Test;
 use super::text::outcome_line;
 use crate::units::pct;
 use crate::{Metric, Outcome};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-/// The candidates of one baseline (at one size, for one metric), ordered by their ratio to it.
+/// One baseline's candidates, fastest first.
 #[derive(Debug)]
 pub(crate) struct Ranking {
-    /// The baseline as written in the attributes.
     baseline: String,
-    /// The size passed to setup, for pairs with `args`.
     size: Option<u64>,
-    /// What was compared.
     metric: Metric,
-    /// One row per candidate, smallest ratio (fastest) first.
     rows: Vec<Row>,
 }
 
-/// One candidate's standing against the baseline.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// One candidate in its baseline's table.
+#[derive(Clone, Debug, PartialEq)]
 struct Row {
-    /// The candidate function.
     candidate: String,
-    /// Median of the candidate over median of the baseline, from the candidate's own test.
     ratio: f64,
-    /// The tolerance that test judged the ratio against.
     tolerance: f64,
-    /// `win (confirmed)`, `parity (established)` and so on.
     verdict: String,
-    /// Whether the verdict is a win or a loss (shown in bold in Markdown).
     decided: bool,
 }
 
-/// What one measured test adds to the rankings, as owned data that the processes of one
-/// nextest run can share.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Ranked {
-    /// The baseline as written in the attribute.
-    baseline: String,
-    /// The module of the attribute: the same baseline text elsewhere may name another function.
-    module_path: String,
-    /// The size passed to setup, for pairs with `args`.
-    size: Option<u64>,
-    /// What was compared.
-    #[serde(with = "metric_name")]
-    metric: Metric,
-    /// The candidate's row.
-    row: Row,
-}
-
-/// What `test` adds to the rankings; `None` when it measured nothing.
-pub(crate) fn ranked(test: &Test<'_>) -> Option<Ranked> {
-    let report = test.report?;
-    Some(Ranked {
-        baseline: test.baseline.to_owned(),
-        module_path: test.module_path.to_owned(),
-        size: test.size,
-        metric: report.metric,
-        row: Row {
-            candidate: report.candidate.clone(),
-            ratio: report.verdict.ratio,
-            tolerance: report.verdict.tolerance,
-            verdict: outcome_line(report),
-            decided: report.verdict.outcome != Outcome::Parity,
-        },
-    })
-}
-
-/// The rankings of a run: one per baseline that has two or more measured candidates, at the
-/// same size and metric, in the order of their baselines' names. Tests that measured nothing
-/// are left out.
-pub(crate) fn rankings(tests: &[Test<'_>]) -> Vec<Ranking> {
-    rank(tests.iter().filter_map(ranked))
-}
-
-/// [`rankings`] of the candidates `ranked` gives.
-pub(crate) fn rank(ranked: impl IntoIterator<Item = Ranked>) -> Vec<Ranking> {
-    let mut groups: BTreeMap<(String, String, Option<u64>, &str), Ranking> = BTreeMap::new();
-    for entry in ranked {
-        let key = (entry.baseline.clone(), entry.module_path, entry.size, entry.metric.as_str());
+/// A table for each baseline (in its module, at one size, on one metric) that two or more
+/// measured tests of `tests` compare against.
+pub(crate) fn rankings(tests: &[Test]) -> Vec<Ranking> {
+    let mut groups: BTreeMap<(&str, &str, Option<u64>, &str), Ranking> = BTreeMap::new();
+    for test in tests {
+        let Some(judgement) = &test.judgement else { continue };
+        let metric = judgement.first.metric;
+        let key = (test.baseline.as_str(), test.module_path.as_str(), test.size, metric.as_str());
         let ranking = groups.entry(key).or_insert_with(|| Ranking {
-            baseline: entry.baseline,
-            size: entry.size,
-            metric: entry.metric,
+            baseline: test.baseline.clone(),
+            size: test.size,
+            metric,
             rows: Vec::new(),
         });
-        ranking.rows.push(entry.row);
+        ranking.rows.push(Row {
+            candidate: judgement.first.candidate.clone(),
+            ratio: judgement.verdict.ratio,
+            tolerance: judgement.verdict.tolerance,
+            verdict: outcome_line(judgement),
+            decided: judgement.verdict.outcome != Outcome::Parity,
+        });
     }
     let mut rankings: Vec<Ranking> = groups.into_values().filter(|r| r.rows.len() >= 2).collect();
     for ranking in &mut rankings {
@@ -208,15 +165,20 @@ mod tests {
     use crate::report::fixtures;
 
     /// A measured test of `candidate` against `baseline` with the given per-op medians.
-    fn test(candidate: &'static str, baseline: &'static str, size: Option<u64>, c: f64, b: f64) -> Test<'static> {
+    fn test(candidate: &str, baseline: &str, size: Option<u64>, c: f64, b: f64) -> Test {
         let mut report = fixtures::report(c, b);
         report.candidate = candidate.to_owned();
         report.baseline = baseline.to_owned();
         let name = format!("perf::{candidate}_vs_{baseline}");
-        Test { candidate, baseline, size, ..fixtures::measured(&name, report) }
+        Test {
+            candidate: candidate.to_owned(),
+            baseline: baseline.to_owned(),
+            size,
+            ..fixtures::measured(&name, report)
+        }
     }
 
-    fn three_against_reference() -> Vec<Test<'static>> {
+    fn three_against_reference() -> Vec<Test> {
         vec![
             test("four_times", "reference", None, 400.0, 100.0),
             test("quarter", "reference", None, 25.0, 100.0),

@@ -1,9 +1,13 @@
-//! A finished run as the outputs read it. The harness hands this down as plain data, so the
-//! renderers depend on the verdicts they show and never on the harness that ran them.
+//! A finished run as the outputs read it: one [`Test`] per comparison, the value every output is
+//! rendered from and each comparison's record is made of. The harness hands it down as plain
+//! data, so the renderers depend on the verdicts they show and never on the harness that ran them.
 
+use super::failure::Failure;
+use crate::Metric;
 use crate::environment::Environment;
 use crate::measure::Work;
-use crate::{Metric, Report};
+use crate::verdict::Judgement;
+use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// A finished run: everything the files are made from.
@@ -19,63 +23,47 @@ pub(crate) struct Run<'a> {
     /// The machine and build.
     pub environment: &'a Environment,
     /// Every test that ran, in order.
-    pub tests: &'a [Test<'a>],
+    pub tests: &'a [Test],
 }
 
 /// One test of a run: what its attribute declared and what came of it.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Test<'a> {
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Test {
     /// The libtest name.
-    pub name: &'a str,
+    pub name: String,
     /// The module the attribute is in; the same baseline text elsewhere may name another
     /// function.
-    pub module_path: &'static str,
+    pub module_path: String,
     /// The candidate as written in the attribute.
-    pub candidate: &'static str,
+    pub candidate: String,
     /// The baseline as written in the attribute.
-    pub baseline: &'static str,
-    /// The metric the attribute asked for (a report, when there is one, says the same).
+    pub baseline: String,
+    /// The metric the attribute asked for (a judgement, when there is one, says the same).
     pub metric: Metric,
     /// The attribute's `expect`, as the results file names it: `no_loss` or `win`.
-    pub expect: &'static str,
+    pub expect: String,
     /// The size passed to setup, for pairs with `args`.
     pub size: Option<u64>,
     /// What one call processes, for pairs with `throughput`: each arm's rate is shown.
     pub work: Option<Work>,
     /// Where the attribute is.
-    pub file: &'static str,
+    pub file: String,
     /// The attribute's line.
     pub line: u32,
-    /// The report, or `None` when measuring failed before one existed.
-    pub report: Option<&'a Report>,
+    /// The judgement, or `None` when measuring failed before one existed (a panic, a missing
+    /// counting allocator) or, in a test that passed, when there was nothing to compare against:
+    /// a comparison against a git revision at which the function is new.
+    pub judgement: Option<Judgement>,
+    /// Why the verdict fails the test, decided once by the harness; also set in an unoptimised
+    /// build measured on purpose, where it is reported and not enforced.
+    pub fails: Option<Failure>,
     /// Why the test failed, or `None` when it passed.
-    pub failure: Option<&'a str>,
+    pub failure: Option<String>,
 }
 
-impl Test<'_> {
+impl Test {
     /// Whether the test passed.
     pub(crate) fn passed(&self) -> bool {
         self.failure.is_none()
-    }
-}
-
-/// A [`Metric`] in the files that processes of one run share, by its name (`time`,
-/// `alloc_bytes`, `allocs`): `#[serde(with = "metric_name")]`.
-pub(crate) mod metric_name {
-    use crate::Metric;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    /// Writes the metric's name.
-    pub(crate) fn serialize<S: Serializer>(metric: &Metric, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(metric.as_str())
-    }
-
-    /// Reads a metric's name.
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Metric, D::Error> {
-        let name = String::deserialize(deserializer)?;
-        [Metric::Time, Metric::AllocBytes, Metric::Allocs]
-            .into_iter()
-            .find(|metric| metric.as_str() == name)
-            .ok_or_else(|| serde::de::Error::custom(format!("unknown metric `{name}`")))
     }
 }

@@ -5,7 +5,7 @@
 use crate::caveats::beyond_doubt;
 use crate::stats::Outcome;
 use crate::units::{change_interval, change_pct, format_ns, level_pct, pct, signed_pct};
-use crate::verdict::{ArmRole, Caveat, DriftSeries, Ending, Report, RoundFigures, WarningKind};
+use crate::verdict::{ArmRole, Caveat, DriftSeries, Ending, Judgement, Report, RoundFigures, WarningKind};
 
 /// The sentence of `caveat`, one of `report`'s, with the arms' names taken from `report`.
 ///
@@ -244,13 +244,13 @@ pub(crate) fn one_line(kind: WarningKind) -> String {
 /// The short format's one line for placement, in place of a caveat in each block: the arms
 /// whose speed depends on where the linker puts them, in the verdicts it could change (not those
 /// beyond doubt); `None` when there are none.
-pub(crate) fn placement_summary(reports: &[&Report]) -> Option<String> {
-    let arms: Vec<String> = reports
+pub(crate) fn placement_summary(judgements: &[&Judgement]) -> Option<String> {
+    let arms: Vec<String> = judgements
         .iter()
-        .filter(|report| !beyond_doubt(report))
-        .flat_map(|report| report.warnings.iter().map(move |caveat| (report, caveat)))
-        .filter_map(|(report, caveat)| match *caveat {
-            Caveat::Placement { arm, .. } => Some(format!("`{}`", arm_name(arm, report).1)),
+        .filter(|judgement| !beyond_doubt(judgement))
+        .flat_map(|judgement| judgement.caveats.iter().map(move |caveat| (judgement, caveat)))
+        .filter_map(|(judgement, caveat)| match *caveat {
+            Caveat::Placement { arm, .. } => Some(format!("`{}`", arm_name(arm, &judgement.first).1)),
             _ => None,
         })
         .collect();
@@ -293,7 +293,7 @@ mod tests {
         let placed = |candidate: f64| {
             let mut report = fixtures::report(candidate, 100.0);
             report.warnings.push(Caveat::Placement { arm: ArmRole::Candidate, copies: 4, spread: 0.2 });
-            report
+            Judgement::of(report)
         };
         let (close, clear) = (placed(99.0), placed(25.0));
         let line = placement_summary(&[&close, &clear]).expect("one arm in doubt");

@@ -7,6 +7,7 @@ use super::factor_words;
 use super::outcome_line;
 use crate::stats::{Outcome, quantile_sorted, sorted_copy};
 use crate::units::{Unit, display_unit, format_value, signed_pct};
+use crate::verdict::Judgement;
 use crate::{Metric, Report};
 use std::fmt::Write;
 
@@ -51,6 +52,12 @@ const GREY: &str = "#555555";
 /// assert!(svg.starts_with("<svg") && svg.contains("new_vs_old: win"));
 /// ```
 pub fn render_svg(report: &Report, title: &str) -> String {
+    picture(&Judgement::of(report.clone()), title)
+}
+
+/// The picture of a comparison's judgement, titled `title`.
+pub(crate) fn picture(judgement: &Judgement, title: &str) -> String {
+    let report = &judgement.first;
     let mut svg = String::new();
     // Writing to a String cannot fail; the results are ignored for that reason.
     let _ = write!(
@@ -58,10 +65,10 @@ pub fn render_svg(report: &Report, title: &str) -> String {
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="system-ui, -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif" font-size="12" fill="#222222">"##
     );
     let _ = write!(svg, r##"<rect width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>"##);
-    heading(&mut svg, report, title);
+    heading(&mut svg, judgement, title);
     let values = ValueScale::new(report);
     arm_rows(&mut svg, report, &values);
-    difference(&mut svg, report);
+    difference(&mut svg, judgement);
     legend(&mut svg);
     svg.push_str("</svg>\n");
     svg
@@ -82,10 +89,10 @@ fn verdict_colour(outcome: Outcome) -> &'static str {
     }
 }
 
-fn heading(svg: &mut String, report: &Report, title: &str) {
-    let v = &report.verdict;
+fn heading(svg: &mut String, judgement: &Judgement, title: &str) {
+    let (v, report) = (&judgement.verdict, &judgement.first);
     let colour = verdict_colour(v.outcome);
-    let outcome = outcome_line(report);
+    let outcome = outcome_line(judgement);
     let _ = write!(svg, "<title>{}: {}</title>", escape(title), escape(&outcome));
     let _ = write!(
         svg,
@@ -218,9 +225,9 @@ fn value_axis(svg: &mut String, scale: &ValueScale) {
 }
 
 /// The interval of `d` (positive = candidate ahead) over the ±tolerance band and zero.
-fn difference(svg: &mut String, report: &Report) {
+fn difference(svg: &mut String, judgement: &Judgement) {
+    let (v, report) = (&judgement.verdict, &judgement.first);
     let e = &report.estimate;
-    let v = &report.verdict;
     let _ = write!(
         svg,
         r#"<text x="{LEFT}" y="316" fill="{GREY}">difference d = 1 − median(candidate / baseline) per round, {} interval</text>"#,
@@ -240,7 +247,7 @@ fn difference(svg: &mut String, report: &Report) {
         r#"<line x1="{zero:.1}" y1="{:.1}" x2="{zero:.1}" y2="{DIFFERENCE_AXIS}" stroke="{GREY}" stroke-dasharray="4 3"/>"#,
         INTERVAL_ROW - 20.0
     );
-    interval(svg, report, &scale);
+    interval(svg, judgement, &scale);
     axis_line(svg, DIFFERENCE_AXIS);
     for tick in scale.ticks() {
         tick_mark(svg, scale.x(tick), DIFFERENCE_AXIS, &format!("{} %", trim_number(tick * 100.0, scale.step * 100.0)));
@@ -258,9 +265,9 @@ fn difference(svg: &mut String, report: &Report) {
     );
 }
 
-fn interval(svg: &mut String, report: &Report, scale: &LinearScale) {
-    let e = &report.estimate;
-    let colour = verdict_colour(report.verdict.outcome);
+fn interval(svg: &mut String, judgement: &Judgement, scale: &LinearScale) {
+    let e = &judgement.first.estimate;
+    let colour = verdict_colour(judgement.verdict.outcome);
     let (low, high, point, y) = (scale.x(e.low), scale.x(e.high), scale.x(e.difference), INTERVAL_ROW);
     let _ = write!(
         svg,

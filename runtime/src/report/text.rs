@@ -6,7 +6,7 @@ use crate::caveats::{beyond_doubt, changes_reading};
 use crate::measure::Work;
 use crate::stats::{Outcome, Resampling, fast_end};
 use crate::units::{change_interval, change_pct, format_rate, format_value, level_pct, pct, signed_pct};
-use crate::verdict::{Caveat, Report, WarningKind};
+use crate::verdict::{Caveat, Judgement, Report, WarningKind};
 
 /// What a line of the text block says, so that a terminal can colour it without reading it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,15 +50,18 @@ pub enum Detail {
 /// assert!(render_text(&report, Detail::Verbose).lines().count() > short.lines().count());
 /// ```
 pub fn render_text(report: &Report, detail: Detail) -> String {
-    text_lines(report, None, detail).into_iter().map(|(_, text)| text + "\n").collect()
+    let judgement = Judgement::of(report.clone());
+    text_lines(&judgement, None, detail).into_iter().map(|(_, text)| text + "\n").collect()
 }
 
-/// The text block's lines, each with what it says; with `work`, each arm's rate follows its time.
-pub(crate) fn text_lines(report: &Report, work: Option<Work>, detail: Detail) -> Vec<(Line, String)> {
+/// The text block's lines of a comparison's judgement, each with what it says; with `work`, each
+/// arm's rate follows its time.
+pub(crate) fn text_lines(judgement: &Judgement, work: Option<Work>, detail: Detail) -> Vec<(Line, String)> {
     let verbose = detail == Detail::Verbose;
+    let report = &judgement.first;
     let mut lines = Vec::new();
     let mut add = |kind, text: String| lines.push((kind, format!("    {text}")));
-    add(Line::Outcome, verdict_line(report));
+    add(Line::Outcome, verdict_line(judgement));
     let name_width = report.candidate.len().max(report.baseline.len());
     // One line per arm: its name, median (and fast end when verbose), and the rate at the median.
     let arm_line = |label: &str, name: &str, median: f64, per_op: &[f64]| {
@@ -72,16 +75,16 @@ pub(crate) fn text_lines(report: &Report, work: Option<Work>, detail: Detail) ->
     add(Line::Figure, c);
     add(Line::Figure, b);
     if verbose {
-        for line in detail_lines(report) {
+        for line in detail_lines(judgement) {
             add(Line::Figure, line);
         }
-        for caveat in &report.warnings {
+        for caveat in &judgement.caveats {
             add(Line::Warning, format!("warning[{}]: {}", caveat.kind().as_str(), sentence(caveat, report)));
         }
-    } else if !beyond_doubt(report) {
+    } else if !beyond_doubt(judgement) {
         // One line per kind: the short line names the kind, not the series or arm it is about.
         let mut shown: Vec<WarningKind> = Vec::new();
-        for kind in report.warnings.iter().map(Caveat::kind).filter(|&kind| changes_reading(kind, report)) {
+        for kind in judgement.caveats.iter().map(Caveat::kind).filter(|&kind| changes_reading(kind, judgement)) {
             if !shown.contains(&kind) {
                 shown.push(kind);
                 add(Line::Warning, one_line(kind));
@@ -92,8 +95,8 @@ pub(crate) fn text_lines(report: &Report, work: Option<Work>, detail: Detail) ->
 }
 
 /// The figures only the verbose block shows, a line each.
-fn detail_lines(report: &Report) -> Vec<String> {
-    let v = &report.verdict;
+fn detail_lines(judgement: &Judgement) -> Vec<String> {
+    let (v, report) = (&judgement.verdict, &judgement.first);
     let mut lines = vec![format!(
         "ratio {:.4} (candidate / baseline)  best ratio {:.4}  tolerance ±{} (best ±{})  noise {}  A/A floor {}",
         v.ratio,
@@ -105,7 +108,7 @@ fn detail_lines(report: &Report) -> Vec<String> {
     )];
     lines.extend(placement_line(report));
     lines.push(sampling_words(report));
-    lines.extend(confirmation_line(report));
+    lines.extend(confirmation_line(judgement));
     for c in &report.confidence {
         lines.push(format!(
             "confidence the candidate is ahead by {}: {:.1} %",
@@ -120,8 +123,9 @@ fn detail_lines(report: &Report) -> Vec<String> {
 /// the baseline's time` — the verdict, then the change in the candidate's time (or bytes, or
 /// allocations) relative to the baseline's with criterion's sign (negative is faster) and its
 /// interval, then what it means in words.
-pub(crate) fn verdict_line(report: &Report) -> String {
-    let (v, e) = (&report.verdict, &report.estimate);
+pub(crate) fn verdict_line(judgement: &Judgement) -> String {
+    let (v, report) = (&judgement.verdict, &judgement.first);
+    let e = &report.estimate;
     let meaning = match (v.outcome, v.resolved) {
         (Outcome::Parity, true) => format!(", within ±{}", pct(v.parity_band)),
         (Outcome::Parity, false) => format!(", not wholly within ±{}", pct(v.parity_band)),
@@ -129,7 +133,7 @@ pub(crate) fn verdict_line(report: &Report) -> String {
     };
     format!(
         "{}: {} {} {} at {}{meaning}",
-        outcome_line(report),
+        outcome_line(judgement),
         quantity(report.metric),
         change_pct(e.difference),
         change_interval(e.low, e.high),
@@ -162,15 +166,15 @@ fn placement_line(report: &Report) -> Option<String> {
 
 /// `confirmation: 4 fresh processes, time +20.25 % [+15.54 %, +24.97 %] at 99.7 %; over all 5
 /// processes +20.37 %` (criterion's sign, as the verdict line); `None` when no confirmation ran.
-fn confirmation_line(report: &Report) -> Option<String> {
-    let second = report.confirmation.as_deref()?;
-    let mean = report.over_processes()?;
+fn confirmation_line(judgement: &Judgement) -> Option<String> {
+    let second = &judgement.confirmation.as_ref()?.report;
+    let mean = judgement.over_processes()?;
     let e = &second.estimate;
     Some(format!(
         "confirmation: {} fresh {}, {} {} {} at {}; over all {} processes {}",
         second.resampling.processes,
         if second.resampling.processes == 1 { "process" } else { "processes" },
-        quantity(report.metric),
+        quantity(judgement.first.metric),
         change_pct(e.difference),
         change_interval(e.low, e.high),
         level_pct(e.level),
@@ -180,9 +184,9 @@ fn confirmation_line(report: &Report) -> Option<String> {
 }
 
 /// `win (resolved)`, `parity (inconclusive)`, `loss (confirmed)` and so on.
-pub(crate) fn outcome_line(report: &Report) -> String {
-    let v = &report.verdict;
-    let qualifier = match (v.outcome, v.confirmed) {
+pub(crate) fn outcome_line(judgement: &Judgement) -> String {
+    let v = &judgement.verdict;
+    let qualifier = match (v.outcome, judgement.confirmed()) {
         (Outcome::Parity, _) if v.resolved => "established",
         (Outcome::Parity, _) => "inconclusive",
         (_, Some(true)) => "confirmed",
@@ -314,25 +318,26 @@ mod tests {
     #[test]
     fn with_throughput_each_arm_shows_its_rate_at_its_median() {
         use crate::measure::{Amount, Throughput, ThroughputUnit};
-        let report = fixtures::report(25.0, 100.0);
+        let judgement = Judgement::of(fixtures::report(25.0, 100.0));
+        let report = &judgement.first;
         let declared = Throughput { unit: ThroughputUnit::Bytes, amount: Amount::Fixed(4096) };
         let lines: Vec<String> =
-            text_lines(&report, declared.per_call(None), Detail::Verbose).into_iter().map(|(_, l)| l).collect();
+            text_lines(&judgement, declared.per_call(None), Detail::Verbose).into_iter().map(|(_, l)| l).collect();
         let candidate = format_rate(4096.0 * 1e9 / report.candidate_summary.median, ThroughputUnit::Bytes);
         let baseline = format_rate(4096.0 * 1e9 / report.baseline_summary.median, ThroughputUnit::Bytes);
         assert!(lines[1].ends_with(&format!(")  {candidate}")) && candidate.ends_with(" GiB/s"), "{lines:?}");
         assert!(lines[2].ends_with(&format!(")  {baseline}")) && baseline.ends_with(" GiB/s"), "{lines:?}");
-        let without: Vec<String> = text_lines(&report, None, Detail::Verbose).into_iter().map(|(_, l)| l).collect();
+        let without: Vec<String> = text_lines(&judgement, None, Detail::Verbose).into_iter().map(|(_, l)| l).collect();
         assert!(without[1].ends_with(')'), "{without:?}");
     }
 
     #[test]
     fn a_confirmation_shows_its_own_interval_and_the_mean_over_all_processes() {
-        let mut report = fixtures::report(50.0, 100.0);
+        let first = fixtures::report(50.0, 100.0);
         let second = fixtures::report(52.0, 100.0);
-        let expected = (report.estimate.difference + second.estimate.difference) / 2.0;
-        report.confirmation = Some(Box::new(second));
-        let text = render_text(&report, Detail::Verbose);
+        let expected = (first.estimate.difference + second.estimate.difference) / 2.0;
+        let judgement = fixtures::confirmed(first, second);
+        let text: String = text_lines(&judgement, None, Detail::Verbose).into_iter().map(|(_, l)| l + "\n").collect();
         let line = text.lines().find(|l| l.starts_with("    confirmation: 1 fresh process, time -")).expect(&text);
         assert!(line.ends_with(&format!("over all 2 processes {}", signed_pct(-expected))), "{line}");
     }

@@ -2,25 +2,23 @@
 //! per arm of every measured comparison, `<test name>/candidate` and `<test name>/baseline`, with
 //! the arm's median per-operation value and its interquartile range over rounds.
 
-use super::run::{Test, metric_name};
+use super::run::Test;
 use super::text::outcome_line;
 use crate::Metric;
 use crate::measure::Work;
 use crate::stats::Summary;
-use serde::{Deserialize, Serialize};
+use crate::verdict::Judgement;
 
-/// One arm of one measured comparison, as the tracking formats report it (and as the processes
-/// of one nextest run share it).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// One arm of one measured comparison, as the tracking formats report it.
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct ArmEntry {
     /// `<test name>/candidate` or `<test name>/baseline`: stable while the test keeps its name.
     pub name: String,
     /// `candidate` or `baseline`.
-    pub arm: String,
+    pub arm: &'static str,
     /// The arm's function.
     pub function: String,
     /// What was measured; its unit is [`Metric::unit`].
-    #[serde(with = "metric_name")]
     pub metric: Metric,
     /// Median per-operation value over the rounds.
     pub median: f64,
@@ -41,11 +39,12 @@ pub(crate) struct ArmEntry {
 }
 
 /// Two entries (candidate, then baseline) per test that measured something, in the order of
-/// the records; tests that measured nothing, and arms whose figures are not finite, have none.
-pub(crate) fn arm_entries(tests: &[Test<'_>]) -> Vec<ArmEntry> {
+/// the tests; tests that measured nothing, and arms whose figures are not finite, have none.
+pub(crate) fn arm_entries(tests: &[Test]) -> Vec<ArmEntry> {
     let mut entries = Vec::new();
     for test in tests {
-        let Some(report) = test.report else { continue };
+        let Some(judgement) = &test.judgement else { continue };
+        let report = &judgement.first;
         let arms = [
             ("candidate", &report.candidate, &report.candidate_summary, &report.baseline),
             ("baseline", &report.baseline, &report.baseline_summary, &report.candidate),
@@ -54,7 +53,7 @@ pub(crate) fn arm_entries(tests: &[Test<'_>]) -> Vec<ArmEntry> {
             if ![summary.median, summary.q1, summary.q3].iter().all(|v| v.is_finite()) {
                 continue;
             }
-            entries.push(ArmEntry { work: test.work, ..entry(test.name, report, arm, function, summary, against) });
+            entries.push(ArmEntry { work: test.work, ..entry(&test.name, judgement, arm, function, summary, against) });
         }
     }
     entries
@@ -62,7 +61,7 @@ pub(crate) fn arm_entries(tests: &[Test<'_>]) -> Vec<ArmEntry> {
 
 fn entry(
     test: &str,
-    report: &crate::Report,
+    judgement: &Judgement,
     arm: &'static str,
     function: &str,
     summary: &Summary,
@@ -70,15 +69,15 @@ fn entry(
 ) -> ArmEntry {
     ArmEntry {
         name: format!("{test}/{arm}"),
-        arm: arm.to_owned(),
+        arm,
         function: function.to_owned(),
-        metric: report.metric,
+        metric: judgement.first.metric,
         median: summary.median,
         q1: summary.q1,
         q3: summary.q3,
         rounds: summary.count,
-        verdict: outcome_line(report),
-        ratio: report.verdict.ratio,
+        verdict: outcome_line(judgement),
+        ratio: judgement.verdict.ratio,
         against: against.to_owned(),
         work: None,
     }
@@ -95,7 +94,7 @@ mod tests {
         let entries = arm_entries(&records);
         let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["perf::fast_vs_slow/candidate", "perf::fast_vs_slow/baseline"]);
-        let report = records[0].report.unwrap();
+        let report = &records[0].judgement.as_ref().unwrap().first;
         let (c, b) = (&entries[0], &entries[1]);
         assert_eq!(
             (c.median, c.q1, c.q3),

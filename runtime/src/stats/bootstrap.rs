@@ -101,7 +101,8 @@ pub fn ratio(candidate: f64, baseline: f64) -> f64 {
 /// let scheme = Resampling::Blocks { len: 4 };
 /// assert_ne!(scheme, Resampling::Iid);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Resampling {
     /// Rounds drawn independently with replacement: right when neighbouring rounds are
     /// (nearly) uncorrelated.
@@ -146,7 +147,7 @@ pub fn choose_resampling(ratios: &[f64]) -> Resampling {
 /// assert!(e.excludes(0.0)); // the candidate is faster: no difference is ruled out
 /// assert!(!e.excludes(0.1));
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Estimate {
     /// `d = 1 − median(cᵢ / bᵢ)`: positive when the candidate is faster (+0.08 = the candidate
     /// takes 8 % less time than the baseline in the typical round).

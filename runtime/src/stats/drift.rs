@@ -30,7 +30,7 @@ const MIN_DRIFT_LEN: usize = 10;
 /// assert!(drift.drifted && drift.rho > 0.99);
 /// assert!(drift.shift() > 0.2); // the second half is over 20 % slower than the first
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Drift {
     /// Spearman's rank correlation of the values with their position in the run, in [−1, 1]:
     /// positive when later values tend to be larger (for timings: the run slowed down).

@@ -97,7 +97,8 @@ pub struct ParityInputs<'a> {
 ///     Outcome::Loss => println!("slower"),
 /// }
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// The candidate is faster (or uses less).
     Win,

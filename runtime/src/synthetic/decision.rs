@@ -346,21 +346,22 @@ fn a_leaning_parity_is_what_fresh_processes_make_of_it() {
     };
 
     let established = conclude(first.clone(), fresh_of(workload(0.05, 0.0)));
-    let v = &established.verdict;
-    assert_eq!((v.outcome, v.first_round, v.confirmed, v.resolved), (Outcome::Loss, Outcome::Parity, Some(true), true));
+    let (v, first_round, confirmed) =
+        (&established.verdict, established.first.verdict.outcome, established.confirmed());
+    assert_eq!((v.outcome, first_round, confirmed, v.resolved), (Outcome::Loss, Outcome::Parity, Some(true), true));
     assert_eq!(v.ratio, first.verdict.ratio, "the figures stay the screen's");
-    assert!(established.warnings.iter().all(|w| !w.kind().explains_parity()), "{:?}", established.warnings);
-    let leaned = established.warnings.iter().find(|w| w.kind() == WarningKind::Leaned).expect("a leaned warning");
-    let leaned = sentence(leaned, &established);
+    assert!(established.caveats.iter().all(|w| !w.kind().explains_parity()), "{:?}", established.caveats);
+    let leaned = established.caveats.iter().find(|w| w.kind() == WarningKind::Leaned).expect("a leaned warning");
+    let leaned = sentence(leaned, &established.first);
     assert!(leaned.starts_with("the first round leaned to a loss without establishing it"), "{leaned}");
 
     let refuted = conclude(first.clone(), fresh_of(workload(0.0, 0.0)));
-    let v = &refuted.verdict;
-    assert_eq!((v.outcome, v.first_round, v.confirmed), (Outcome::Parity, Outcome::Parity, Some(false)));
-    let unconfirmed = refuted.warnings.iter().find(|w| w.kind() == WarningKind::Unconfirmed).expect("unconfirmed");
-    let unconfirmed = sentence(unconfirmed, &refuted);
+    let (v, first_round, confirmed) = (&refuted.verdict, refuted.first.verdict.outcome, refuted.confirmed());
+    assert_eq!((v.outcome, first_round, confirmed), (Outcome::Parity, Outcome::Parity, Some(false)));
+    let unconfirmed = refuted.caveats.iter().find(|w| w.kind() == WarningKind::Unconfirmed).expect("unconfirmed");
+    let unconfirmed = sentence(unconfirmed, &refuted.first);
     assert!(unconfirmed.starts_with("the first round leaned to a loss (ratio"), "{unconfirmed}");
-    assert!(refuted.warnings.iter().any(|w| w.kind().explains_parity()), "the parity's reasons stay");
+    assert!(refuted.caveats.iter().any(|w| w.kind().explains_parity()), "the parity's reasons stay");
 }
 
 /// Why a confirmation ended is recorded and said: ruled out (no advice), the plan's last look,
@@ -372,8 +373,8 @@ fn a_confirmation_says_why_it_ended() {
     assert_eq!(signal(&first), Some(Outcome::Loss), "a 5 % slowdown at a 1 % tolerance");
     let warning = |found| {
         let report = conclude(first.clone(), found);
-        let unconfirmed = report.warnings.iter().find(|w| w.kind() == WarningKind::Unconfirmed).expect("unconfirmed");
-        sentence(unconfirmed, &report)
+        let unconfirmed = report.caveats.iter().find(|w| w.kind() == WarningKind::Unconfirmed).expect("unconfirmed");
+        sentence(unconfirmed, &report.first)
     };
     let level = confirmation_level(50);
 
