@@ -221,7 +221,7 @@ mod tests {
 
     #[test]
     fn a_confirmation_that_could_not_run_says_what_the_first_round_said() {
-        let inner = HarnessError::Samples("wrote no rounds".to_owned());
+        let inner = HarnessError::TimedOut { process: Process::Worker, after: Duration::from_secs(3) };
         let leaned = HarnessError::Unconfirmed {
             said: Outcome::Parity,
             side: Outcome::Loss,
@@ -231,7 +231,8 @@ mod tests {
         assert_eq!(
             leaned.to_string(),
             "the first round leaned to a loss, but it could not be confirmed: worker process 2: the worker process \
-             wrote no rounds"
+             measuring it did not finish within 3s and was killed; raise RTCOMPARE_TIMEOUT if the comparison really \
+             takes that long"
         );
         let said = HarnessError::Unconfirmed {
             said: Outcome::Win,
