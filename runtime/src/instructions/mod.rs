@@ -1,0 +1,10 @@
+//! Instruction counts beside time: the parts of counting under callgrind that do not depend on
+//! how the harness talks to the process it counts.
+//!
+//! | step | module |
+//! | --- | --- |
+//! | switching collection on and off around a batch, labelling its dump | `requests` |
+//!
+//! How the harness is to use them is planned in `docs/instructions.md`.
+
+pub(crate) mod requests;
