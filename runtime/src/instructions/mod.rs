@@ -4,7 +4,9 @@
 //! | step | module |
 //! | --- | --- |
 //! | switching collection on and off around a batch, labelling its dump | `requests` |
+//! | reading a dump: every function's exclusive and inclusive cost | `profile` |
 //!
 //! How the harness is to use them is planned in `docs/instructions.md`.
 
+pub(crate) mod profile;
 pub(crate) mod requests;
