@@ -5,8 +5,10 @@
 //! | --- | --- |
 //! | switching collection on and off around a batch, labelling its dump | `requests` |
 //! | reading a dump: every function's exclusive and inclusive cost | `profile` |
+//! | counts per call, the change, the twins, the agreement with time, the functions that moved | `counts` |
 //!
 //! How the harness is to use them is planned in `docs/instructions.md`.
 
+pub(crate) mod counts;
 pub(crate) mod profile;
 pub(crate) mod requests;
