@@ -4,6 +4,7 @@
 //! | step | module |
 //! | --- | --- |
 //! | switching collection on and off around a batch, labelling its dump | `requests` |
+//! | finding valgrind, its command line, why a counting process failed | `valgrind` |
 //! | reading a dump: every function's exclusive and inclusive cost | `profile` |
 //! | counts per call, the change, the twins, the agreement with time, the functions that moved | `counts` |
 //!
@@ -12,3 +13,4 @@
 pub(crate) mod counts;
 pub(crate) mod profile;
 pub(crate) mod requests;
+pub(crate) mod valgrind;
