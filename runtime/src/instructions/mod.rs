@@ -14,3 +14,7 @@ pub(crate) mod counts;
 pub(crate) mod profile;
 pub(crate) mod requests;
 pub(crate) mod valgrind;
+
+// The proof runs valgrind, which has client requests only where `requests` knows the sequence.
+#[cfg(all(test, target_arch = "x86_64", target_os = "linux"))]
+mod proof;
