@@ -14,7 +14,7 @@ use super::counts::{self, Counted, Routines, counted, label};
 use super::profile::{Profile, read_dumps};
 use super::requests;
 use super::valgrind::{self, Failure, LOG_FILE, Valgrind};
-use crate::child::{Talk, Watchdog, Watched};
+use crate::child::{Watchdog, Watched};
 use crate::scratch::ScratchDir;
 
 /// The batch sizes: two give the count per call, the third checks that counts are linear.
@@ -130,7 +130,7 @@ fn run_under_callgrind(valgrind: &Valgrind, dumps: &Path, test: &str) -> (Result
     command.args([name.as_str(), "--exact", "--ignored", "--test-threads=1"]);
     let started = Instant::now();
     let mut process =
-        Watched::start(&mut command, Talk::Silent).unwrap_or_else(|e| panic!("valgrind does not start: {e}"));
+        Watched::start(&mut command).unwrap_or_else(|e| panic!("valgrind does not start: {e}"));
     let watchdog = Watchdog::start(Duration::from_secs(300), &[&process]);
     let ending = process.wait();
     assert!(!watchdog.stop(), "the counting process ran for more than 300 s");
