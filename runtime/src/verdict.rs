@@ -408,6 +408,22 @@ pub enum Caveat {
         fresh: RoundFigures,
         /// Why the confirmation ended.
         ending: Ending,
+        /// What would settle it, when the fresh processes' estimate lies beyond the tolerance.
+        settle: Option<Settle>,
+    },
+    /// The time cap left room for fewer fresh processes than the confirmation needs at the
+    /// binary's level, so the first round's signal went unconfirmed without any.
+    NoRoom {
+        /// The side the first round signalled.
+        side: Outcome,
+        /// The first round's figures.
+        first: RoundFigures,
+        /// The fewest fresh processes the test needs at the binary's level.
+        fewest: usize,
+        /// The fresh processes the time cap had room for.
+        room: usize,
+        /// A budget whose time cap would hold the fewest.
+        budget: std::time::Duration,
     },
     /// The first round leaned to a win or a loss it could not establish, and fresh processes
     /// established it: why the verdict is not the parity the first round's figures suggest.
@@ -442,7 +458,7 @@ impl Caveat {
             Caveat::Autocorrelated { .. } => WarningKind::Autocorrelated,
             Caveat::ProcessesDisagree { .. } => WarningKind::ProcessesDisagree,
             Caveat::FewRounds { .. } => WarningKind::FewRounds,
-            Caveat::Unconfirmed { .. } => WarningKind::Unconfirmed,
+            Caveat::Unconfirmed { .. } | Caveat::NoRoom { .. } => WarningKind::Unconfirmed,
             Caveat::Leaned { .. } => WarningKind::Leaned,
         }
     }
@@ -554,10 +570,36 @@ pub enum Ending {
     Confirmed,
     /// A look ruled the signal out.
     RuledOut,
-    /// The last look of the plan was reached with the signal neither confirmed nor ruled out.
+    /// The planned look was taken and did not confirm the signal, nor did the processes rule it
+    /// out.
     LastLook,
-    /// The comparison's time cap came first; the last look was taken with the processes at hand.
+    /// The comparison's time cap came before the planned look, which was then not taken: a look
+    /// at whatever processes the cap left would test at a level nobody planned.
     TimeCap,
+    /// The time cap left room for fewer fresh processes than the test needs at this binary's
+    /// level, so none was started.
+    NoRoom,
+}
+
+/// What would settle a confirmation that ended undecided, from what its fresh processes
+/// measured: how many processes the test would need to confirm the difference they estimate
+/// nine times in ten, how long those would take at the pace seen, and a budget whose time cap
+/// would hold them.
+///
+/// ```
+/// use rtcompare_runtime::report::Settle;
+/// use std::time::Duration;
+/// let s = Settle { processes: 20, seconds: 3.1, budget: Duration::from_millis(1500) };
+/// assert!(s.processes > 12 && s.budget > Duration::from_secs(1));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settle {
+    /// Fresh processes needed.
+    pub processes: usize,
+    /// Seconds they would take at the pace seen.
+    pub seconds: f64,
+    /// A budget (`RTCOMPARE_TIME`, or the attribute's `time`) whose time cap would hold them.
+    pub budget: std::time::Duration,
 }
 
 /// The difference averaged over every process a confirmed or refuted verdict measured
@@ -614,7 +656,7 @@ impl Report {
         let (verdict, estimate) = (&self.verdict, &self.estimate);
         match verdict.outcome {
             Outcome::Loss => estimate.high < -factor * verdict.tolerance,
-            Outcome::Win => estimate.low > factor * verdict.tolerance,
+            Outcome::Win => estimate.low > crate::stats::win_margin(factor * verdict.tolerance),
             Outcome::Parity => false,
         }
     }

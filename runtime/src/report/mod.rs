@@ -38,7 +38,7 @@ pub use crate::units::{format_ns, format_value};
 pub use crate::validate::{PlacementSpread, Validation};
 pub use crate::verdict::{
     ArmRole, CLEAR_BEYOND_TOLERANCE, Caveat, DriftSeries, DriftTests, Ending, Report, ResamplingInfo, RoundFigures,
-    ThresholdConfidence, Validations, Verdict, WarningKind,
+    Settle, ThresholdConfidence, Validations, Verdict, WarningKind,
 };
 pub(crate) use atomic::write_atomically;
 pub(crate) use failure::{Failure, failure_message, unoptimised_note};
