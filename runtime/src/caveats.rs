@@ -1,11 +1,12 @@
 //! Caveats: which situations qualify a verdict, each as a [`Caveat`] with the figures that show
 //! it. Deciding only; `report::sentence` words them.
 
-use crate::stats::{Drift, Outcome, ParityVerdict, Resampling};
+use crate::stats::{Drift, Outcome, ParityVerdict, Resampling, win_margin};
 use crate::validate::PlacementSpread;
 use crate::verdict::{
-    ArmRole, CLEAR_BEYOND_TOLERANCE, Caveat, DriftSeries, Ending, Judgement, Report, RoundFigures, WarningKind,
+    ArmRole, CLEAR_BEYOND_TOLERANCE, Caveat, DriftSeries, Ending, Judgement, Report, RoundFigures, Settle, WarningKind,
 };
+use std::time::Duration;
 
 /// Fewer rounds than this make the interval rough.
 const FEW_ROUNDS: usize = 30;
@@ -117,7 +118,7 @@ fn parity_reading(report: &Report, parity: &ParityVerdict) -> Option<Caveat> {
     let verdict = &report.verdict;
     if parity.outcome != Outcome::Parity && verdict.outcome == Outcome::Parity {
         Some(unestablished_difference(report, parity.outcome))
-    } else if parity.outcome == Outcome::Parity && (parity.ratio - 1.0).abs() > parity.tolerance {
+    } else if parity.outcome == Outcome::Parity && beyond(parity.ratio, parity.tolerance) {
         Some(Caveat::TimingModes {
             ratio: parity.ratio,
             best_ratio: parity.best_ratio,
@@ -126,6 +127,12 @@ fn parity_reading(report: &Report, parity: &ParityVerdict) -> Option<Caveat> {
     } else {
         None
     }
+}
+
+/// Whether a ratio lies beyond the tolerance on either side: above `1 + tolerance`, or below
+/// its reciprocal.
+fn beyond(ratio: f64, tolerance: f64) -> bool {
+    ratio > 1.0 + tolerance || ratio * (1.0 + tolerance) < 1.0
 }
 
 /// A win or a loss (`side`) the parity rule saw but the verdict did not establish: within the
@@ -147,7 +154,7 @@ fn inconclusive(report: &Report, parity: &ParityVerdict) -> Option<Caveat> {
     if parity.outcome != Outcome::Parity || verdict.resolved {
         return None;
     }
-    let within_band = estimate.low >= -verdict.parity_band && estimate.high <= verdict.parity_band;
+    let within_band = estimate.low >= -verdict.parity_band && estimate.high <= win_margin(verdict.parity_band);
     if !within_band {
         Some(Caveat::TooWide { estimate: *estimate, parity: verdict.parity_band })
     } else if verdict.floor <= verdict.parity_band {
@@ -219,12 +226,25 @@ pub(crate) fn beyond_doubt(judgement: &Judgement) -> bool {
 
 /// The caveat for a first round whose signal (`side`) fresh processes did not confirm, with
 /// why the confirmation ended.
-pub(crate) fn unconfirmed(first: &Report, side: Outcome, fresh: &Report, ending: Ending) -> Caveat {
-    Caveat::Unconfirmed { side, first: figures(first), fresh: figures(fresh), ending }
+pub(crate) fn unconfirmed(
+    first: &Report,
+    side: Outcome,
+    fresh: &Report,
+    ending: Ending,
+    settle: Option<Settle>,
+) -> Caveat {
+    Caveat::Unconfirmed { side, first: figures(first), fresh: figures(fresh), ending, settle }
 }
 
 /// The caveat for a first round that leaned to a win or a loss (`side`) it could not establish,
 /// and fresh processes established it.
+/// The caveat for a first round whose signal (`side`) the time cap left no room to confirm: it
+/// had room for `room` fresh processes, and the test needs `fewest`, which a budget of `budget`
+/// would hold.
+pub(crate) fn no_room(first: &Report, side: Outcome, fewest: usize, room: usize, budget: Duration) -> Caveat {
+    Caveat::NoRoom { side, first: figures(first), fewest, room, budget }
+}
+
 pub(crate) fn established_lean(first: &Report, side: Outcome, fresh: &Report) -> Caveat {
     Caveat::Leaned { side, first: figures(first), fresh: figures(fresh) }
 }

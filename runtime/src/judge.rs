@@ -1,12 +1,13 @@
 //! Judging: from what was measured to one [`Report`] — A/A validation, drift, the paired
-//! bootstrap (or the pooled t interval over processes), the parity rule, the verdict, and the
-//! caveats. Pure and seeded: the same samples and options give the same report, bit for bit.
+//! bootstrap (the pooled t interval over processes, or the signed-rank test of a confirmation's
+//! fresh processes), the parity rule, the verdict, and the caveats. Pure and seeded: the same
+//! samples and options give the same report, bit for bit.
 
 use crate::measure::{Calibration, Measured, Metric, Samples};
 use crate::seeds::{self, Purpose};
 use crate::stats::{
-    DRIFT_ALPHA, Estimate, Outcome, ParityInputs, ParityVerdict, Resampling, Summary, bootstrap_difference,
-    choose_resampling, detect_drift, paired_ratios, parity_verdict,
+    DRIFT_ALPHA, Estimate, Outcome, ParityInputs, ParityVerdict, Resampling, SignedRankAnalysis, Summary,
+    bootstrap_difference, choose_resampling, detect_drift, paired_ratios, parity_verdict, win_margin,
 };
 use crate::validate::{ValidationOptions, placement_spread, twin_difference, validate_harness};
 use crate::verdict::{DriftTests, JudgeOptions, Report, ResamplingInfo, ThresholdConfidence, Validations, Verdict};
@@ -48,7 +49,8 @@ pub fn judge(
     };
     let drift = drift_tests(&samples);
     let floor = placement_floor(&[&samples]);
-    assemble(Names { candidate, baseline, metric }, calibration, samples, drift, resampled, floor, options)
+    let names = Names { candidate, baseline, metric };
+    assemble(names, calibration, samples, drift, resampled, floor, options, Rule::Interval)
 }
 
 /// Judges rounds measured in several processes together: the same steps as [`judge`], with
@@ -79,8 +81,7 @@ pub fn judge_processes(measured: Vec<Measured>, metric: Metric, options: &JudgeO
 }
 
 fn judge_pooled(measured: Vec<Measured>, metric: Metric, options: &JudgeOptions) -> Report {
-    let groups: Vec<Vec<f64>> =
-        measured.iter().map(|m| paired_ratios(&m.samples.candidate.per_op, &m.samples.baseline.per_op)).collect();
+    let groups = process_ratios(&measured);
     let slices: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
     let pooled = crate::stats::pool_processes(&slices, options.level);
     let resampled = Resampled {
@@ -91,13 +92,116 @@ fn judge_pooled(measured: Vec<Measured>, metric: Metric, options: &JudgeOptions)
         process_rounds: groups.iter().map(Vec::len).collect(),
         confidence: confidences(options, |t| pooled.confidence(t)),
     };
+    joined(measured, metric, options, resampled, Rule::Interval)
+}
+
+/// What a confirmation's fresh processes are tested for: the side the first round signalled,
+/// and the one-sided error rate `alpha` of the whole confirmation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct FreshTest {
+    /// The win or the loss to confirm.
+    pub side: Outcome,
+    /// The chance the test may confirm `side` when the true difference lies inside the parity.
+    pub alpha: f64,
+    /// Whether this is the planned look, whose test may confirm; a judgement of the processes
+    /// a futility stop or the time cap left is figures only, and its outcome is parity.
+    pub look: bool,
+}
+
+/// The one-sided error rate at which "parity established" is claimed from fresh processes: two
+/// one-sided signed-rank tests (Schuirmann's, 1987), each at 2.5 %.
+const FRESH_PARITY_ALPHA: f64 = 0.025;
+
+/// Judges the fresh processes of a confirmation: the figures [`judge_processes`] gives, with the
+/// estimate and the verdict from the signed-rank test of the processes' own log ratios
+/// ([`SignedRankAnalysis`]). The estimate is their Hodges–Lehmann centre and the interval its
+/// exact bounds at `1 − alpha` a side; the outcome is `test.side` when the test puts the centre
+/// beyond the tolerance at `alpha` (and the difference clears the A/A floor and the clock), and
+/// parity otherwise — established when two one-sided tests at 2.5 % put it within the parity.
+/// The test rests on each process's log ratio being symmetric about a common centre, nothing
+/// more (`docs/statistics.md`, "The decision").
+pub(crate) fn judge_fresh(measured: Vec<Measured>, metric: Metric, options: &JudgeOptions, test: FreshTest) -> Report {
+    let groups = process_ratios(&measured);
+    let logs: Vec<f64> = measured.iter().map(|m| process_log_ratio(&m.samples)).collect();
+    let analysis = SignedRankAnalysis::of(&logs);
+    let differences: Vec<f64> = logs.iter().map(|y| -y.exp_m1()).collect();
+    let spread = standard_deviation(&differences);
+    let bound = |b: f64| if b.is_finite() { -b.exp_m1() } else { f64::NAN };
+    let estimate = Estimate {
+        difference: -analysis.estimate().exp_m1(),
+        low: bound(analysis.upper_bound(test.alpha)),
+        high: bound(analysis.lower_bound(test.alpha)),
+        level: 1.0 - 2.0 * test.alpha,
+    };
+    let resampled = Resampled {
+        estimate,
+        scheme: choose_resampling(&groups[0]),
+        processes: differences,
+        process_spread: Some(spread),
+        process_rounds: groups.iter().map(Vec::len).collect(),
+        // P(d ≥ t) read off the test: the chance of a count of Walsh averages above ln(1 − t)
+        // at least as large as the one seen, were the centre at ln(1 − t).
+        confidence: confidences(options, |t| analysis.p_above((-t).ln_1p())),
+    };
+    joined(measured, metric, options, resampled, Rule::SignedRank(test, &analysis))
+}
+
+/// The sample standard deviation (`k − 1` in the denominator); 0 for fewer than two values.
+fn standard_deviation(values: &[f64]) -> f64 {
+    let k = values.len();
+    if k < 2 {
+        return 0.0;
+    }
+    let mean = values.iter().sum::<f64>() / k as f64;
+    (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (k - 1) as f64).sqrt()
+}
+
+/// The share of a process's per-round log ratios cut from each end before they are averaged
+/// into the process's own estimate ([`process_log_ratio`]).
+const PROCESS_TRIM: f64 = 0.2;
+
+/// A fresh process's own estimate of the difference, on the log scale: the 20 % trimmed mean of
+/// its per-round log ratios `ln(cᵢ / bᵢ)`. Symmetric in the two arms, robust to a fifth of the
+/// rounds at either end (a descheduled round, a slow mode), and more precise than their median,
+/// which keeps only two thirds of the information of normal noise: the test across processes
+/// sees each process's own error, so a more precise process is a more powerful test.
+pub(crate) fn process_log_ratio(samples: &Samples) -> f64 {
+    let logs: Vec<f64> =
+        paired_ratios(&samples.candidate.per_op, &samples.baseline.per_op).iter().map(|r| r.ln()).collect();
+    crate::stats::trimmed_mean(&logs, PROCESS_TRIM)
+}
+
+/// Each process's paired per-round ratios.
+fn process_ratios(measured: &[Measured]) -> Vec<Vec<f64>> {
+    measured.iter().map(|m| paired_ratios(&m.samples.candidate.per_op, &m.samples.baseline.per_op)).collect()
+}
+
+/// The report of several processes judged together: their rounds joined, the drift tests of the
+/// first (a shift between processes is not a drift), the coarsest calibration, and the A/A floor
+/// averaged over them.
+fn joined(
+    measured: Vec<Measured>,
+    metric: Metric,
+    options: &JudgeOptions,
+    resampled: Resampled,
+    rule: Rule<'_>,
+) -> Report {
     let drift = drift_tests(&measured[0].samples);
     let floor = placement_floor(&measured.iter().map(|m| &m.samples).collect::<Vec<_>>());
     let calibration = coarsest_calibration(&measured);
     let names = (measured[0].candidate.clone(), measured[0].baseline.clone());
     let samples = concatenate(measured.into_iter().map(|m| m.samples));
     let names = Names { candidate: &names.0, baseline: &names.1, metric };
-    assemble(names, calibration, samples, drift, resampled, floor, options)
+    assemble(names, calibration, samples, drift, resampled, floor, options, rule)
+}
+
+/// How the verdict is read off the figures.
+enum Rule<'a> {
+    /// The parity rule and the whole interval beyond the tolerance: one process, or several
+    /// pooled for a first round.
+    Interval,
+    /// The signed-rank test of a confirmation's fresh processes.
+    SignedRank(FreshTest, &'a SignedRankAnalysis),
 }
 
 /// Who is compared, and on what.
@@ -177,6 +281,7 @@ fn concatenate(all: impl Iterator<Item = Samples>) -> Samples {
 }
 
 /// Validation, the parity rule and the verdict on top of what resampling produced.
+#[allow(clippy::too_many_arguments)]
 fn assemble(
     names: Names<'_>,
     calibration: Calibration,
@@ -185,6 +290,7 @@ fn assemble(
     resampled: Resampled,
     floor: f64,
     options: &JudgeOptions,
+    rule: Rule<'_>,
 ) -> Report {
     let c = &samples.candidate.per_op;
     let b = &samples.baseline.per_op;
@@ -201,7 +307,13 @@ fn assemble(
         process_rounds: &resampled.process_rounds,
     });
     let baseline_summary = Summary::of(b);
-    let verdict = decide(&parity, options.parity, &resampled.estimate, floor, &calibration, baseline_summary.median);
+    let guards = Guards { floor, calibration: &calibration, baseline_median: baseline_summary.median };
+    let verdict = match rule {
+        Rule::Interval => decide(&parity, options.parity, &resampled.estimate, &guards),
+        Rule::SignedRank(test, analysis) => {
+            decide_fresh(&parity, options.parity, &resampled.estimate, analysis, test, &guards)
+        }
+    };
     let exact = names.metric.is_count() && [c, b].iter().all(|series| series.iter().all(|&x| x == series[0]));
     let report = Report {
         candidate: names.candidate.to_owned(),
@@ -265,27 +377,18 @@ fn validate_both(samples: &Samples, options: &JudgeOptions) -> Validations {
 /// twice the floor, so a difference must exceed what both arms' copies could invent together.
 /// Parity is established only within the parity itself, and only when neither the floor nor
 /// the clock's resolution exceeds it.
-fn decide(
-    parity: &ParityVerdict,
-    parity_setting: f64,
-    estimate: &Estimate,
-    floor: f64,
-    calibration: &Calibration,
-    baseline_median: f64,
-) -> Verdict {
-    let placement_guard = if floor > parity_setting { 2.0 * floor } else { floor };
-    let tolerance = parity.tolerance.max(placement_guard);
-    let difference = estimate.difference;
-    let batch_difference = difference.abs() * baseline_median * calibration.baseline_iters as f64;
-    let measurable = difference.abs() > placement_guard && batch_difference >= 1.5 * calibration.resolution;
+fn decide(parity: &ParityVerdict, parity_setting: f64, estimate: &Estimate, guards: &Guards<'_>) -> Verdict {
+    let tolerance = parity.tolerance.max(guards.placement(parity_setting));
+    let measurable = guards.measurable(estimate.difference, parity_setting);
+    let floor = guards.floor;
     let outcome = match parity.outcome {
         Outcome::Loss if estimate.high < -tolerance && measurable => Outcome::Loss,
-        Outcome::Win if estimate.low > tolerance && measurable => Outcome::Win,
+        Outcome::Win if estimate.low > win_margin(tolerance) && measurable => Outcome::Win,
         _ => Outcome::Parity,
     };
     let parity_band = parity_setting;
     let resolvable = floor <= parity_band && parity.best_tolerance <= parity_band;
-    let within = estimate.low >= -parity_band && estimate.high <= parity_band;
+    let within = estimate.low >= -parity_band && estimate.high <= win_margin(parity_band);
     let resolved = outcome != Outcome::Parity || (resolvable && within);
     Verdict {
         outcome,
@@ -297,5 +400,67 @@ fn decide(
         noise: parity.noise,
         floor,
         parity_band,
+    }
+}
+
+/// What a difference must clear besides the tolerance: the A/A floor and the clock.
+struct Guards<'a> {
+    floor: f64,
+    calibration: &'a Calibration,
+    baseline_median: f64,
+}
+
+impl Guards<'_> {
+    /// What the A/A floor adds to the tolerance: the floor, or twice it when it exceeds the
+    /// parity (see [`decide`]).
+    fn placement(&self, parity: f64) -> f64 {
+        if self.floor > parity { 2.0 * self.floor } else { self.floor }
+    }
+
+    /// Whether a difference `d` is above the placement guard and at least 1.5 resolution steps
+    /// per batch.
+    fn measurable(&self, difference: f64, parity: f64) -> bool {
+        let batch_difference = difference.abs() * self.baseline_median * self.calibration.baseline_iters as f64;
+        difference.abs() > self.placement(parity) && batch_difference >= 1.5 * self.calibration.resolution
+    }
+}
+
+/// The verdict of a confirmation's fresh processes: `test.side` when the signed-rank test puts
+/// the centre of their log ratios beyond `ln(1 + tolerance)` on that side at `test.alpha`, and
+/// the difference is measurable; parity otherwise, established when two one-sided tests at
+/// [`FRESH_PARITY_ALPHA`] put the centre within `±ln(1 + parity)` and neither the A/A floor nor
+/// the clock exceeds the parity. The tolerance is the parity raised to the clock's resolution and
+/// the A/A guard; it carries no spread term, since the test itself carries the processes' spread.
+fn decide_fresh(
+    parity: &ParityVerdict,
+    parity_setting: f64,
+    estimate: &Estimate,
+    analysis: &SignedRankAnalysis,
+    test: FreshTest,
+    guards: &Guards<'_>,
+) -> Verdict {
+    let tolerance = parity.best_tolerance.max(guards.placement(parity_setting));
+    let margin = tolerance.ln_1p();
+    let beyond = test.look
+        && match test.side {
+            Outcome::Loss => analysis.above(margin, test.alpha),
+            Outcome::Win => analysis.below(-margin, test.alpha),
+            Outcome::Parity => false,
+        };
+    let outcome =
+        if beyond && guards.measurable(estimate.difference, parity_setting) { test.side } else { Outcome::Parity };
+    let band = parity_setting.ln_1p();
+    let within = analysis.below(band, FRESH_PARITY_ALPHA) && analysis.above(-band, FRESH_PARITY_ALPHA);
+    let resolvable = guards.floor <= parity_setting && parity.best_tolerance <= parity_setting;
+    Verdict {
+        outcome,
+        resolved: outcome != Outcome::Parity || (within && resolvable),
+        ratio: analysis.estimate().exp(),
+        best_ratio: parity.best_ratio,
+        tolerance,
+        best_tolerance: parity.best_tolerance,
+        noise: 0.0,
+        floor: guards.floor,
+        parity_band: parity_setting,
     }
 }

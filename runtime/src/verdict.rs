@@ -422,6 +422,23 @@ pub enum Caveat {
         fresh: RoundFigures,
         /// Why the confirmation ended.
         ending: Ending,
+        /// What would settle it, when the fresh processes' estimate lies beyond the tolerance.
+        settle: Option<Settle>,
+    },
+    /// The time cap left room for fewer fresh processes than the confirmation needs at the
+    /// binary's level, so the first round's signal went unconfirmed without any.
+    NoRoom {
+        /// The side the first round signalled.
+        side: Outcome,
+        /// The first round's figures.
+        first: RoundFigures,
+        /// The fewest fresh processes the test needs at the binary's level.
+        fewest: usize,
+        /// The fresh processes the time cap had room for.
+        room: usize,
+        /// A budget whose time cap would hold the fewest, in seconds in the files.
+        #[serde(with = "seconds")]
+        budget: Duration,
     },
     /// The first round leaned to a win or a loss it could not establish, and fresh processes
     /// established it: why the verdict is not the parity the first round's figures suggest.
@@ -456,7 +473,7 @@ impl Caveat {
             Caveat::Autocorrelated { .. } => WarningKind::Autocorrelated,
             Caveat::ProcessesDisagree { .. } => WarningKind::ProcessesDisagree,
             Caveat::FewRounds { .. } => WarningKind::FewRounds,
-            Caveat::Unconfirmed { .. } => WarningKind::Unconfirmed,
+            Caveat::Unconfirmed { .. } | Caveat::NoRoom { .. } => WarningKind::Unconfirmed,
             Caveat::Leaned { .. } => WarningKind::Leaned,
         }
     }
@@ -570,10 +587,38 @@ pub enum Ending {
     Confirmed,
     /// A look ruled the signal out.
     RuledOut,
-    /// The last look of the plan was reached with the signal neither confirmed nor ruled out.
+    /// The planned look was taken and did not confirm the signal, nor did the processes rule it
+    /// out.
     LastLook,
-    /// The comparison's time cap came first; the last look was taken with the processes at hand.
+    /// The comparison's time cap came before the planned look, which was then not taken: a look
+    /// at whatever processes the cap left would test at a level nobody planned.
     TimeCap,
+    /// The time cap left room for fewer fresh processes than the test needs at this binary's
+    /// level, so none was started.
+    NoRoom,
+}
+
+/// What would settle a confirmation that ended undecided, from what its fresh processes
+/// measured: how many processes the test would need to confirm the difference they estimate
+/// nine times in ten, how long those would take at the pace seen, and a budget whose time cap
+/// would hold them.
+///
+/// ```
+/// use rtcompare_runtime::report::Settle;
+/// use std::time::Duration;
+/// let s = Settle { processes: 20, seconds: 3.1, budget: Duration::from_millis(1500) };
+/// assert!(s.processes > 12 && s.budget > Duration::from_secs(1));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Settle {
+    /// Fresh processes needed.
+    pub processes: usize,
+    /// Seconds they would take at the pace seen.
+    pub seconds: f64,
+    /// A budget (`RTCOMPARE_TIME`, or the attribute's `time`) whose time cap would hold them, in
+    /// seconds in the files.
+    #[serde(with = "seconds")]
+    pub budget: Duration,
 }
 
 /// What a confirmation found: the fresh processes' pooled judgement at the look that decided,
@@ -585,10 +630,13 @@ pub struct Confirmation {
     pub report: Report,
     /// Whether it repeated the signal.
     pub confirmed: bool,
-    /// How many looks were taken.
-    pub looks: usize,
+    /// Fresh processes planned: the test is taken once, on all of them.
+    pub planned: usize,
     /// Why it stopped.
     pub ending: Ending,
+    /// What would settle a confirmation that ended without a decision: `None` once decided,
+    /// or when the processes' own estimate lies inside the tolerance.
+    pub settle: Option<Settle>,
 }
 
 /// Everything known about one comparison: its first round, the confirmation fresh processes gave
@@ -625,9 +673,11 @@ impl Judgement {
         Judgement { verdict: first.verdict.clone(), caveats: first.warnings.clone(), first, confirmation: None }
     }
 
-    /// Whether fresh processes confirmed the first round's signal; `None` when none ran.
+    /// Whether fresh processes confirmed the first round's signal; `None` when none was asked
+    /// for, `Some(false)` also when the time cap left no room for one ([`Caveat::NoRoom`]).
     pub fn confirmed(&self) -> Option<bool> {
-        self.confirmation.as_ref().map(|found| found.confirmed)
+        let no_room = self.caveats.iter().any(|c| matches!(c, Caveat::NoRoom { .. }));
+        self.confirmation.as_ref().map(|found| found.confirmed).or(no_room.then_some(false))
     }
 
     /// Wall-clock time of the comparison: its first round and its confirmation.
@@ -692,7 +742,7 @@ impl Report {
 fn clears(verdict: &Verdict, estimate: &Estimate, factor: f64) -> bool {
     match verdict.outcome {
         Outcome::Loss => estimate.high < -factor * verdict.tolerance,
-        Outcome::Win => estimate.low > factor * verdict.tolerance,
+        Outcome::Win => estimate.low > crate::stats::win_margin(factor * verdict.tolerance),
         Outcome::Parity => false,
     }
 }

@@ -1,77 +1,82 @@
-//! The confirmation: a group-sequential one-sided t test of the screen's signal on fresh
-//! processes alone.
+//! The confirmation: the screen's signal tested on fresh processes alone, by Wilcoxon's exact
+//! signed-rank test of their log ratios.
 //!
-//! Each fresh process gives its own difference `d_j` (its rounds' median ratio); the `k`
-//! differences are independent draws that carry the per-process effect, so the pooled interval
-//! is Student's t on them with `k − 1` degrees of freedom ([`crate::stats::pool_processes`]).
-//! The screen's own process is left out entirely: it was chosen because it signalled, and
-//! counting it, in the estimate or in the spread, would make the test's level depend on that
-//! choice. Looks come at [`MIN_FRESH_PROCESSES`], twice and three times as many (up to the
-//! cap); look `j` judges the processes at level `1 − 2 α_j`, where `α_j` is its share of the
-//! one-sided `α` by error spending, so its interval's far end is a one-sided bound at `1 − α_j`.
-//! The look **confirms** when the pooled verdict (the parity rule, fast ends per process,
-//! interval beyond the tolerance) repeats the signal; it **rules the signal out** when the
-//! pooled verdict is the opposite outcome or the fresh processes' mean difference lies inside the
-//! tolerance (a non-binding futility stop); otherwise it asks for
-//! more. The logic is pure: processes come from a closure, so it is tested on synthetic
-//! processes whose truth is known.
+//! Each fresh process gives its own log ratio `y_j`, the trimmed mean of its rounds' `ln(cᵢ / bᵢ)`. The screen's process is
+//! left out entirely: it was chosen because it signalled, and counting it would make the test's
+//! level depend on that choice. Before the first fresh process the harness plans how many fit in
+//! the time left ([`Plan::processes`], `K`), and the test is taken **once**, on all `K`: it
+//! **confirms** when it puts the centre of the `y_j` beyond `ln(1 + tolerance)` on the signal's
+//! side at the one-sided level `α` ([`confirmation_alpha`]). From the fourth process on, a
+//! futility check may end it early — the reverse test at 10 % puts the centre inside the parity —
+//! which never confirms anything and so cannot raise the error rate. A process that would end
+//! past the time cap is never started, and then no look is taken at all: the confirmation is
+//! inconclusive, never decided on the processes the cap happened to leave. The logic is pure:
+//! processes come from a closure, so it is tested on synthetic processes whose truth is known.
 
 use super::looks::signal;
-use super::spending::{GAMMA, Spender};
-use crate::caveats::{established_lean, unconfirmed};
-use crate::judge::judge_processes;
+use crate::caveats::{established_lean, no_room, unconfirmed};
+use crate::judge::{FreshTest, judge_fresh, process_log_ratio};
 use crate::measure::{Measured, Metric};
-use crate::stats::Outcome;
-use crate::verdict::{Confirmation, Ending, JudgeOptions, Judgement, Report, Verdict};
+use crate::stats::{Outcome, SignedRankAnalysis, fewest_for_level, normal_quantile};
+use crate::verdict::{Confirmation, Ending, JudgeOptions, Judgement, Report, Settle, Verdict};
 use std::time::{Duration, Instant};
-
-/// The fewest fresh processes a confirmation looks at, and the step between its looks. Four,
-/// so the first look's t has three degrees of freedom: with two, its quantile at the first
-/// look's share of the level is above 20 and nothing but a tie would confirm; and three fresh
-/// processes that land in one exact speed class (a hash seed, an alignment) agree to the last
-/// digit more often than four do.
-pub const MIN_FRESH_PROCESSES: usize = 4;
 
 /// The most wall time one comparison takes, as a multiple of its budget: the screen and its
 /// confirmation together.
 pub const TIME_CAP: u32 = 4;
 
-/// The most a confirmation's two-sided level falls short of 1 (see [`confirmation_level`]).
-const CONFIRMATION_SHORTFALL: f64 = 0.02;
+/// The chance that a run of unchanged code fails any test of one binary, at most: each pair's
+/// confirmation gets an equal share of it ([`confirmation_alpha`]).
+pub const RUN_ALPHA: f64 = 0.05;
 
-/// The two-sided level of a pair's confirmation: `1 − min(0.02, 1 / registered)`, from
-/// `registered`, the number of comparisons registered in the test binary, so each side is
-/// tested at `α = min(1 %, 1 / (2 · registered))`. The registry is the same in every process
-/// of a binary, so the level — and with it every verdict — does not depend on how the binary
-/// was invoked: a name filter, `--format json`, or one test per process under nextest.
-pub fn confirmation_level(registered: usize) -> f64 {
-    1.0 - CONFIRMATION_SHORTFALL.min(1.0 / registered.max(1) as f64)
+/// The most one pair's confirmation may err, whatever the binary's size.
+const PAIR_ALPHA: f64 = 0.01;
+
+/// The fewest fresh processes a futility check looks at: the reverse test at
+/// [`FUTILITY_ALPHA`] can say something with four (all four inside the parity has probability
+/// `1/16` by luck).
+pub const FIRST_FUTILITY_CHECK: usize = 4;
+
+/// The level of the futility check: the reverse one-sided test, "the centre lies beyond the
+/// parity", rejected at 10 %. Stopping for it never confirms, so it costs no error rate; a
+/// difference truly beyond the tolerance is stopped by it rarely (a hundredth of the time for
+/// a difference one process spread beyond it, on the synthetic processes of
+/// `synthetic::decision`).
+const FUTILITY_ALPHA: f64 = 0.10;
+
+/// The one-sided error rate of a pair's confirmation in a binary of `registered` comparisons:
+/// `min(1 %, 5 % / registered)`. The pairs' shares add up to at most [`RUN_ALPHA`], so a run of
+/// unchanged code fails a test of the binary with probability at most 5 % however many
+/// comparisons it has; the price of a larger binary is a stricter test, and with it more fresh
+/// processes ([`fewest_for_level`]: 7 for up to 5 comparisons, 10 for 50, 12 for 200, 15 for 1,000).
+/// The registry is the same in every process of a binary, so the level — and with it every
+/// verdict — does not depend on how the binary was invoked: a name filter, `--format json`, or
+/// one test per process under nextest.
+pub fn confirmation_alpha(registered: usize) -> f64 {
+    PAIR_ALPHA.min(RUN_ALPHA / registered.max(1) as f64)
 }
 
-/// How many fresh processes a confirmation may take, and at what level.
+/// How a confirmation is to be taken: its error rate and how many fresh processes it looks at.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Plan {
-    /// Fresh processes at the first look, and added at each later one.
-    pub step: usize,
-    /// Most fresh processes; the last look is at this many.
-    pub cap: usize,
-    /// Two-sided level of the whole confirmation, spent over the looks.
-    pub level: f64,
+    /// One-sided error rate of the whole confirmation.
+    pub alpha: f64,
+    /// Fresh processes the test is taken on, planned before the first so the time cap cannot
+    /// move the look.
+    pub processes: usize,
+    /// The comparison's budget, for the settling figure of an undecided confirmation.
+    pub budget: Duration,
 }
 
 impl Plan {
-    /// Looks at `first`, `2 · first`, … up to `cap` processes (both raised to
-    /// [`MIN_FRESH_PROCESSES`] when below it), at `level`.
-    pub fn new(first: usize, cap: usize, level: f64) -> Plan {
-        let step = first.max(MIN_FRESH_PROCESSES);
-        Plan { step, cap: cap.max(step), level }
+    /// The fewest fresh processes with which the test can confirm at all at `alpha`.
+    pub fn fewest(&self) -> usize {
+        fewest_for_level(self.alpha)
     }
 
-    /// The number of fresh processes at each look.
-    pub fn sizes(&self) -> Vec<usize> {
-        let mut sizes: Vec<usize> = (self.step..self.cap).step_by(self.step.max(1)).collect();
-        sizes.push(self.cap);
-        sizes
+    /// Whether the planned processes can confirm anything.
+    pub fn decidable(&self) -> bool {
+        self.processes >= self.fewest()
     }
 }
 
@@ -80,13 +85,12 @@ impl Plan {
 /// miss, a busy core), and a cap is only honoured if the process that crosses it is never started.
 const SLOWER_PROCESS: f64 = 1.25;
 
-/// Confirms the screen's signal ([`signal`]) on fresh processes drawn from `measure`, which is
-/// called with the index of each new process (0, 1, …) and may fail; its error is returned as
-/// is. Before each process past the first look, `may_start` is asked whether another fits in the
-/// comparison's time ([`TIME_CAP`]), given what one more costs at most so far: the longest
-/// process with a margin for a slower one, and the longest look's judgement;
-/// when it says no, the last look is taken with the processes at hand, spending what is left
-/// of the level. `options` are the pair's judging options, used as they are but for the level.
+/// Confirms the screen's signal ([`signal`]) on the fresh processes `plan` asks for, drawn from
+/// `measure`, which is called with the index of each new process (0, 1, …) and may fail; its
+/// error is returned as is. Before each process `may_start` is asked whether another fits in the
+/// comparison's time ([`TIME_CAP`]), given what one more costs at most so far (the longest
+/// process, with a margin for a slower one, and the longest judgement); when it says no, the
+/// confirmation ends without a look. `options` are the pair's judging options.
 pub fn confirm<E>(
     first: &Report,
     plan: &Plan,
@@ -98,58 +102,86 @@ pub fn confirm<E>(
     let started = Instant::now();
     // A screen with nothing to confirm is taken as a parity to repeat.
     let side = signal(first).unwrap_or(Outcome::Parity);
-    let sizes = plan.sizes();
-    let mut spender = Spender::new(1.0 - plan.level, GAMMA);
+    let test = FreshTest { side, alpha: plan.alpha, look: true };
     let mut measured: Vec<Measured> = Vec::new();
-    let (mut longest_process, mut longest_look) = (Duration::ZERO, Duration::ZERO);
-    for (look, &size) in sizes.iter().enumerate() {
-        let mut cut = false;
-        while measured.len() < size {
-            if look > 0 && !may_start(longest_process.mul_f64(SLOWER_PROCESS) + longest_look) {
-                cut = true;
-                break;
-            }
-            let one = Instant::now();
-            measured.push(measure(measured.len())?);
-            longest_process = longest_process.max(one.elapsed());
+    let mut logs: Vec<f64> = Vec::new();
+    let mut longest = Duration::ZERO;
+    let ending = loop {
+        if measured.len() == plan.processes {
+            break Ending::LastLook;
         }
-        let last = cut || look + 1 == sizes.len();
-        let share = if last { spender.rest() } else { spender.look(size as f64 / plan.cap as f64) };
-        let judging = Instant::now();
-        let report = judge_processes(measured.clone(), metric, &JudgeOptions { level: 1.0 - share, ..options.clone() });
-        longest_look = longest_look.max(judging.elapsed());
-        let confirmed = report.verdict.outcome == side;
-        let ending = if confirmed {
-            Some(Ending::Confirmed)
-        } else if ruled_out(side, &report) {
-            Some(Ending::RuledOut)
-        } else if cut {
-            Some(Ending::TimeCap)
-        } else if last {
-            Some(Ending::LastLook)
-        } else {
-            None
-        };
-        if let Some(ending) = ending {
-            let report = Report { duration: started.elapsed(), ..report };
-            return Ok(Confirmation { report, confirmed, looks: look + 1, ending });
+        if !may_start(longest.mul_f64(SLOWER_PROCESS)) {
+            break Ending::TimeCap;
         }
-    }
-    unreachable!("the last look always ends the confirmation")
+        let one = Instant::now();
+        let process = measure(measured.len())?;
+        longest = longest.max(one.elapsed());
+        logs.push(process_log_ratio(&process.samples));
+        measured.push(process);
+        if futile(side, &logs, options.parity) {
+            break Ending::RuledOut;
+        }
+    };
+    let look = ending == Ending::LastLook;
+    let report = judge_fresh(measured, metric, options, FreshTest { look, ..test });
+    let confirmed = look && report.verdict.outcome == side;
+    let ending = if confirmed { Ending::Confirmed } else { ending };
+    let settle = (!confirmed && ending != Ending::RuledOut)
+        .then(|| settling(side, &logs, &report, plan, started.elapsed()))
+        .flatten();
+    let report = Report { duration: started.elapsed(), ..report };
+    Ok(Confirmation { report, confirmed, planned: plan.processes, ending, settle })
 }
 
-/// Whether the fresh processes rule `side` out: their pooled verdict says the opposite, or their
-/// mean difference lies inside the tolerance, on the near side of the margin the test needs to
-/// cross (the classic futility rule of stopping when the test statistic has the wrong sign).
-/// Stopping for that never confirms anything, so it cannot raise the error rate; it costs a
-/// little power only for a difference barely beyond the tolerance.
-fn ruled_out(side: Outcome, pooled: &Report) -> bool {
-    let (tolerance, mean) = (pooled.verdict.tolerance, pooled.estimate.difference);
+/// Whether the fresh processes so far rule `side` out: the reverse test at [`FUTILITY_ALPHA`]
+/// puts the centre of their log ratios inside the parity, on the near side of the margin the
+/// test needs to cross.
+fn futile(side: Outcome, logs: &[f64], parity: f64) -> bool {
+    if logs.len() < FIRST_FUTILITY_CHECK {
+        return false;
+    }
+    let analysis = SignedRankAnalysis::of(logs);
+    let margin = parity.ln_1p();
     match side {
-        Outcome::Loss => pooled.verdict.outcome == Outcome::Win || mean > -tolerance,
-        Outcome::Win => pooled.verdict.outcome == Outcome::Loss || mean < tolerance,
+        Outcome::Loss => analysis.below(margin, FUTILITY_ALPHA),
+        Outcome::Win => analysis.above(-margin, FUTILITY_ALPHA),
         Outcome::Parity => true,
     }
+}
+
+/// What would settle an undecided confirmation, from what its processes measured: the number
+/// of processes with which the test would confirm the difference they estimate nine times in
+/// ten (the normal approximation of the signed-rank test, whose efficiency against the t test
+/// is `3/π`), the seconds they would take at the pace seen, and a budget whose time cap would
+/// hold them, on the reading that a longer budget makes each process proportionally more
+/// precise. `None` when their estimate lies inside the tolerance.
+fn settling(side: Outcome, logs: &[f64], report: &Report, plan: &Plan, took: Duration) -> Option<Settle> {
+    // How far the processes' centre lies beyond the margin, on the log scale the test reads.
+    let centre = report.verdict.ratio.ln();
+    let beyond = match side {
+        Outcome::Loss => centre,
+        Outcome::Win => -centre,
+        Outcome::Parity => return None,
+    };
+    let gap = beyond - report.verdict.tolerance.ln_1p();
+    let spread = log_spread(logs);
+    if logs.len() < 2 || gap.is_nan() || gap <= 0.0 || !spread.is_finite() {
+        return None;
+    }
+    let z = normal_quantile(1.0 - plan.alpha) + normal_quantile(0.9);
+    let needed = ((z * spread / gap).powi(2) * std::f64::consts::PI / 3.0).ceil() as usize;
+    let processes = needed.max(plan.fewest());
+    let pace = took.as_secs_f64() / logs.len() as f64;
+    let room = plan.processes.max(1) as f64;
+    let budget = plan.budget.mul_f64((processes as f64 / room).max(1.0));
+    Some(Settle { processes, seconds: processes as f64 * pace, budget })
+}
+
+/// The standard deviation of the processes' log ratios.
+fn log_spread(logs: &[f64]) -> f64 {
+    let k = logs.len() as f64;
+    let mean = logs.iter().sum::<f64>() / k;
+    (logs.iter().map(|y| (y - mean).powi(2)).sum::<f64>() / (k - 1.0)).sqrt()
 }
 
 /// The judgement of a screen and its confirmation: the verdict, and the caveat when the fresh
@@ -165,7 +197,7 @@ pub fn conclude(first: Report, found: Confirmation) -> Judgement {
     let leaned = first.verdict.outcome == Outcome::Parity;
     let established = leaned && found.confirmed;
     let caveat = match (found.confirmed, leaned) {
-        (false, _) => Some(unconfirmed(&first, side, &found.report, found.ending)),
+        (false, _) => Some(unconfirmed(&first, side, &found.report, found.ending, found.settle)),
         (true, true) => Some(established_lean(&first, side, &found.report)),
         (true, false) => None,
     };
@@ -179,46 +211,32 @@ pub fn conclude(first: Report, found: Confirmation) -> Judgement {
     Judgement { verdict, caveats, first, confirmation: Some(found) }
 }
 
+/// The judgement of a screen whose plan has no room for a confirmation that could decide
+/// ([`Plan::decidable`]): its signal unconfirmed, with a caveat saying how many fresh processes
+/// fit, how many the test needs, and a budget that would hold them (on the reading that the room
+/// grows with the budget). No fresh process ran, so it has no confirmation, and
+/// [`Judgement::confirmed`] reads the caveat as a confirmation that failed.
+pub fn without_room(first: Report, plan: &Plan) -> Judgement {
+    let side = signal(&first).unwrap_or(Outcome::Parity);
+    let budget = plan.budget.mul_f64(plan.fewest() as f64 / plan.processes.max(1) as f64);
+    let caveat = no_room(&first, side, plan.fewest(), plan.processes, budget);
+    let caveats = first.warnings.iter().cloned().chain(Some(caveat)).collect();
+    Judgement { verdict: first.verdict.clone(), caveats, first, confirmation: None }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::measure::{Calibration, Samples, Series};
-    use crate::stats::student_t_quantile;
-
-    /// The t a pooled difference must reach at each look of the default plan (`α = 1 %` a side,
-    /// looks at 4, 8 and 12): the figures `docs/statistics.md` gives.
-    #[test]
-    fn the_default_plans_boundaries() {
-        let plan = Plan::new(1, 12, confirmation_level(50));
-        let sizes = plan.sizes();
-        let mut spender = Spender::new(1.0 - plan.level, GAMMA);
-        let boundaries: Vec<f64> = sizes
-            .iter()
-            .enumerate()
-            .map(|(look, &k)| {
-                let share = if look + 1 == sizes.len() { spender.rest() } else { spender.look(k as f64 / 12.0) };
-                // The look's two-sided share; each side gets half.
-                student_t_quantile(1.0 - share / 2.0, (k - 1) as f64)
-            })
-            .collect();
-        let expected = [8.9, 3.9, 3.1];
-        for (t, e) in boundaries.iter().zip(expected) {
-            assert!((t - e).abs() < 0.1, "{boundaries:?}");
-        }
-    }
 
     #[test]
-    fn the_confirmation_level_depends_on_the_registered_comparisons() {
-        assert!((confirmation_level(1) - 0.98).abs() < 1e-12);
-        assert!((confirmation_level(50) - 0.98).abs() < 1e-12);
-        assert!((confirmation_level(200) - 0.995).abs() < 1e-12);
-    }
-
-    #[test]
-    fn a_plan_looks_at_multiples_of_its_first_size() {
-        assert_eq!(Plan::new(1, 12, 0.98).sizes(), vec![4, 8, 12]);
-        assert_eq!(Plan::new(5, 12, 0.98).sizes(), vec![5, 10, 12]);
-        assert_eq!(Plan::new(1, 2, 0.98).sizes(), vec![4]);
+    fn the_level_shares_five_percent_over_the_binary() {
+        assert_eq!(confirmation_alpha(1), 0.01);
+        assert_eq!(confirmation_alpha(5), 0.01);
+        assert!((confirmation_alpha(50) - 0.001).abs() < 1e-15);
+        assert!((confirmation_alpha(200) - 0.00025).abs() < 1e-15);
+        let fewest = |m| Plan { alpha: confirmation_alpha(m), processes: 0, budget: Duration::ZERO }.fewest();
+        assert_eq!((fewest(1), fewest(50), fewest(200), fewest(1000)), (7, 10, 12, 15));
     }
 
     /// One process's rounds of a candidate three times the baseline's cost, with a little
@@ -257,26 +275,57 @@ mod tests {
         crate::judge(&m.candidate, &m.baseline, Metric::Time, m.calibration, m.samples, &JudgeOptions::default())
     }
 
+    fn plan(processes: usize) -> Plan {
+        Plan { alpha: confirmation_alpha(50), processes, budget: Duration::from_secs(1) }
+    }
+
     #[test]
-    fn fresh_processes_confirm_a_far_loss() {
+    fn fresh_processes_confirm_a_far_loss_on_all_the_planned_processes() {
         let first = first_round();
         assert_eq!(first.verdict.outcome, Outcome::Loss);
         let fresh = |process: usize| -> Result<_, std::convert::Infallible> { Ok(three_times(process + 1)) };
-        let plan = Plan::new(4, 8, 0.95);
-        let found = confirm(&first, &plan, &JudgeOptions::default(), Metric::Time, fresh, |_| true).unwrap();
-        assert!(found.confirmed);
+        let found = confirm(&first, &plan(12), &JudgeOptions::default(), Metric::Time, fresh, |_| true).unwrap();
+        assert!(found.confirmed && found.ending == Ending::Confirmed, "{found:?}");
+        assert_eq!((found.report.resampling.processes, found.settle), (12, None));
     }
 
-    /// `Judgement::over_processes`: the mean over every process once a confirmation ran.
+    #[test]
+    fn a_plan_too_small_for_the_level_cannot_confirm_and_says_what_would() {
+        let first = first_round();
+        let fresh = |process: usize| -> Result<_, std::convert::Infallible> { Ok(three_times(process + 1)) };
+        // Nine processes cannot reach 0.1 % (2⁻⁹ = 0.2 %).
+        let small = plan(9);
+        assert!(!small.decidable());
+        let found = confirm(&first, &small, &JudgeOptions::default(), Metric::Time, fresh, |_| true).unwrap();
+        assert!(!found.confirmed && found.ending == Ending::LastLook, "{found:?}");
+        let settle = found.settle.expect("a difference far beyond the tolerance says what would settle it");
+        assert_eq!(settle.processes, small.fewest());
+    }
+
+    #[test]
+    fn a_confirmation_the_time_cap_cuts_takes_no_look() {
+        let first = first_round();
+        let fresh = |process: usize| -> Result<_, std::convert::Infallible> { Ok(three_times(process + 1)) };
+        let mut started = 0;
+        let fits = |_| {
+            started += 1;
+            started <= 11
+        };
+        let found = confirm(&first, &plan(12), &JudgeOptions::default(), Metric::Time, fresh, fits).unwrap();
+        assert_eq!((found.confirmed, found.ending, found.report.resampling.processes), (false, Ending::TimeCap, 11));
+        assert_eq!(found.report.verdict.outcome, Outcome::Parity, "no look, so no verdict beyond parity");
+        assert!(found.settle.is_some());
+    }
+
+    /// `Report::over_processes`: the mean over every process once a confirmation ran.
     #[test]
     fn a_confirmed_verdict_averages_every_process() {
         let first = first_round();
         assert!(Judgement::of(first.clone()).over_processes().is_none());
         let fresh = |process: usize| -> Result<_, std::convert::Infallible> { Ok(three_times(process + 1)) };
-        let plan = Plan::new(4, 4, 0.95);
-        let found = confirm(&first, &plan, &JudgeOptions::default(), Metric::Time, fresh, |_| true).unwrap();
+        let found = confirm(&first, &plan(10), &JudgeOptions::default(), Metric::Time, fresh, |_| true).unwrap();
         let mean = conclude(first, found).over_processes().expect("confirmed");
-        assert_eq!(mean.processes, 5);
+        assert_eq!(mean.processes, 11);
         assert!(mean.difference < -1.0, "the candidate takes about 3x the time: {mean:?}");
     }
 }

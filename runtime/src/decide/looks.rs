@@ -22,7 +22,7 @@
 use super::spending::{GAMMA, Spender};
 #[cfg(test)]
 use crate::measure::Samples;
-use crate::stats::{Outcome, resamples_for_level};
+use crate::stats::{Outcome, resamples_for_level, win_margin};
 use crate::verdict::{CLEAR_BEYOND_TOLERANCE, JudgeOptions, Report};
 
 /// Shares of a process's budget at which its rounds are judged before its end.
@@ -163,7 +163,7 @@ pub fn signal(report: &Report) -> Option<Outcome> {
     let (v, e) = (&report.verdict, &report.estimate);
     match v.outcome {
         Outcome::Parity if e.difference < -v.tolerance && e.high < 0.0 => Some(Outcome::Loss),
-        Outcome::Parity if e.difference > v.tolerance && e.low > 0.0 => Some(Outcome::Win),
+        Outcome::Parity if e.difference > win_margin(v.tolerance) && e.low > 0.0 => Some(Outcome::Win),
         Outcome::Parity => None,
         said => Some(said),
     }

@@ -4,35 +4,33 @@
 //! measured in one process: its rounds are judged at an eighth, a quarter and a half of the
 //! budget and at its end ([`looks`]), each look with a bootstrap interval whose level comes from
 //! spending a two-sided 5 % over the looks (Hwang–Shih–DeCani, `γ = −2`; [`spending`]). The
-//! screen stops at the first look that *establishes parity* — the whole interval within
-//! `±parity`: two one-sided tests (Schuirmann, 1987) — or that *signals* a win or a loss
+//! screen stops at the first look that *establishes parity* in its process — the whole interval
+//! within the parity: two one-sided tests (Schuirmann, 1987) — or that *signals* a win or a loss
 //! ([`signal`]); a screen that reaches its end without either is an inconclusive parity. A
 //! signal is not a verdict that can fail a test: *the confirmation* then measures fresh
-//! processes ([`confirm()`]) and tests the signal's side on them alone — Student's t over the
-//! processes' own differences, a one-sided test against the tolerance at `α = (1 − level) / 2`
-//! spent over looks at 4, 8 and 12 processes with the same spending function — and stops for
-//! futility when the fresh processes' mean difference lies inside the tolerance. Only
-//! the fresh processes' verdict, by the same parity rule, can fail a test. A comparison never
-//! takes more than [`TIME_CAP`] times its budget: a confirmation that reaches it takes its last
-//! look with the processes it has.
+//! processes ([`confirm()`]), as many as the time cap has room for, planned before the first,
+//! and tests the signal's side on them alone with Wilcoxon's exact signed-rank test of their log
+//! ratios against `ln(1 + tolerance)`, at the one-sided level [`confirmation_alpha`], once, on
+//! all of them; a futility check may end it early. Only a confirmed loss fails a test. A
+//! comparison never takes more than [`TIME_CAP`] times its budget: a fresh process that would
+//! end past it is not started, and the confirmation then takes no look at all.
 //!
-//! **What it guarantees.** Per pair and side: fresh processes are independent draws of the
-//! per-process effects (hash seeds, layout, allocator state), so whatever the screen did, a pair
-//! whose true difference (what the compiled code costs, averaged over processes) lies inside
-//! the tolerance is confirmed as a win or a loss with probability at most `α` — exactly, for
-//! normal per-process differences, by Student's t and Bonferroni's inequality over the looks;
-//! the futility stop is non-binding and can only lower it. Run-wide, for the `m` comparisons of
-//! a binary, at most `m · α`; and since a pair without per-process effects reaches the
-//! confirmation only after its screen signalled, at most 2.5 % a side
-//! (`docs/statistics.md`, "The decision"). A difference every process of one *build* shares —
-//! two identical `#[inline(never)]` functions at different addresses, say — is a property of
-//! that compiled code, not noise: the guarantee is about the build that was measured, and such
-//! a difference is confirmed when it exceeds the tolerance.
+//! **What it guarantees.** Per pair: a pair whose true difference lies inside the parity is
+//! confirmed as a win or a loss with probability at most `α`, whatever the screen did, provided
+//! each fresh process's log ratio is symmetric about a common centre — always so for identical
+//! code, whose two arms are exchangeable, whatever per-process effects (hash seeds, layout,
+//! discrete speed classes) it has. Run-wide: the pairs' `α` add up to at most [`RUN_ALPHA`],
+//! 5 %, for the whole binary (`docs/statistics.md`, "The decision"). A difference every process
+//! of one *build* shares — two identical `#[inline(never)]` functions at different addresses,
+//! say — is a property of that compiled code, not noise: the guarantee is about the build that
+//! was measured, and the A/A floor guards against the part of it the twins can see.
 
 pub mod confirm;
 pub mod looks;
 pub mod spending;
 
 pub use crate::verdict::Confirmation;
-pub use confirm::{MIN_FRESH_PROCESSES, Plan, TIME_CAP, conclude, confirm, confirmation_level};
+#[cfg(test)]
+pub use confirm::RUN_ALPHA;
+pub use confirm::{FIRST_FUTILITY_CHECK, Plan, TIME_CAP, conclude, confirm, confirmation_alpha, without_room};
 pub use looks::{LOOKS, Looks, PROCESS_LEVEL, Role, signal};

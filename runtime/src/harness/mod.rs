@@ -30,7 +30,5 @@ pub use build::BuildInfo;
 pub use registry::{AttributeSettings, Batches, Comparison, Expectation, Registration, comparisons};
 pub use revision::revision_label;
 pub use run::main;
-#[cfg(test)]
-pub(crate) use settings::DEFAULT_MAX_PROCESSES;
 pub use settings::Settings;
 pub use trial::run_trial;

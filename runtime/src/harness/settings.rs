@@ -2,7 +2,7 @@
 //! measured.
 
 use super::variables::{CHILD_VARIABLE, OPTIMISED_VARIABLE};
-use crate::decide::MIN_FRESH_PROCESSES;
+use crate::decide::FIRST_FUTILITY_CHECK;
 use crate::measure::Layout;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -39,9 +39,9 @@ pub struct Settings {
     /// `RTCOMPARE_PROCESSES`: worker processes each comparison is measured in (default 1: the
     /// test process itself).
     pub processes: usize,
-    /// `RTCOMPARE_MAX_PROCESSES`: most fresh processes a confirmation may measure before it
-    /// gives up on a close call (default 12; at least
-    /// [`MIN_FRESH_PROCESSES`](crate::decide::MIN_FRESH_PROCESSES), 4). See
+    /// `RTCOMPARE_MAX_PROCESSES`: most fresh processes a confirmation may measure (default 24;
+    /// at least [`FIRST_FUTILITY_CHECK`](crate::decide::FIRST_FUTILITY_CHECK), 4). The
+    /// confirmation plans as many as the time cap has room for, up to this. See
     /// `docs/design.md`, "Confirmation".
     pub max_processes: usize,
     /// `RTCOMPARE_TIMEOUT`: how long one worker process may take before it is killed (default
@@ -82,10 +82,10 @@ impl ChildRole {
     }
 }
 
-/// The most fresh processes a confirmation measures when `RTCOMPARE_MAX_PROCESSES` is not set:
-/// looks at 4, 8 and 12 ([`Plan::new`](crate::decide::Plan::new)). Only close calls take the
-/// last looks; a far difference is decided at the first.
-pub const DEFAULT_MAX_PROCESSES: usize = 12;
+/// The most fresh processes a confirmation measures when `RTCOMPARE_MAX_PROCESSES` is not set.
+/// The time cap usually leaves room for fewer (about 18 at the default budget), so this only
+/// binds for long budgets.
+pub const DEFAULT_MAX_PROCESSES: usize = 24;
 
 /// The seed used when `RTCOMPARE_SEED` is not set.
 pub const DEFAULT_SEED: u64 = 0x005E_ED0F_C0A7;
@@ -215,7 +215,7 @@ impl Settings {
                 self.confirm = on_or_off(value).ok_or(Problem::from("expected 1 (on) or 0 (off)"))?
             }
             "RTCOMPARE_PROCESSES" => self.processes = processes(value, 1)?,
-            "RTCOMPARE_MAX_PROCESSES" => self.max_processes = processes(value, MIN_FRESH_PROCESSES)?,
+            "RTCOMPARE_MAX_PROCESSES" => self.max_processes = processes(value, FIRST_FUTILITY_CHECK)?,
             "RTCOMPARE_TIMEOUT" => self.timeout = Some(duration(value)?),
             "RTCOMPARE_LAYOUT" => {
                 self.layout = Layout::parse(value).ok_or(Problem::from(

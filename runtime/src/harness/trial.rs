@@ -5,7 +5,9 @@ use super::client::measure_in_worker;
 use super::error::HarnessError;
 use super::plan::TrialPlan;
 use super::{Comparison, Expectation, Settings};
-use crate::decide::{Confirmation, PROCESS_LEVEL, Plan, Role, TIME_CAP, conclude, confirmation_level, signal};
+use crate::decide::{
+    Confirmation, PROCESS_LEVEL, Plan, Role, TIME_CAP, conclude, confirmation_alpha, signal, without_room,
+};
 use crate::measure::counting_allocator_installed;
 use crate::report::{Failure, Test, failure_message};
 use crate::seeds::{self, Purpose};
@@ -18,9 +20,21 @@ use std::time::{Duration, Instant};
 /// Measurements never overlap, whatever `--test-threads` says.
 static MEASURING: Mutex<()> = Mutex::new(());
 
-/// The share of the comparison's budget each confirmation process measures for: a quarter, so
-/// the screen and twelve fresh processes fit in [`TIME_CAP`] budgets.
-const CONFIRMATION_BUDGET_SHARE: f64 = 0.25;
+/// The share of the comparison's budget each confirmation process measures for: an eighth.
+/// Shorter processes buy the test more processes in the same time, which it needs twice over:
+/// its sureness is bounded by `2^−k` for `k` processes, and the spread between processes is
+/// only averaged out by more of them. Against a quarter, an eighth gave the most power per
+/// second on a memory-bound workload (`docs/statistics.md`, "The decision").
+const CONFIRMATION_BUDGET_SHARE: f64 = 0.125;
+
+/// What a fresh process costs beyond its share of the budget, allowed for when planning how
+/// many fit: starting the process, its calibration and warm-up, and the parent reading its
+/// samples. The plan also allows each process a quarter more time than that
+/// ([`PLANNING_MARGIN`]), since a process whose end would pass the time cap is not started.
+const PROCESS_OVERHEAD: Duration = Duration::from_millis(30);
+
+/// How much longer than planned a fresh process is allowed to take.
+const PLANNING_MARGIN: f64 = 1.25;
 
 /// Measures one comparison (never two at once), confirms a win or a loss in fresh processes,
 /// and decides whether its test passes. `registered` is the number of comparisons registered in
@@ -38,10 +52,16 @@ pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, regist
         Ok(None) => return facts(comparison, name),
         Err(why) => return failed(None, why.to_string()),
     };
+    let deadline = started + plan.budget * TIME_CAP;
     let judgement = if settings.confirm && signal(&first).is_some() {
-        match confirm(&plan, &first, registered, started + plan.budget * TIME_CAP) {
-            Ok(found) => conclude(first, found),
-            Err(problem) => return failed(Some(Judgement::of(first)), problem.to_string()),
+        let decision = confirmation_plan(&plan, registered, deadline);
+        if !decision.decidable() {
+            without_room(first, &decision)
+        } else {
+            match confirm(&plan, &first, &decision, deadline) {
+                Ok(found) => conclude(first, found),
+                Err(problem) => return failed(Some(Judgement::of(first)), problem.to_string()),
+            }
         }
     } else {
         Judgement::of(first)
@@ -147,20 +167,35 @@ fn measure_fresh(plan: &TrialPlan<'_>, seed: u64, budget: Duration) -> Result<Op
     }
 }
 
-/// The confirmation: fresh processes, fresh calibration, new seeds, each for a share of the
-/// budget, looked at sequentially until they confirm or rule out the first round's signal, or
+/// How many fresh processes a confirmation takes: as many as fit before `deadline`, planned from
+/// what one costs ([`CONFIRMATION_BUDGET_SHARE`] of the budget, [`PROCESS_OVERHEAD`],
+/// [`PLANNING_MARGIN`]) before the first is started, so the time cap cannot move the test; at
+/// most `RTCOMPARE_MAX_PROCESSES`. `registered` is the number of comparisons registered in the
+/// binary, which sets the level ([`confirmation_alpha`]).
+fn confirmation_plan(plan: &TrialPlan<'_>, registered: usize, deadline: Instant) -> Plan {
+    let one = (plan.budget.mul_f64(CONFIRMATION_BUDGET_SHARE * 1.05) + PROCESS_OVERHEAD).mul_f64(PLANNING_MARGIN);
+    let left = deadline.saturating_duration_since(Instant::now());
+    let room = (left.as_secs_f64() / one.as_secs_f64()).floor() as usize;
+    Plan {
+        alpha: confirmation_alpha(registered),
+        processes: room.min(plan.settings.max_processes),
+        budget: plan.budget,
+    }
+}
+
+/// The confirmation: the fresh processes `decision` plans, with fresh calibration and new seeds,
+/// each for a share of the budget, until they confirm or rule out the first round's signal, or
 /// another process would end past `deadline` ([`crate::decide::confirm`]).
 fn confirm(
     plan: &TrialPlan<'_>,
     first: &Report,
-    registered: usize,
+    decision: &Plan,
     deadline: Instant,
 ) -> Result<Confirmation, HarnessError> {
     let settings = plan.settings;
     let seed = seeds::for_purpose(settings.seed, Purpose::Confirmation);
     let (said, side) = (first.verdict.outcome, signal(first).unwrap_or(Outcome::Parity));
     let share = plan.budget.mul_f64(CONFIRMATION_BUDGET_SHARE);
-    let decision = Plan::new(settings.processes, settings.max_processes, confirmation_level(registered));
     let fresh = |process: usize| {
         let measured = measure_fresh(plan, seeds::nth(seed, process), share)
             .and_then(|measured| measured.ok_or_else(|| HarnessError::MissingInBaseline(plan.name.to_owned())));
@@ -171,9 +206,9 @@ fn confirm(
             problem: Box::new(problem),
         })
     };
-    let options = plan.judge_options(seed, decision.level);
+    let options = plan.judge_options(seed, 1.0 - 2.0 * decision.alpha);
     let fits = |one_more: Duration| Instant::now() + one_more <= deadline;
-    crate::decide::confirm(first, &decision, &options, plan.metric(), fresh, fits)
+    crate::decide::confirm(first, decision, &options, plan.metric(), fresh, fits)
 }
 
 fn panic_text(payload: &(dyn std::any::Any + Send)) -> &str {

@@ -129,8 +129,7 @@ fn run_under_callgrind(valgrind: &Valgrind, dumps: &Path, test: &str) -> (Result
     let mut command = valgrind.command(dumps, &program);
     command.args([name.as_str(), "--exact", "--ignored", "--test-threads=1"]);
     let started = Instant::now();
-    let mut process =
-        Watched::start(&mut command).unwrap_or_else(|e| panic!("valgrind does not start: {e}"));
+    let mut process = Watched::start(&mut command).unwrap_or_else(|e| panic!("valgrind does not start: {e}"));
     let watchdog = Watchdog::start(Duration::from_secs(300), &[&process]);
     let ending = process.wait();
     assert!(!watchdog.stop(), "the counting process ran for more than 300 s");

@@ -49,7 +49,7 @@ fn pooled(candidate: f64, baseline: f64) -> Report {
 }
 
 fn confirmation(report: Report, confirmed: bool, ending: Ending) -> Confirmation {
-    Confirmation { report, confirmed, looks: 2, ending }
+    Confirmation { report, confirmed, planned: 16, ending, settle: None }
 }
 
 /// A first round that leaned to a win it could not establish: a parity whose interval lies

@@ -338,7 +338,24 @@ mod tests {
             Caveat::Autocorrelated { block: 4 },
             Caveat::ProcessesDisagree { processes: 3, lowest: -0.02, highest: 0.03, width: 0.01 },
             Caveat::FewRounds { rounds: 10, operations: 100, batch_ns: 1e6 },
-            Caveat::Unconfirmed { side: Outcome::Loss, first: figures, fresh: figures, ending: Ending::TimeCap },
+            Caveat::Unconfirmed {
+                side: Outcome::Loss,
+                first: figures,
+                fresh: figures,
+                ending: Ending::LastLook,
+                settle: Some(crate::verdict::Settle {
+                    processes: 20,
+                    seconds: 3.2,
+                    budget: std::time::Duration::from_millis(1400),
+                }),
+            },
+            Caveat::NoRoom {
+                side: Outcome::Loss,
+                first: figures,
+                fewest: 12,
+                room: 8,
+                budget: std::time::Duration::from_millis(1500),
+            },
             Caveat::Leaned { side: Outcome::Loss, first: figures, fresh: figures },
         ];
         let mut written = std::collections::BTreeSet::new();

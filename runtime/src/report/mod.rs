@@ -39,7 +39,7 @@ pub use crate::units::{format_ns, format_value};
 pub use crate::validate::{PlacementSpread, Validation};
 pub use crate::verdict::{
     ArmRole, CLEAR_BEYOND_TOLERANCE, Caveat, DriftSeries, DriftTests, Ending, Report, ResamplingInfo, RoundFigures,
-    ThresholdConfidence, Validations, Verdict, WarningKind,
+    Settle, ThresholdConfidence, Validations, Verdict, WarningKind,
 };
 pub(crate) use atomic::write_atomically;
 pub(crate) use failure::{Failure, failure_message, unoptimised_note};
@@ -101,7 +101,7 @@ pub(crate) mod fixtures {
     pub(crate) fn confirmed(first: Report, second: Report) -> Judgement {
         crate::decide::conclude(
             first,
-            Confirmation { report: second, confirmed: true, looks: 1, ending: Ending::Confirmed },
+            Confirmation { report: second, confirmed: true, planned: 10, ending: Ending::Confirmed, settle: None },
         )
     }
 

@@ -5,7 +5,7 @@
 use crate::caveats::beyond_doubt;
 use crate::stats::Outcome;
 use crate::units::{change_interval, change_pct, format_ns, level_pct, pct, signed_pct};
-use crate::verdict::{ArmRole, Caveat, DriftSeries, Ending, Judgement, Report, RoundFigures, WarningKind};
+use crate::verdict::{ArmRole, Caveat, DriftSeries, Ending, Judgement, Report, RoundFigures, Settle, WarningKind};
 
 /// The sentence of `caveat`, one of `report`'s, with the arms' names taken from `report`.
 ///
@@ -61,7 +61,8 @@ pub fn sentence(caveat: &Caveat, report: &Report) -> String {
              interval is rough; give the comparison more time.",
             format_ns(batch_ns)
         ),
-        Caveat::Unconfirmed { side, first, fresh, ending } => unconfirmed(side, &first, &fresh, ending),
+        Caveat::Unconfirmed { side, first, fresh, ending, settle } => unconfirmed(side, &first, &fresh, ending, settle),
+        Caveat::NoRoom { side, first, fewest, room, budget } => no_room(side, &first, fewest, room, budget),
         Caveat::Leaned { side, first, fresh } => leaned(side, &first, &fresh),
     }
 }
@@ -160,20 +161,63 @@ fn processes_disagree(processes: usize, lowest: f64, highest: f64, width: f64) -
     )
 }
 
-/// Both figures, and why the confirmation ended where it did. A signal the processes ruled out
-/// gets no advice: more of them would only say the same.
-fn unconfirmed(side: Outcome, first: &RoundFigures, fresh: &RoundFigures, ending: Ending) -> String {
-    let advice = match ending {
-        Ending::Confirmed | Ending::RuledOut => "an effect that does not repeat across processes is not reported.",
-        Ending::LastLook => {
-            "that is as many as RTCOMPARE_MAX_PROCESSES allows, and they neither confirmed nor ruled it out: the \
-             difference is too close to the tolerance to settle at this binary's confirmation level."
+/// Both figures, why the confirmation ended where it did, and what would settle it. A signal
+/// the processes ruled out gets no advice: more of them would only say the same.
+fn unconfirmed(
+    side: Outcome,
+    first: &RoundFigures,
+    fresh: &RoundFigures,
+    ending: Ending,
+    settle: Option<Settle>,
+) -> String {
+    let why = match ending {
+        Ending::Confirmed | Ending::RuledOut | Ending::NoRoom => {
+            return with_figures(
+                side,
+                first,
+                fresh,
+                "an effect that does not repeat across processes is not reported.",
+            );
         }
+        Ending::LastLook => "they neither confirmed nor ruled it out at this binary's confirmation level",
         Ending::TimeCap => {
-            "the comparison reached its time cap (4 times its budget) before more processes could settle it; a \
-             longer budget (`time = \"2s\"`, or RTCOMPARE_TIME) gives each process more rounds."
+            "the comparison reached its time cap (4 times its budget) before the planned look, so none was taken"
         }
     };
+    let advice = match settle {
+        Some(settle) => format!(
+            "{why}: the difference is too close to the tolerance to settle here. About {} fresh processes (about \
+             {:.1} s) would settle it, which a budget of {} holds (RTCOMPARE_TIME, or the attribute's `time`).",
+            settle.processes,
+            settle.seconds,
+            budget_text(settle.budget)
+        ),
+        None => {
+            format!("{why}, and their own estimate lies inside the tolerance: more of them would likely say parity.")
+        }
+    };
+    with_figures(side, first, fresh, &advice)
+}
+
+/// A budget as `RTCOMPARE_TIME` accepts it, rounded up to a tenth of a second.
+fn budget_text(budget: std::time::Duration) -> String {
+    format!("{:.1}s", (budget.as_secs_f64() * 10.0).ceil() / 10.0)
+}
+
+/// A signal that no fresh process was measured for: the time cap left too little room.
+fn no_room(side: Outcome, first: &RoundFigures, fewest: usize, room: usize, budget: std::time::Duration) -> String {
+    format!(
+        "the first round {} (ratio {:.3}, change {}), but the time cap (4 times the budget) leaves room for {room} \
+         fresh processes, and confirming at this binary's level takes at least {fewest}; none was started. A budget \
+         of {} holds them (RTCOMPARE_TIME, or the attribute's `time`).",
+        first_round_said(first.outcome, side),
+        first.ratio,
+        change_pct(first.estimate.difference),
+        budget_text(budget)
+    )
+}
+
+fn with_figures(side: Outcome, first: &RoundFigures, fresh: &RoundFigures, advice: &str) -> String {
     format!(
         "the first round {} (ratio {:.3}, change {}), but {} fresh processes pooled said {} (ratio {:.3}, change {} \
          {}); {advice}",

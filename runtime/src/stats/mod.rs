@@ -10,6 +10,7 @@ mod normal;
 mod parity;
 mod pooled;
 mod quantile;
+mod signed_rank;
 mod student;
 
 pub use autocorrelation::lag1_autocorrelation;
@@ -20,8 +21,9 @@ pub use bootstrap::{
 };
 pub use drift::{DRIFT_ALPHA, Drift, detect_drift};
 pub use normal::{normal_quantile, two_sided_normal_p};
-pub use parity::{Outcome, ParityInputs, ParityVerdict, Spread, fast_end, parity_verdict};
+pub use parity::{Outcome, ParityInputs, ParityVerdict, Spread, fast_end, parity_verdict, win_margin};
 pub use pooled::{Pooled, pool_processes};
 pub(crate) use quantile::sorted_copy;
-pub use quantile::{Summary, median, quantile_sorted};
+pub use quantile::{Summary, median, quantile_sorted, trimmed_mean};
+pub use signed_rank::{SignedRank, SignedRankAnalysis, fewest_for_level};
 pub use student::{student_t_cdf, student_t_quantile};

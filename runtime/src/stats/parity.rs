@@ -73,10 +73,10 @@ pub struct ParityInputs<'a> {
     /// When the rounds come from several processes: the standard deviation `s` of one process's
     /// difference, from the processes' own spread ([`crate::stats::Pooled::process_spread`]).
     /// Rounds of one process share its draw of per-process randomness, so how far the figure
-    /// moves from one run to the next is read off the processes, not the rounds:
-    /// [`Spread::RoundMedian`] is then `1.349 · s`, the interquartile range of one process's
-    /// difference — what the one-process rule estimates from its rounds, plus the variation
-    /// between processes that its rounds cannot see. `None` for one process.
+    /// moves from one set of processes to the next is read off the processes, not the rounds:
+    /// [`Spread::RoundMedian`] is then `1.349 · s / √k` for `k` processes, the interquartile
+    /// range of the mean's own sampling distribution — the one-process rule's quantity, with the
+    /// variation between processes that one process's rounds cannot see. `None` for one process.
     pub process_spread: Option<f64>,
     /// When the rounds come from several processes: how many each contributed, in order (empty
     /// for one process). The ratio of fast ends is then each process's own, and their median is
@@ -219,8 +219,10 @@ fn spread(inputs: &ParityInputs<'_>, candidate: &Summary, baseline: &Summary) ->
         Spread::RawSamples => candidate.relative_iqr().max(baseline.relative_iqr()),
         Spread::RoundRatios => round_ratios().0,
         Spread::RoundMedian => match inputs.process_spread {
-            // The IQR of a normal estimate is 1.349 standard deviations, as below for one process.
-            Some(spread) => NORMAL_IQR * spread,
+            // How far the mean over k processes moves from one set of processes to the next: the
+            // interquartile range of its sampling distribution, 1.349 standard errors (s / √k),
+            // as the rule below is the median's for the rounds of one process.
+            Some(spread) => NORMAL_IQR * spread / (inputs.process_rounds.len().max(1) as f64).sqrt(),
             None => {
                 let (iqr, rounds) = round_ratios();
                 // A sample median's standard error is √(π/2) σ/√n; the same factor carries the IQR.
@@ -266,16 +268,32 @@ fn per_process_best_ratio(inputs: &ParityInputs<'_>) -> Option<f64> {
     (!ratios.is_empty()).then(|| super::median(&ratios))
 }
 
-/// Which side of `1 ± tolerance` a ratio falls on (win below, loss above). The same bounds as
-/// the interval check on `d = 1 − ratio`, so the rule and the interval never disagree on sides.
+/// Which side of the tolerance a ratio falls on: a loss above `1 + tolerance`, a win below
+/// `1 / (1 + tolerance)`. The same bounds as the interval check on `d = 1 − ratio` (a loss below
+/// `−tolerance`, a win above [`win_margin`]), so the rule and the interval never disagree on sides.
 fn side(ratio: f64, tolerance: f64) -> Outcome {
     if ratio > 1.0 + tolerance {
         Outcome::Loss
-    } else if ratio < 1.0 - tolerance {
+    } else if ratio * (1.0 + tolerance) < 1.0 {
         Outcome::Win
     } else {
         Outcome::Parity
     }
+}
+
+/// The difference `d = 1 − ratio` a win must exceed at `tolerance`: `1 − 1 / (1 + tolerance)`.
+/// A loss must fall below `d = −tolerance`, a ratio of `1 + tolerance`; a win must reach the
+/// ratio's mirror image on the log scale, `1 / (1 + tolerance)`, so that swapping the two arms
+/// swaps win and loss and changes nothing else (a margin of `±tolerance` on `d` itself would call
+/// a ratio of 1.04 a loss at 4 % and its swapped pair, 1/1.04 = 0.9615, parity).
+///
+/// ```
+/// use rtcompare_runtime::stats::win_margin;
+/// assert!((win_margin(0.04) - 0.04 / 1.04).abs() < 1e-15);
+/// assert!((1.0 - win_margin(0.04)) * 1.04 - 1.0 < 1e-15);
+/// ```
+pub fn win_margin(tolerance: f64) -> f64 {
+    tolerance / (1.0 + tolerance)
 }
 
 #[cfg(test)]
@@ -441,10 +459,15 @@ mod tests {
     }
 
     #[test]
-    fn sides_are_one_plus_and_one_minus_the_tolerance() {
+    fn sides_are_one_plus_the_tolerance_and_its_reciprocal() {
         assert_eq!(side(1.05, 0.04), Outcome::Loss);
         assert_eq!(side(0.95, 0.04), Outcome::Win);
         assert_eq!(side(0.97, 0.04), Outcome::Parity);
         assert_eq!(side(1.03, 0.04), Outcome::Parity);
+        // Swapping the arms swaps the side at the margin itself.
+        assert_eq!(side(1.0401, 0.04), Outcome::Loss);
+        assert_eq!(side(1.0 / 1.0401, 0.04), Outcome::Win);
+        assert_eq!(side(1.0399, 0.04), Outcome::Parity);
+        assert_eq!(side(1.0 / 1.0399, 0.04), Outcome::Parity);
     }
 }
