@@ -338,11 +338,10 @@ impl Destinations {
 fn gathered(own: &Run<'_>, records: Vec<Record>, own_start: Option<u64>) -> (Environment, Vec<Test>, Option<u64>) {
     let mut environment = own.environment.clone();
     // RFC 3339 times in UTC of one format sort as text.
-    if let Some(first) = records.iter().min_by(|a, b| a.started_at.cmp(&b.started_at)) {
-        if first.started_at < environment.started_at {
-            (environment.started_at, environment.load_average_start) =
-                (first.started_at.clone(), first.load_average_start);
-        }
+    if let Some(first) = records.iter().min_by(|a, b| a.started_at.cmp(&b.started_at))
+        && first.started_at < environment.started_at
+    {
+        (environment.started_at, environment.load_average_start) = (first.started_at.clone(), first.load_average_start);
     }
     let step_summary_start = records.iter().filter_map(|r| r.step_summary_start).chain(own_start).min();
     let mut tests: BTreeMap<String, Test> = records.into_iter().map(|r| (r.test.name.clone(), r.test)).collect();
