@@ -109,8 +109,18 @@ struct Comparison {
 struct Confirmation {
     report: Round,
     confirmed: bool,
-    looks: usize,
+    planned: usize,
     ending: String,
+    settle: Option<Settle>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)] // read to check the shape
+struct Settle {
+    processes: usize,
+    seconds: f64,
+    budget: f64,
 }
 
 #[derive(Deserialize)]
@@ -402,7 +412,8 @@ fn check_figures(file: &ResultsFile) {
     let first = c.first.as_ref().unwrap_or_else(|| panic!("no first round"));
     assert_eq!(verdict.ratio, first.verdict.ratio, "the verdict's figures are the first round's");
     let confirmation = c.confirmation.as_ref().unwrap_or_else(|| panic!("a 4x win is confirmed"));
-    assert!(confirmation.confirmed && confirmation.ending == "confirmed" && confirmation.looks >= 1);
+    assert!(confirmation.confirmed && confirmation.ending == "confirmed" && confirmation.settle.is_none());
+    assert!(confirmation.planned >= confirmation.report.resampling.processes, "{}", confirmation.planned);
     assert_eq!(confirmation.report.verdict.outcome, "win");
     assert_eq!(c.warnings.len(), c.caveats.len(), "a sentence per caveat");
     let samples = &first.samples;

@@ -1,10 +1,11 @@
 //! The confirmation: the screen's signal tested on fresh processes alone, by Wilcoxon's exact
 //! signed-rank test of their log ratios.
 //!
-//! Each fresh process gives its own log ratio `y_j`, the trimmed mean of its rounds' `ln(cᵢ / bᵢ)`. The screen's process is
-//! left out entirely: it was chosen because it signalled, and counting it would make the test's
-//! level depend on that choice. Before the first fresh process the harness plans how many fit in
-//! the time left ([`Plan::processes`], `K`), and the test is taken **once**, on all `K`: it
+//! Each fresh process gives its own log ratio `y_j`, the trimmed mean of its rounds'
+//! `ln(cᵢ / bᵢ)`. The screen's process is left out entirely: it was chosen because it signalled,
+//! and counting it would make the test's level depend on that choice. A first fresh process, the
+//! pilot, shows what one costs; from that alone it is planned how many fit in the time left
+//! (`K`), and the test is taken **once**, on those `K`, the pilot not among them: it
 //! **confirms** when it puts the centre of the `y_j` beyond `ln(1 + tolerance)` on the signal's
 //! side at the one-sided level `α` ([`confirmation_alpha`]). From the fourth process on, a
 //! futility check may end it early — the reverse test at 10 % puts the centre inside the parity —
@@ -61,8 +62,8 @@ pub fn confirmation_alpha(registered: usize) -> f64 {
 pub struct Plan {
     /// One-sided error rate of the whole confirmation.
     pub alpha: f64,
-    /// Fresh processes the test is taken on, planned before the first so the time cap cannot
-    /// move the look.
+    /// The most fresh processes the test is taken on (`RTCOMPARE_MAX_PROCESSES`); the pilot
+    /// plans how many of them fit.
     pub processes: usize,
     /// The comparison's budget, for the settling figure of an undecided confirmation.
     pub budget: Duration,
@@ -74,47 +75,62 @@ impl Plan {
         fewest_for_level(self.alpha)
     }
 
-    /// Whether the planned processes can confirm anything.
+    /// Whether this many processes can confirm anything.
     pub fn decidable(&self) -> bool {
         self.processes >= self.fewest()
     }
 }
 
-/// How much slower than the slowest so far the next fresh process is allowed for when asking
-/// whether it fits in the time cap: process times vary by a tenth or two (start-up, a page-cache
-/// miss, a busy core), and a cap is only honoured if the process that crosses it is never started.
+/// How much longer than the longest so far the next fresh process is allowed to take, when
+/// planning how many fit and before starting each: process times vary by a tenth or two
+/// (start-up, a page-cache miss, a busy core), and a cap is only honoured if the process that
+/// crosses it is never started.
 const SLOWER_PROCESS: f64 = 1.25;
 
-/// Confirms the screen's signal ([`signal`]) on the fresh processes `plan` asks for, drawn from
-/// `measure`, which is called with the index of each new process (0, 1, …) and may fail; its
-/// error is returned as is. Before each process `may_start` is asked whether another fits in the
-/// comparison's time ([`TIME_CAP`]), given what one more costs at most so far (the longest
-/// process, with a margin for a slower one, and the longest judgement); when it says no, the
-/// confirmation ends without a look. `options` are the pair's judging options.
+/// Confirms the screen's signal ([`signal`]) on fresh processes drawn from `measure`, which is
+/// called with the index of each new process (0, 1, …) and may fail; its error is returned as
+/// is. `room` says how many processes of a given cost still fit in the comparison's time
+/// ([`TIME_CAP`]). `options` are the pair's judging options.
+///
+/// The first process is a **pilot**: what it costs — start-up, calibration, its share of the
+/// budget — plans how many processes the test is taken on (`K`, at most `plan.processes`), and
+/// it is not among them, so the number of processes tested depends on nothing they measure.
+/// With room for fewer than the test needs ([`Plan::fewest`]) no more are started. Before each
+/// of the `K`, `room` is asked again; when one more no longer fits, the confirmation ends
+/// without a look.
 pub fn confirm<E>(
     first: &Report,
     plan: &Plan,
     options: &JudgeOptions,
     metric: Metric,
     mut measure: impl FnMut(usize) -> Result<Measured, E>,
-    mut may_start: impl FnMut(Duration) -> bool,
+    mut room: impl FnMut(Duration) -> usize,
 ) -> Result<Confirmation, E> {
     let started = Instant::now();
     // A screen with nothing to confirm is taken as a parity to repeat.
     let side = signal(first).unwrap_or(Outcome::Parity);
-    let test = FreshTest { side, alpha: plan.alpha, look: true };
+    let pilot = measure(0)?;
+    let mut longest = started.elapsed();
+    let planned = plan.processes.min(room(longest.mul_f64(SLOWER_PROCESS)));
+    if planned < plan.fewest() {
+        let report = judge_fresh(vec![pilot], metric, options, FreshTest { side, alpha: plan.alpha, look: false });
+        let needed = plan.fewest() as f64;
+        let budget = plan.budget.mul_f64(needed / planned.max(1) as f64);
+        let settle = Settle { processes: plan.fewest(), seconds: needed * longest.as_secs_f64(), budget };
+        let report = Report { duration: started.elapsed(), ..report };
+        return Ok(Confirmation { report, confirmed: false, planned, ending: Ending::NoRoom, settle: Some(settle) });
+    }
     let mut measured: Vec<Measured> = Vec::new();
     let mut logs: Vec<f64> = Vec::new();
-    let mut longest = Duration::ZERO;
     let ending = loop {
-        if measured.len() == plan.processes {
+        if measured.len() == planned {
             break Ending::LastLook;
         }
-        if !may_start(longest.mul_f64(SLOWER_PROCESS)) {
+        if room(longest.mul_f64(SLOWER_PROCESS)) == 0 {
             break Ending::TimeCap;
         }
         let one = Instant::now();
-        let process = measure(measured.len())?;
+        let process = measure(measured.len() + 1)?;
         longest = longest.max(one.elapsed());
         logs.push(process_log_ratio(&process.samples));
         measured.push(process);
@@ -123,14 +139,15 @@ pub fn confirm<E>(
         }
     };
     let look = ending == Ending::LastLook;
-    let report = judge_fresh(measured, metric, options, FreshTest { look, ..test });
+    let report = judge_fresh(measured, metric, options, FreshTest { side, alpha: plan.alpha, look });
     let confirmed = look && report.verdict.outcome == side;
     let ending = if confirmed { Ending::Confirmed } else { ending };
+    let plan = Plan { processes: planned, ..*plan };
     let settle = (!confirmed && ending != Ending::RuledOut)
-        .then(|| settling(side, &logs, &report, plan, started.elapsed()))
+        .then(|| settling(side, &logs, &report, &plan, started.elapsed()))
         .flatten();
     let report = Report { duration: started.elapsed(), ..report };
-    Ok(Confirmation { report, confirmed, planned: plan.processes, ending, settle })
+    Ok(Confirmation { report, confirmed, planned, ending, settle })
 }
 
 /// Whether the fresh processes so far rule `side` out: the reverse test at [`FUTILITY_ALPHA`]
@@ -171,7 +188,8 @@ fn settling(side: Outcome, logs: &[f64], report: &Report, plan: &Plan, took: Dur
     let z = normal_quantile(1.0 - plan.alpha) + normal_quantile(0.9);
     let needed = ((z * spread / gap).powi(2) * std::f64::consts::PI / 3.0).ceil() as usize;
     let processes = needed.max(plan.fewest());
-    let pace = took.as_secs_f64() / logs.len() as f64;
+    // The pilot is one of the processes the time was spent on.
+    let pace = took.as_secs_f64() / (logs.len() + 1) as f64;
     let room = plan.processes.max(1) as f64;
     let budget = plan.budget.mul_f64((processes as f64 / room).max(1.0));
     Some(Settle { processes, seconds: processes as f64 * pace, budget })
@@ -284,21 +302,22 @@ mod tests {
         let first = first_round();
         assert_eq!(first.verdict.outcome, Outcome::Loss);
         let fresh = |process: usize| -> Result<_, std::convert::Infallible> { Ok(three_times(process + 1)) };
-        let found = confirm(&first, &plan(12), &JudgeOptions::default(), Metric::Time, fresh, |_| true).unwrap();
+        let found = confirm(&first, &plan(12), &JudgeOptions::default(), Metric::Time, fresh, |_| 99).unwrap();
         assert!(found.confirmed && found.ending == Ending::Confirmed, "{found:?}");
         assert_eq!((found.report.resampling.processes, found.settle), (12, None));
     }
 
     #[test]
-    fn a_plan_too_small_for_the_level_cannot_confirm_and_says_what_would() {
+    fn a_plan_too_small_for_the_level_starts_only_the_pilot_and_says_what_would_make_room() {
         let first = first_round();
         let fresh = |process: usize| -> Result<_, std::convert::Infallible> { Ok(three_times(process + 1)) };
-        // Nine processes cannot reach 0.1 % (2⁻⁹ = 0.2 %).
+        // Nine processes cannot reach 0.1 % (2⁻⁹ = 0.2 %): the pilot shows there is no room.
         let small = plan(9);
         assert!(!small.decidable());
-        let found = confirm(&first, &small, &JudgeOptions::default(), Metric::Time, fresh, |_| true).unwrap();
-        assert!(!found.confirmed && found.ending == Ending::LastLook, "{found:?}");
-        let settle = found.settle.expect("a difference far beyond the tolerance says what would settle it");
+        let found = confirm(&first, &small, &JudgeOptions::default(), Metric::Time, fresh, |_| 99).unwrap();
+        assert!(!found.confirmed && found.ending == Ending::NoRoom, "{found:?}");
+        assert_eq!(found.report.resampling.processes, 1, "only the pilot ran");
+        let settle = found.settle.expect("no room says what would make room");
         assert_eq!(settle.processes, small.fewest());
     }
 
@@ -306,12 +325,13 @@ mod tests {
     fn a_confirmation_the_time_cap_cuts_takes_no_look() {
         let first = first_round();
         let fresh = |process: usize| -> Result<_, std::convert::Infallible> { Ok(three_times(process + 1)) };
-        let mut started = 0;
-        let fits = |_| {
-            started += 1;
-            started <= 11
+        // Room for twelve after the pilot, then for fewer and fewer: the twelfth never starts.
+        let mut asked = 0;
+        let room = |_| {
+            asked += 1;
+            13 - asked
         };
-        let found = confirm(&first, &plan(12), &JudgeOptions::default(), Metric::Time, fresh, fits).unwrap();
+        let found = confirm(&first, &plan(12), &JudgeOptions::default(), Metric::Time, fresh, room).unwrap();
         assert_eq!((found.confirmed, found.ending, found.report.resampling.processes), (false, Ending::TimeCap, 11));
         assert_eq!(found.report.verdict.outcome, Outcome::Parity, "no look, so no verdict beyond parity");
         assert!(found.settle.is_some());
@@ -323,7 +343,7 @@ mod tests {
         let first = first_round();
         assert!(Judgement::of(first.clone()).over_processes().is_none());
         let fresh = |process: usize| -> Result<_, std::convert::Infallible> { Ok(three_times(process + 1)) };
-        let found = confirm(&first, &plan(10), &JudgeOptions::default(), Metric::Time, fresh, |_| true).unwrap();
+        let found = confirm(&first, &plan(10), &JudgeOptions::default(), Metric::Time, fresh, |_| 99).unwrap();
         let mean = conclude(first, found).over_processes().expect("confirmed");
         assert_eq!(mean.processes, 11);
         assert!(mean.difference < -1.0, "the candidate takes about 3x the time: {mean:?}");

@@ -167,20 +167,26 @@ fn measure_fresh(plan: &TrialPlan<'_>, seed: u64, budget: Duration) -> Result<Op
     }
 }
 
-/// How many fresh processes a confirmation takes: as many as fit before `deadline`, planned from
-/// what one costs ([`CONFIRMATION_BUDGET_SHARE`] of the budget, [`PROCESS_OVERHEAD`],
-/// [`PLANNING_MARGIN`]) before the first is started, so the time cap cannot move the test; at
-/// most `RTCOMPARE_MAX_PROCESSES`. `registered` is the number of comparisons registered in the
-/// binary, which sets the level ([`confirmation_alpha`]).
+/// A confirmation's plan: its level, from `registered`, the number of comparisons registered in
+/// the binary ([`confirmation_alpha`]), and how many fresh processes it may test: at most
+/// `RTCOMPARE_MAX_PROCESSES`, and at best as many as fit before `deadline` besides the pilot
+/// were each to cost only its share of the budget ([`CONFIRMATION_BUDGET_SHARE`]) and
+/// [`PROCESS_OVERHEAD`] ([`PLANNING_MARGIN`] more). When even that is too few for the test, no
+/// process is started; otherwise the pilot's real cost plans the rest.
 fn confirmation_plan(plan: &TrialPlan<'_>, registered: usize, deadline: Instant) -> Plan {
     let one = (plan.budget.mul_f64(CONFIRMATION_BUDGET_SHARE * 1.05) + PROCESS_OVERHEAD).mul_f64(PLANNING_MARGIN);
-    let left = deadline.saturating_duration_since(Instant::now());
-    let room = (left.as_secs_f64() / one.as_secs_f64()).floor() as usize;
+    let room = fitting(deadline, one).saturating_sub(1);
     Plan {
         alpha: confirmation_alpha(registered),
         processes: room.min(plan.settings.max_processes),
         budget: plan.budget,
     }
+}
+
+/// How many processes costing `each` still fit before `deadline`.
+fn fitting(deadline: Instant, each: Duration) -> usize {
+    let left = deadline.saturating_duration_since(Instant::now());
+    (left.as_secs_f64() / each.as_secs_f64().max(1e-9)).floor() as usize
 }
 
 /// The confirmation: the fresh processes `decision` plans, with fresh calibration and new seeds,
@@ -207,8 +213,9 @@ fn confirm(
         })
     };
     let options = plan.judge_options(seed, 1.0 - 2.0 * decision.alpha);
-    let fits = |one_more: Duration| Instant::now() + one_more <= deadline;
-    crate::decide::confirm(first, decision, &options, plan.metric(), fresh, fits)
+    let room = |each: Duration| fitting(deadline, each);
+    let decision = Plan { processes: plan.settings.max_processes, ..*decision };
+    crate::decide::confirm(first, &decision, &options, plan.metric(), fresh, room)
 }
 
 fn panic_text(payload: &(dyn std::any::Any + Send)) -> &str {

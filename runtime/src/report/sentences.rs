@@ -171,7 +171,7 @@ fn unconfirmed(
     settle: Option<Settle>,
 ) -> String {
     let why = match ending {
-        Ending::Confirmed | Ending::RuledOut | Ending::NoRoom => {
+        Ending::Confirmed | Ending::RuledOut => {
             return with_figures(
                 side,
                 first,
@@ -183,11 +183,15 @@ fn unconfirmed(
         Ending::TimeCap => {
             "the comparison reached its time cap (4 times its budget) before the planned look, so none was taken"
         }
+        Ending::NoRoom => {
+            "what the first of them cost leaves the time cap (4 times the budget) too little room for the processes \
+             the test needs at this binary's level, so none was taken"
+        }
     };
     let advice = match settle {
         Some(settle) => format!(
-            "{why}: the difference is too close to the tolerance to settle here. About {} fresh processes (about \
-             {:.1} s) would settle it, which a budget of {} holds (RTCOMPARE_TIME, or the attribute's `time`).",
+            "{why}. About {} fresh processes (about {:.1} s) would settle it, which a budget of {} holds \
+             (RTCOMPARE_TIME, or the attribute's `time`).",
             settle.processes,
             settle.seconds,
             budget_text(settle.budget)

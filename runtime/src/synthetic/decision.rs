@@ -35,6 +35,11 @@ enum Effect {
     /// A rare slow class: `share` of the processes are slower by one unit, the others not, with
     /// a normal spread of `spread` units.
     RareSlow { share: f64, spread: f64 },
+    /// A coin flip on the difference itself: the candidate's arm is a unit slower or faster at
+    /// even odds, with a normal spread of `spread` units, and the baseline's is not moved. The
+    /// hardest symmetric shape for a test across processes: every process lands on the same side
+    /// with probability `2^−k`.
+    SignFlip { spread: f64 },
 }
 
 /// One kind of comparison: what the processes of it look like.
@@ -71,9 +76,11 @@ fn process(workload: Workload, rounds: usize, rng: &mut Dprng) -> Measured {
         Effect::Classes { spread } => 1.5f64.sqrt() * ((rng.u64() % 3) as f64 - 1.0 + spread * normal(rng)),
         Effect::CoinFlip { spread } => (if rng.f64() < 0.5 { -1.0 } else { 1.0 }) + spread * normal(rng),
         Effect::RareSlow { share, spread } => f64::from(u8::from(rng.f64() < share)) + spread * normal(rng),
+        Effect::SignFlip { spread } => (if rng.f64() < 0.5 { -1.0 } else { 1.0 }) + spread * normal(rng),
     };
     let candidate_effect = workload.per_process * effect() + workload.slowdown.ln_1p();
-    let baseline_effect = workload.per_process * effect();
+    let baseline_effect =
+        if matches!(workload.effect, Effect::SignFlip { .. }) { 0.0 } else { workload.per_process * effect() };
     let mut routines: [Vec<f64>; 4] = Default::default();
     for _ in 0..rounds {
         let machine = 0.5 * workload.noise * normal(rng);
@@ -172,7 +179,7 @@ fn decide(workload: Workload, parity: f64, registered: usize, runs: usize, seed:
         };
         tally.first_signals += 1;
         let source = fresh(workload, parity, rng.u64());
-        let found = confirm(&first, &plan, &options(parity, rng.u64()), Metric::Time, source, |_| true)
+        let found = confirm(&first, &plan, &options(parity, rng.u64()), Metric::Time, source, |_| usize::MAX)
             .expect("synthetic processes cannot fail");
         tally.processes += found.report.resampling.processes;
         match (found.confirmed, side) {
@@ -272,8 +279,8 @@ fn confirmations(
     for _ in 0..trials {
         let mut stream = Dprng::new(rng.u64());
         let source = |_| -> Result<Measured, ()> { Ok(process(truth, rounds, &mut stream)) };
-        let found =
-            confirm(first, &plan, &cheap, Metric::Time, source, |_| true).expect("synthetic processes cannot fail");
+        let found = confirm(first, &plan, &cheap, Metric::Time, source, |_| usize::MAX)
+            .expect("synthetic processes cannot fail");
         confirmed += usize::from(found.confirmed);
         processes += found.report.resampling.processes;
     }
@@ -314,23 +321,27 @@ fn the_confirmation_holds_its_level_at_the_parity() {
     assert!(confirmed as f64 >= 0.6 * alpha * trials as f64, "{confirmed}");
 }
 
-/// Identical code whose per-process effect is a coin flip (the shape a t test on four processes
-/// confirms 6 % of the time at a nominal 1 %) or a rare slow class, tested on the fewest fresh
-/// processes the level allows, where every fresh process landing in the slow class is enough
-/// to confirm: confirmed at most `α`, in 40,000 confirmations each (a violation by half shows
-/// as six Monte-Carlo errors). Identical arms are exchangeable, so each process's log ratio is
-/// symmetric about zero however the effect is shaped, which is all the signed-rank test needs.
+/// Per-process effects in discrete classes, on code whose true difference is nil, tested on the
+/// fewest fresh processes the level allows (seven at `α = 1 %`): each arm's own coin flip or rare
+/// slow class (identical code: its arms are exchangeable, so each process's log ratio is
+/// symmetric about zero however the effect is shaped), and the hardest symmetric shape, a coin
+/// flip on the difference itself, where all seven processes land beyond the margin together one
+/// time in 128 (0.78 %; a t test on four such processes confirms 6 % at a nominal 1 %).
+/// Confirmed at most `α` in 40,000 confirmations each: a violation by half of the coin flip on the
+/// difference (1.17 %) would show as six Monte-Carlo errors above its rate.
 #[test]
 fn discrete_per_process_effects_are_confirmed_at_most_at_the_level() {
     let first = a_loss_screen(53);
     let alpha = confirmation_alpha(1);
     let fewest = plan(1, 0).fewest();
     let shapes = [
-        ("coin flip", Effect::CoinFlip { spread: 0.05 }, 0.02),
-        ("rare slow class", Effect::RareSlow { share: 0.25, spread: 0.05 }, 0.03),
+        ("coin flip per arm", Effect::CoinFlip { spread: 0.05 }, 0.02),
+        ("rare slow class per arm", Effect::RareSlow { share: 0.25, spread: 0.05 }, 0.03),
+        ("coin flip on the difference", Effect::SignFlip { spread: 0.05 }, 0.02),
     ];
     for (shape, effect, size) in shapes {
-        let truth = Workload { effect, per_process: size, ..workload(0.0, 0.0) };
+        // Quiet rounds, so each process lands in its class: nothing but the class draws decides.
+        let truth = Workload { effect, per_process: size, noise: 0.004, ..workload(0.0, 0.0) };
         let trials = 40_000;
         let (confirmed, _) = confirmations(&first, truth, 20, plan(1, fewest), trials, 54);
         println!(
@@ -341,6 +352,22 @@ fn discrete_per_process_effects_are_confirmed_at_most_at_the_level() {
             alpha * 100.0
         );
         assert!(confirmed <= allowed(trials, alpha), "{shape}: {confirmed} > {}", allowed(trials, alpha));
+        if matches!(effect, Effect::SignFlip { .. }) {
+            // The check is sharp: all seven on one side, 2⁻⁷ of the time, is what confirms.
+            let exact = trials as f64 * 0.5f64.powi(fewest as i32);
+            assert!((confirmed as f64 - exact).abs() < 4.0 * exact.sqrt(), "{confirmed} against {exact:.0}");
+        }
+    }
+}
+
+/// Room, as `confirm` asks for it, for all the planned processes after the pilot, and then for
+/// only `cut` of them: the time cap that ends a confirmation after `cut` tested processes.
+fn cut_after(cut: usize) -> impl FnMut(Duration) -> usize {
+    let mut asked = 0;
+    move |_| {
+        asked += 1;
+        // The first question plans after the pilot; each later one comes before a process.
+        if asked <= cut + 1 { usize::MAX } else { 0 }
     }
 }
 
@@ -355,14 +382,15 @@ fn a_confirmation_the_time_cap_cuts_is_never_confirmed() {
     let far = workload(0.20, 1.0);
     for cut in [10, 12, 15] {
         for _ in 0..50 {
-            let mut started = 0;
-            let fits = |_| {
-                started += 1;
-                started <= cut
-            };
-            let found =
-                confirm(&first, &plan(50, PLANNED), &options(0.01, 0), Metric::Time, fresh(far, 0.01, rng.u64()), fits)
-                    .expect("synthetic processes cannot fail");
+            let found = confirm(
+                &first,
+                &plan(50, PLANNED),
+                &options(0.01, 0),
+                Metric::Time,
+                fresh(far, 0.01, rng.u64()),
+                cut_after(cut),
+            )
+            .expect("synthetic processes cannot fail");
             assert_eq!((found.confirmed, found.ending), (false, Ending::TimeCap), "cut after {cut}");
             assert_eq!(found.report.resampling.processes, cut);
         }
@@ -445,7 +473,8 @@ fn fresh_processes_establish_parity_at_most_at_its_rate() {
     for _ in 0..trials {
         let mut stream = Dprng::new(rng.u64());
         let source = |_| -> Result<Measured, ()> { Ok(process(at_the_edge, 20, &mut stream)) };
-        let found = confirm(&first, &plan(1, PLANNED), &cheap, Metric::Time, source, |_| true).expect("synthetic");
+        let found =
+            confirm(&first, &plan(1, PLANNED), &cheap, Metric::Time, source, |_| usize::MAX).expect("synthetic");
         let v = &found.report.verdict;
         established += usize::from(v.outcome == Outcome::Parity && v.resolved);
     }
@@ -496,7 +525,7 @@ fn a_leaning_parity_is_what_fresh_processes_make_of_it() {
         .expect("one of 200 noisy screens of a 2 % slowdown leans to a loss");
     assert!(first.warnings.iter().any(|w| w.kind().explains_parity()), "{:?}", first.warnings);
     let fresh_of = |truth: Workload| {
-        confirm(&first, &plan(50, PLANNED), &options(0.01, 33), Metric::Time, fresh(truth, 0.01, 32), |_| true)
+        confirm(&first, &plan(50, PLANNED), &options(0.01, 33), Metric::Time, fresh(truth, 0.01, 32), |_| usize::MAX)
             .expect("synthetic processes cannot fail")
     };
 
@@ -537,7 +566,7 @@ fn a_confirmation_says_why_it_ended() {
         &options(0.01, 44),
         Metric::Time,
         fresh(workload(0.0, 0.0), 0.01, 43),
-        |_| true,
+        |_| usize::MAX,
     )
     .expect("synthetic");
     assert_eq!((refuted.confirmed, refuted.ending, refuted.settle), (false, Ending::RuledOut, None));
@@ -549,8 +578,8 @@ fn a_confirmation_says_why_it_ended() {
     // neither confirmed nor ruled out, and what would settle it is said.
     let noisy = workload(0.011, 0.0);
     let few = plan(50, plan(50, 0).fewest());
-    let undecided =
-        confirm(&first, &few, &options(0.01, 46), Metric::Time, fresh(noisy, 0.01, 45), |_| true).expect("synthetic");
+    let undecided = confirm(&first, &few, &options(0.01, 46), Metric::Time, fresh(noisy, 0.01, 45), |_| usize::MAX)
+        .expect("synthetic");
     assert_eq!((undecided.confirmed, undecided.ending), (false, Ending::LastLook));
     let settle = undecided.settle.expect("a difference beyond the tolerance says what would settle it");
     assert!(settle.processes > few.processes && settle.budget > few.budget, "{settle:?}");
@@ -558,12 +587,9 @@ fn a_confirmation_says_why_it_ended() {
     assert!(message.contains(&format!("About {} fresh processes", settle.processes)), "{message}");
 
     // The time cap after five processes: no look.
-    let mut started = 0;
-    let capped = confirm(&first, &plan(50, PLANNED), &options(0.01, 48), Metric::Time, fresh(noisy, 0.01, 47), |_| {
-        started += 1;
-        started <= 5
-    })
-    .expect("synthetic");
+    let capped =
+        confirm(&first, &plan(50, PLANNED), &options(0.01, 48), Metric::Time, fresh(noisy, 0.01, 47), cut_after(5))
+            .expect("synthetic");
     assert_eq!((capped.ending, capped.report.resampling.processes), (Ending::TimeCap, 5));
     assert!(warning(conclude(first.clone(), capped)).contains("before the planned look, so none was taken"));
 
