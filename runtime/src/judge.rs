@@ -50,7 +50,8 @@ pub fn judge(
     let drift = drift_tests(&samples);
     let floor = placement_floor(&[&samples]);
     let names = Names { candidate, baseline, metric };
-    assemble(names, calibration, samples, drift, resampled, floor, options, Rule::Interval)
+    let validation = validate_both(&samples, options);
+    assemble(names, calibration, samples, drift, resampled, floor, validation, options, Rule::Interval)
 }
 
 /// Judges rounds measured in several processes together: the same steps as [`judge`], with
@@ -190,9 +191,18 @@ fn joined(
     let floor = placement_floor(&measured.iter().map(|m| &m.samples).collect::<Vec<_>>());
     let calibration = coarsest_calibration(&measured);
     let names = (measured[0].candidate.clone(), measured[0].baseline.clone());
+    // A confirmation's A/A validation is that of its first process, as its drift tests are: the
+    // floor the verdict uses is computed per process above, and resampling a dozen processes'
+    // rounds together, which are not one process's draws, would cost a noticeable share of the
+    // time cap for a figure the test does not read.
+    let validation = match rule {
+        Rule::SignedRank(..) => Some(validate_both(&measured[0].samples, options)),
+        Rule::Interval => None,
+    };
     let samples = concatenate(measured.into_iter().map(|m| m.samples));
+    let validation = validation.unwrap_or_else(|| validate_both(&samples, options));
     let names = Names { candidate: &names.0, baseline: &names.1, metric };
-    assemble(names, calibration, samples, drift, resampled, floor, options, rule)
+    assemble(names, calibration, samples, drift, resampled, floor, validation, options, rule)
 }
 
 /// How the verdict is read off the figures.
@@ -289,12 +299,12 @@ fn assemble(
     drift: DriftTests,
     resampled: Resampled,
     floor: f64,
+    validation: Validations,
     options: &JudgeOptions,
     rule: Rule<'_>,
 ) -> Report {
     let c = &samples.candidate.per_op;
     let b = &samples.baseline.per_op;
-    let validation = validate_both(&samples, options);
     let (candidate_floor, baseline_floor) = calibration.per_op_floors();
     let parity = parity_verdict(&ParityInputs {
         candidate: c,
