@@ -134,7 +134,12 @@ fn a_failing_worker_fails_its_pair_and_the_others_still_run() {
         assert_eq!(output.status.code(), Some(101), "{fault}: {}", text(&output));
         assert!(out.contains("test faults::faulty_vs_reference ... FAILED"), "{fault}: {}", text(&output));
         assert!(out.contains("test faults::steady_vs_reference ... ok"), "{fault}: {}", text(&output));
-        assert!(out.contains("the first round said loss, but it could not be confirmed"), "{fault}: {}", text(&output));
+        // Under heavy load a 4x first round has been seen to lean to the loss rather than say it;
+        // what is checked here is the fault's handling, not the first round.
+        let said = ["said loss", "leaned to a loss"]
+            .iter()
+            .any(|said| out.contains(&format!("the first round {said}, but it could not be confirmed")));
+        assert!(said, "{fault}: {}", text(&output));
         assert!(out.contains(expected), "{fault}: expected {expected:?} in\n{}", text(&output));
     }
 }
