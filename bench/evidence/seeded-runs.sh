@@ -21,8 +21,8 @@ commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' (wit
 cargo test -q --release -p rtcompare-fixture-verdicts --test seeded --no-run 2>/dev/null
 failed=0 wins=0 losses=0 unconfirmed=0
 for i in $(seq 1 "$runs"); do
-  log="$(RTCOMPARE_SEED="$i" RTCOMPARE_TIME="$time" NO_COLOR=1 cargo test -q --release -p rtcompare-fixture-verdicts --test seeded 2>&1 || true)"
-  verdict="$(printf '%s\n' "$log" | grep -E '^    (win|loss|parity) \(' | head -1 | sed 's/^ *//')"
+  log="$(RTCOMPARE_SEED="$i" RTCOMPARE_TIME="$time" RTCOMPARE_VERBOSE=1 NO_COLOR=1 cargo test -q --release -p rtcompare-fixture-verdicts --test seeded 2>&1 || true)"
+  verdict="$(printf '%s\n' "$log" | grep -E '^    (win|loss|parity) \(' | head -1 | sed 's/^ *//' || true)"
   case "$verdict" in
     "win (confirmed)") wins=$((wins + 1)) ;;
     "loss (confirmed)") losses=$((losses + 1)) ;;
@@ -31,7 +31,7 @@ for i in $(seq 1 "$runs"); do
   how=""
   if printf '%s\n' "$log" | grep -q "not confirmed"; then
     unconfirmed=$((unconfirmed + 1))
-    how=" ($(printf '%s\n' "$log" | grep -oE '[0-9]+ fresh processes pooled said [a-z]+' | head -1))"
+    how=" ($(printf '%s\n' "$log" | grep -oE '[0-9]+ fresh processes pooled said [a-z]+' | head -1 || true))"
   fi
   echo "run $i (RTCOMPARE_SEED=$i): $verdict$how"
 done
