@@ -198,8 +198,10 @@ impl Plan {
     }
 
     /// The quick plan, for checking the program itself in a few minutes: issue 36's cells
-    /// ([`Plan::confirm36`]) under all three conditions, 2 trials each at 300 ms, the truth from
-    /// 3 runs at 500 ms. Its figures say nothing about the targets.
+    /// ([`Plan::confirm36`]) under all three conditions, 2 trials each at 500 ms, the truth from
+    /// 3 runs at 500 ms. Its figures say nothing about the targets. Not shorter: at 300 ms the
+    /// time cap holds fewer fresh processes than a binary of 200 comparisons needs (11 of 12),
+    /// and no trial would reach a confirmation.
     pub fn quick() -> Plan {
         Plan {
             mode: "quick",
@@ -207,10 +209,10 @@ impl Plan {
             conditions: CONDITIONS.to_vec(),
             trials_aa: 2,
             trials: 2,
-            budget: "300ms",
+            budget: "500ms",
             calibration_budget: "500ms",
             calibration_runs: 3,
-            overhead_budget: "300ms",
+            overhead_budget: "500ms",
         }
     }
 
@@ -392,7 +394,7 @@ mod tests {
     fn the_quick_plan_runs_the_same_cells_briefly() {
         let (quick, issue) = (Plan::quick(), Plan::confirm36());
         assert_eq!((&quick.specs, &quick.conditions), (&issue.specs, &issue.conditions));
-        assert!(quick.trials_per_condition() <= 50 && quick.budget_s() < 0.5);
+        assert!(quick.trials_per_condition() <= 50 && quick.budget_s() <= 0.5);
     }
 
     #[test]
