@@ -6,7 +6,7 @@
 use crate::figures::{Figures, aggregate};
 use crate::outcome::{Outcome, Trial, read_criterion};
 use crate::plan::{Condition, Plan};
-use crate::runner::{Hog, build_executable, cargo, die, root};
+use crate::runner::{Neighbour, build_executable, cargo, die, root};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -94,9 +94,9 @@ pub fn run_all(plan: &Plan, truth: &Truths, scratch: &Path) -> Vec<Row> {
     let binary = build();
     let mut rows = Vec::new();
     for &condition in &plan.conditions {
-        // Criterion at its defaults takes about 10 s per run; the hog must outlive them all.
-        let runs = (plan.workloads.len() * (KS.len() + 1)) as u64 * TRIALS * 2;
-        let _hog = (condition == Condition::Hog).then(|| Hog::start(Duration::from_secs(runs * 15 + 120)));
+        // Criterion at its defaults takes about 10 s per run; the neighbour must outlive them all.
+        let runs = (plan.workloads().len() * (KS.len() + 1)) as u64 * TRIALS * 2;
+        let _neighbour = Neighbour::start(condition, Duration::from_secs(runs * 15 + 120));
         rows.extend(run_condition(plan, condition, truth, &binary, &scratch.join("criterion")));
     }
     rows
@@ -106,7 +106,7 @@ fn run_condition(plan: &Plan, condition: Condition, truth: &Truths, binary: &Pat
     let mut rows = Vec::new();
     for setting in settings(plan.budget_s()) {
         let mut trials: BTreeMap<(&'static str, i64), Vec<Trial>> = BTreeMap::new();
-        for workload in &plan.workloads {
+        for workload in &plan.workloads() {
             for trial in 0..TRIALS {
                 let (_, save_wall) = run(binary, home, workload.name, 0, &["--save-baseline", "base"], &setting);
                 for &k in &KS {
@@ -118,19 +118,12 @@ fn run_condition(plan: &Plan, condition: Condition, truth: &Truths, binary: &Pat
                     let label = condition.label();
                     println!("  {label}: {} {} trial {trial} k={k:+}: {outcome:?}", setting.label, workload.name);
                     let entry = trials.entry((workload.name, k)).or_default();
-                    entry.push(Trial {
-                        outcome,
-                        confirmed: None,
-                        difference,
-                        leaned: false,
-                        wall_s: save_wall + wall,
-                        duration_s: None,
-                    });
+                    entry.push(Trial::bare(outcome, difference, save_wall + wall));
                 }
             }
         }
         // In the plan's order (workload, then k as listed), like the main table.
-        for workload in &plan.workloads {
+        for workload in &plan.workloads() {
             for k in KS {
                 let trials = trials.remove(&(workload.name, k)).unwrap_or_default();
                 let figures = aggregate(&trials, k, truth.get(&(condition, workload.name, k)).copied());

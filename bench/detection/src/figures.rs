@@ -1,6 +1,6 @@
 //! Aggregating trials into the figures of one table row.
 
-use crate::outcome::{Outcome, Trial};
+use crate::outcome::{Outcome, Settle, Trial};
 
 /// The figures of one cell (workload × k × condition × parity, or a criterion setting).
 #[derive(Debug, Clone, PartialEq)]
@@ -41,6 +41,31 @@ pub struct Figures {
     /// cells, which the cells' medians cannot do. Not written to the JSON (the figures above
     /// summarise them).
     pub walls_s: Vec<f64>,
+    /// Trials with a verdict that no fresh processes confirmed as a win or a loss.
+    pub unconfirmed: usize,
+    /// Of those, the ones reported as an established parity (`verdict.resolved`): for a
+    /// difference beyond the parity, the report issue 36 rules out.
+    pub established_parity: usize,
+    /// Of those, the others that carry a figure saying what would settle them ([`Settle`]).
+    pub unconfirmed_settled: usize,
+    /// Of those, the others without such a figure.
+    pub unconfirmed_unsettled: usize,
+    /// The settling figures of the unconfirmed trials, in trial order.
+    pub settles: Vec<Settle>,
+    /// The one-sided level of every confirmation that ran, in trial order.
+    pub alphas: Vec<f64>,
+}
+
+impl Figures {
+    /// The trials confirmed as the change injected: a loss for a slowdown (`k > 0`), a win for a
+    /// speed-up; none for `k = 0`.
+    pub fn confirmed_as_injected(&self, k: i64) -> usize {
+        match k.signum() {
+            1 => self.confirmed_losses,
+            -1 => self.confirmed_wins,
+            _ => 0,
+        }
+    }
 }
 
 /// Aggregates `trials` of a cell with injected difference `k` (percent) against the true
@@ -55,6 +80,7 @@ pub fn aggregate(trials: &[Trial], k: i64, truth: Option<f64>) -> Figures {
         None => Vec::new(),
     };
     let walls: Vec<f64> = trials.iter().map(|t| t.wall_s).collect();
+    let unconfirmed = || trials.iter().filter(|t| t.outcome != Outcome::Failed && t.confirmed.is_none());
     Figures {
         trials: trials.len(),
         losses: count(Outcome::Loss),
@@ -71,6 +97,12 @@ pub fn aggregate(trials: &[Trial], k: i64, truth: Option<f64>) -> Figures {
         longest_wall_s: longest(walls.iter().copied()),
         longest_duration_s: longest(trials.iter().filter_map(|t| t.duration_s)),
         walls_s: walls,
+        unconfirmed: unconfirmed().count(),
+        established_parity: unconfirmed().filter(|t| t.established_parity()).count(),
+        unconfirmed_settled: unconfirmed().filter(|t| !t.established_parity() && t.settle.is_some()).count(),
+        unconfirmed_unsettled: unconfirmed().filter(|t| !t.established_parity() && t.settle.is_none()).count(),
+        settles: unconfirmed().filter_map(|t| t.settle).collect(),
+        alphas: trials.iter().filter_map(|t| t.alpha).collect(),
     }
 }
 
@@ -102,14 +134,7 @@ mod tests {
     fn trial(outcome: Outcome, confirmed: bool, difference: f64, wall_s: f64) -> Trial {
         let confirmed = confirmed.then_some(outcome);
         // The comparison itself takes a second less than its process.
-        Trial {
-            outcome,
-            confirmed,
-            difference: Some(difference),
-            leaned: false,
-            wall_s,
-            duration_s: Some(wall_s - 1.0),
-        }
+        Trial { confirmed, duration_s: Some(wall_s - 1.0), ..Trial::bare(outcome, Some(difference), wall_s) }
     }
 
     #[test]
@@ -125,14 +150,7 @@ mod tests {
             trial(Outcome::Loss, true, -0.021, 1.0),
             trial(Outcome::Loss, false, -0.019, 2.0),
             trial(Outcome::Win, true, 0.01, 3.0),
-            Trial {
-                outcome: Outcome::Failed,
-                confirmed: None,
-                difference: None,
-                leaned: false,
-                wall_s: 4.0,
-                duration_s: None,
-            },
+            Trial::bare(Outcome::Failed, None, 4.0),
             // A first-round parity that leaned to a loss, which fresh processes established.
             Trial { confirmed: Some(Outcome::Loss), leaned: true, ..trial(Outcome::Parity, false, -0.02, 5.0) },
             // One that leaned and was not established: a parity, counted apart.
@@ -156,6 +174,31 @@ mod tests {
             "the leaned loss counts once confirmed"
         );
         assert_eq!(aggregate(&trials, 0, None).direction_errors, 0);
+    }
+
+    #[test]
+    fn unconfirmed_trials_are_established_parities_or_carry_a_settling_figure_or_not() {
+        let settle = Settle { processes: 30, seconds: Some(5.5), budget_s: 1.6 };
+        let trials = [
+            // Confirmed: not counted.
+            Trial { alpha: Some(0.00025), ..trial(Outcome::Loss, true, -0.05, 4.0) },
+            // A first-round loss the fresh processes did not confirm, with what would settle it.
+            Trial { settle: Some(settle), alpha: Some(0.00025), ..trial(Outcome::Loss, false, -0.045, 4.0) },
+            // A parity that leaned and was not established, likewise.
+            Trial { leaned: true, settle: Some(settle), ..trial(Outcome::Parity, false, -0.045, 4.0) },
+            // An established parity: the report that must not happen beyond the parity.
+            Trial { resolved: Some(true), ..trial(Outcome::Parity, false, -0.035, 0.5) },
+            // An inconclusive parity without a settling figure.
+            Trial { resolved: Some(false), ..trial(Outcome::Parity, false, -0.035, 1.0) },
+            Trial::bare(Outcome::Failed, None, 1.0),
+        ];
+        let f = aggregate(&trials, 5, None);
+        assert_eq!(f.unconfirmed, 4, "the failed run has no verdict to leave unconfirmed");
+        assert_eq!((f.established_parity, f.unconfirmed_settled, f.unconfirmed_unsettled), (1, 2, 1));
+        assert_eq!(f.settles, [settle, settle]);
+        assert_eq!(f.alphas, [0.00025, 0.00025]);
+        assert_eq!((f.confirmed_as_injected(5), f.confirmed_as_injected(-5), f.confirmed_as_injected(0)), (1, 0, 0));
+        assert!(!trials[2].established_parity(), "a parity is established only when resolved");
     }
 
     #[test]

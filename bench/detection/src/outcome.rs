@@ -36,6 +36,65 @@ pub struct Trial {
     /// (`duration_s`): what its cap of 4× the budget applies to. `None` when the file gave none,
     /// and for criterion.
     pub duration_s: Option<f64>,
+    /// Whether the reported verdict was resolved (`verdict.resolved`): for a parity, whether it
+    /// was established rather than inconclusive. `None` when the file gave none, and for
+    /// criterion.
+    pub resolved: Option<bool>,
+    /// What the results file says would settle a signal fresh processes did not confirm.
+    pub settle: Option<Settle>,
+    /// The one-sided level the confirmation was taken at, when one ran.
+    pub alpha: Option<f64>,
+}
+
+impl Trial {
+    /// A trial that has nothing but an outcome, an estimate and a wall time (criterion's).
+    pub fn bare(outcome: Outcome, difference: Option<f64>, wall_s: f64) -> Trial {
+        Trial {
+            outcome,
+            confirmed: None,
+            difference,
+            leaned: false,
+            wall_s,
+            duration_s: None,
+            resolved: None,
+            settle: None,
+            alpha: None,
+        }
+    }
+
+    /// The trial of one rtcompare run: `reading`, and the run's wall-clock seconds.
+    pub fn of(reading: Reading, wall_s: f64) -> Trial {
+        Trial {
+            outcome: reading.outcome,
+            confirmed: reading.confirmed,
+            difference: reading.difference,
+            leaned: reading.leaned,
+            wall_s,
+            duration_s: reading.duration_s,
+            resolved: reading.resolved,
+            settle: reading.settle,
+            alpha: reading.alpha,
+        }
+    }
+
+    /// Whether the reported verdict is an established parity: a parity (no confirmed win or
+    /// loss, and a first-round parity) whose interval lay within the parity band.
+    pub fn established_parity(&self) -> bool {
+        self.confirmed.is_none() && self.outcome == Outcome::Parity && self.resolved == Some(true)
+    }
+}
+
+/// What would settle a confirmation that could not decide, as the results file states it:
+/// `confirmation.settle` (or the `unconfirmed` caveat's copy of it), or, when the time cap left
+/// no room for a confirmation at all, the `no_room` caveat's fewest processes and budget.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Settle {
+    /// Fresh processes that would settle it.
+    pub processes: u64,
+    /// How long those would take at the pace seen; `None` for `no_room`, which ran none.
+    pub seconds: Option<f64>,
+    /// A budget, in seconds, whose time cap would hold them (`RTCOMPARE_TIME`).
+    pub budget_s: f64,
 }
 
 /// The parts of an rtcompare results file this benchmark reads, for the comparison `name`, in
@@ -63,6 +122,56 @@ pub struct Reading {
     /// The comparison's wall-clock seconds, confirmation included, without the process's start
     /// or its output files: its rounds' `duration_s` (the comparison's in schema 1).
     pub duration_s: Option<f64>,
+    /// `verdict.resolved`.
+    pub resolved: Option<bool>,
+    /// What would settle an undecided confirmation ([`Settle`]), schema 2 only.
+    pub settle: Option<Settle>,
+    /// The confirmation's one-sided level: `(1 − confirmation.report.estimate.level) / 2`, the
+    /// report's level being two-sided; schema 2 only, `None` when no confirmation ran.
+    pub alpha: Option<f64>,
+}
+
+impl Reading {
+    /// The reading of a run without a verdict or a file.
+    pub fn failed() -> Reading {
+        Reading {
+            outcome: Outcome::Failed,
+            confirmed: None,
+            difference: None,
+            leaned: false,
+            ratio: None,
+            medians: None,
+            duration_s: None,
+            resolved: None,
+            settle: None,
+            alpha: None,
+        }
+    }
+}
+
+/// The settling figure of a comparison ([`Settle`]): `confirmation.settle`, else the one in its
+/// `unconfirmed` caveat, else its `no_room` caveat's.
+fn settle_of(comparison: &Value) -> Option<Settle> {
+    let stated = |settle: &Value| {
+        Some(Settle {
+            processes: settle["processes"].as_u64()?,
+            seconds: settle["seconds"].as_f64(),
+            budget_s: settle["budget"].as_f64()?,
+        })
+    };
+    let caveats = comparison["caveats"].as_array().map(Vec::as_slice).unwrap_or_default();
+    stated(&comparison["confirmation"]["settle"])
+        .or_else(|| caveats.iter().find_map(|c| stated(&c["unconfirmed"]["settle"])))
+        .or_else(|| {
+            caveats.iter().find_map(|c| {
+                let no_room = &c["no_room"];
+                Some(Settle {
+                    processes: no_room["fewest"].as_u64()?,
+                    seconds: None,
+                    budget_s: no_room["budget"].as_f64()?,
+                })
+            })
+        })
 }
 
 /// Reads comparison `name` from the text of a results file.
@@ -117,6 +226,12 @@ pub fn read_results(text: &str, name: &str) -> Result<Reading, String> {
         ratio: verdict["ratio"].as_f64(),
         medians,
         duration_s,
+        resolved: verdict["resolved"].as_bool(),
+        settle: if schema_2 { settle_of(comparison) } else { None },
+        alpha: comparison["confirmation"]["report"]["estimate"]["level"]
+            .as_f64()
+            .filter(|_| schema_2)
+            .map(|level| (1.0 - level) / 2.0),
     })
 }
 
@@ -270,6 +385,57 @@ mod tests {
             two
         );
         assert_eq!(read_results(FILE_2, "detection/memwalk_10us/p01").map(|r| r.duration_s), Ok(Some(1.0)));
+    }
+
+    /// Schema-2 entries with what the confirmation rule of issue 36 writes: a confirmation's
+    /// two-sided level, an undecided one's settling figure (in `confirmation.settle` and in its
+    /// `unconfirmed` caveat, or in the caveat alone), and a `no_room` caveat without a confirmation.
+    const FILE_36: &str = r#"{"schema_version": 2, "comparisons": [
+        {"name": "confirmed", "verdict": {"outcome": "loss", "resolved": true},
+         "first": {"verdict": {"outcome": "parity"}, "duration_s": 1.0},
+         "confirmation": {"report": {"duration_s": 2.9, "estimate": {"level": 0.9995}}, "confirmed": true,
+                          "planned": 18, "ending": "confirmed", "settle": null},
+         "caveats": [{"leaned": {"side": "loss"}}]},
+        {"name": "undecided", "verdict": {"outcome": "parity", "resolved": false},
+         "first": {"verdict": {"outcome": "parity"}, "duration_s": 1.0},
+         "confirmation": {"report": {"duration_s": 2.9, "estimate": {"level": 0.9995}}, "confirmed": false,
+                          "planned": 18, "ending": "last_look",
+                          "settle": {"processes": 41, "seconds": 6.6, "budget": 2.3}},
+         "caveats": [{"unconfirmed": {"ending": "last_look", "settle": {"processes": 41, "seconds": 6.6, "budget": 2.3}}}]},
+        {"name": "caveat only", "verdict": {"outcome": "loss", "resolved": true},
+         "first": {"verdict": {"outcome": "loss"}}, "confirmation": null,
+         "caveats": [{"unconfirmed": {"ending": "time_cap", "settle": {"processes": 20, "seconds": 3.0, "budget": 1.2}}}]},
+        {"name": "no room", "verdict": {"outcome": "win", "resolved": true},
+         "first": {"verdict": {"outcome": "win"}, "duration_s": 3.5}, "confirmation": null,
+         "caveats": [{"drift": {"series": "baseline"}}, {"no_room": {"side": "win", "fewest": 12, "room": 9, "budget": 1.4}}]},
+        {"name": "established", "verdict": {"outcome": "parity", "resolved": true},
+         "first": {"verdict": {"outcome": "parity"}}, "confirmation": null, "caveats": []}
+    ]}"#;
+
+    #[test]
+    fn reads_the_level_the_settling_figure_and_whether_the_verdict_was_resolved() {
+        let read = |name| read_results(FILE_36, name).expect("present");
+        let confirmed = read("confirmed");
+        assert_eq!((confirmed.outcome, confirmed.confirmed), (Outcome::Parity, Some(Outcome::Loss)));
+        let alpha = confirmed.alpha.expect("a confirmation ran");
+        assert!((alpha - 0.00025).abs() < 1e-12, "(1 - 0.9995) / 2: {alpha}");
+        assert_eq!((confirmed.settle, confirmed.resolved), (None, Some(true)));
+        let undecided = read("undecided");
+        assert_eq!(undecided.settle, Some(Settle { processes: 41, seconds: Some(6.6), budget_s: 2.3 }));
+        assert_eq!((undecided.resolved, undecided.confirmed), (Some(false), None));
+        let caveat = read("caveat only");
+        assert_eq!(caveat.settle, Some(Settle { processes: 20, seconds: Some(3.0), budget_s: 1.2 }));
+        assert_eq!(caveat.alpha, None, "no confirmation, no level");
+        let no_room = read("no room");
+        assert_eq!(no_room.settle, Some(Settle { processes: 12, seconds: None, budget_s: 1.4 }), "the fewest");
+        assert_eq!((no_room.outcome, no_room.confirmed), (Outcome::Win, None), "a win the cap left unconfirmed");
+        let established = Trial::of(read("established"), 0.3);
+        assert!(established.established_parity() && established.settle.is_none());
+        assert!(!Trial::of(read("undecided"), 4.0).established_parity());
+        assert!(!Trial::of(read("confirmed"), 4.0).established_parity());
+        // Schema 1 files have none of it.
+        let one = read_results(FILE, "detection/cpu_10us/p01").expect("present");
+        assert_eq!((one.settle, one.alpha, one.resolved), (None, None, None));
     }
 
     #[test]
