@@ -26,6 +26,13 @@ use std::time::{Duration, Instant};
 /// confirmation together.
 pub const TIME_CAP: u32 = 4;
 
+/// The share of the comparison's budget each fresh process measures for: an eighth. Shorter
+/// processes buy the test more processes in the same time, which it needs twice over: its
+/// sureness is bounded by `2^−k` for `k` processes, and the spread between processes is only
+/// averaged out by more of them (`docs/statistics.md`, "Why one look, on processes planned by a
+/// pilot").
+pub const FRESH_SHARE: f64 = 0.125;
+
 /// The chance that a run of unchanged code fails any test of one binary, at most: each pair's
 /// confirmation gets an equal share of it ([`confirmation_alpha`]).
 pub const RUN_ALPHA: f64 = 0.05;
@@ -115,7 +122,7 @@ pub fn confirm<E>(
     if planned < plan.fewest() {
         let report = judge_fresh(vec![pilot], metric, options, FreshTest { side, alpha: plan.alpha, look: false });
         let needed = plan.fewest() as f64;
-        let budget = plan.budget.mul_f64(needed / planned.max(1) as f64);
+        let budget = holding(plan.budget, plan.fewest(), longest.as_secs_f64());
         let settle = Settle { processes: plan.fewest(), seconds: needed * longest.as_secs_f64(), budget };
         let report = Report { duration: started.elapsed(), ..report };
         return Ok(Confirmation { report, confirmed: false, planned, ending: Ending::NoRoom, settle: Some(settle) });
@@ -190,9 +197,20 @@ fn settling(side: Outcome, logs: &[f64], report: &Report, plan: &Plan, took: Dur
     let processes = needed.max(plan.fewest());
     // The pilot is one of the processes the time was spent on.
     let pace = took.as_secs_f64() / (logs.len() + 1) as f64;
-    let room = plan.processes.max(1) as f64;
-    let budget = plan.budget.mul_f64((processes as f64 / room).max(1.0));
+    let precision = plan.budget.mul_f64((processes as f64 / plan.processes.max(1) as f64).max(1.0));
+    let budget = precision.max(holding(plan.budget, processes, pace));
     Some(Settle { processes, seconds: processes as f64 * pace, budget })
+}
+
+/// A budget whose time cap holds a screen of its own length, a pilot and `processes` fresh
+/// processes, each costing what one cost at `budget` (`pace` seconds) plus the growth of its
+/// share: `TIME_CAP · b ≥ b + (processes + 1) · (pace + FRESH_SHARE · (b − budget))`, solved for `b`. Past
+/// about 20 processes the shares alone fill the cap; the figure is then that of 20.
+fn holding(budget: Duration, processes: usize, pace: f64) -> Duration {
+    let n = (processes + 1).min(20) as f64;
+    let fixed = (pace - FRESH_SHARE * budget.as_secs_f64()).max(0.0);
+    let room = f64::from(TIME_CAP) - 1.0 - n * FRESH_SHARE;
+    Duration::from_secs_f64(SLOWER_PROCESS * n * fixed / room).max(budget)
 }
 
 /// The standard deviation of the processes' log ratios.

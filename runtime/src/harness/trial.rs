@@ -6,7 +6,7 @@ use super::error::HarnessError;
 use super::plan::TrialPlan;
 use super::{Comparison, Expectation, Settings};
 use crate::decide::{
-    Confirmation, PROCESS_LEVEL, Plan, Role, TIME_CAP, conclude, confirmation_alpha, signal, without_room,
+    Confirmation, FRESH_SHARE, PROCESS_LEVEL, Plan, Role, TIME_CAP, conclude, confirmation_alpha, signal, without_room,
 };
 use crate::measure::counting_allocator_installed;
 use crate::report::{Failure, Test, failure_message};
@@ -19,13 +19,6 @@ use std::time::{Duration, Instant};
 
 /// Measurements never overlap, whatever `--test-threads` says.
 static MEASURING: Mutex<()> = Mutex::new(());
-
-/// The share of the comparison's budget each confirmation process measures for: an eighth.
-/// Shorter processes buy the test more processes in the same time, which it needs twice over:
-/// its sureness is bounded by `2^−k` for `k` processes, and the spread between processes is
-/// only averaged out by more of them. Against a quarter, an eighth gave the most power per
-/// second on a memory-bound workload (`docs/statistics.md`, "The decision").
-const CONFIRMATION_BUDGET_SHARE: f64 = 0.125;
 
 /// What a fresh process costs beyond its share of the budget, allowed for when planning how
 /// many fit: starting the process, its calibration and warm-up, and the parent reading its
@@ -170,11 +163,11 @@ fn measure_fresh(plan: &TrialPlan<'_>, seed: u64, budget: Duration) -> Result<Op
 /// A confirmation's plan: its level, from `registered`, the number of comparisons registered in
 /// the binary ([`confirmation_alpha`]), and how many fresh processes it may test: at most
 /// `RTCOMPARE_MAX_PROCESSES`, and at best as many as fit before `deadline` besides the pilot
-/// were each to cost only its share of the budget ([`CONFIRMATION_BUDGET_SHARE`]) and
+/// were each to cost only its share of the budget ([`FRESH_SHARE`]) and
 /// [`PROCESS_OVERHEAD`] ([`PLANNING_MARGIN`] more). When even that is too few for the test, no
 /// process is started; otherwise the pilot's real cost plans the rest.
 fn confirmation_plan(plan: &TrialPlan<'_>, registered: usize, deadline: Instant) -> Plan {
-    let one = (plan.budget.mul_f64(CONFIRMATION_BUDGET_SHARE * 1.05) + PROCESS_OVERHEAD).mul_f64(PLANNING_MARGIN);
+    let one = (plan.budget.mul_f64(FRESH_SHARE * 1.05) + PROCESS_OVERHEAD).mul_f64(PLANNING_MARGIN);
     let room = fitting(deadline, one).saturating_sub(1);
     Plan {
         alpha: confirmation_alpha(registered),
@@ -201,7 +194,7 @@ fn confirm(
     let settings = plan.settings;
     let seed = seeds::for_purpose(settings.seed, Purpose::Confirmation);
     let (said, side) = (first.verdict.outcome, signal(first).unwrap_or(Outcome::Parity));
-    let share = plan.budget.mul_f64(CONFIRMATION_BUDGET_SHARE);
+    let share = plan.budget.mul_f64(FRESH_SHARE);
     let fresh = |process: usize| {
         let measured = measure_fresh(plan, seeds::nth(seed, process), share)
             .and_then(|measured| measured.ok_or_else(|| HarnessError::MissingInBaseline(plan.name.to_owned())));
