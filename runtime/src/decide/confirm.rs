@@ -46,10 +46,8 @@ const PAIR_ALPHA: f64 = 0.01;
 pub const FIRST_FUTILITY_CHECK: usize = 4;
 
 /// The level of the futility check: the reverse one-sided test, "the centre lies beyond the
-/// parity", rejected at 10 %. Stopping for it never confirms, so it costs no error rate; a
-/// difference truly beyond the tolerance is stopped by it rarely (a hundredth of the time for
-/// a difference one process spread beyond it, on the synthetic processes of
-/// `synthetic::decision`).
+/// parity", rejected at 10 %. Stopping for it never confirms, so it costs no error rate; what it
+/// costs is power, and only for a difference whose processes' values straddle the parity.
 const FUTILITY_ALPHA: f64 = 0.10;
 
 /// The one-sided error rate of a pair's confirmation in a binary of `registered` comparisons:
