@@ -35,10 +35,6 @@ mod compare;
 mod decide;
 mod environment;
 mod harness;
-#[cfg_attr(
-    not(test),
-    expect(dead_code, reason = "the harness's counting run will use it; its plan is docs/instructions.md")
-)]
 mod instructions;
 mod judge;
 mod measure;

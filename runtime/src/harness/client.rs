@@ -105,6 +105,23 @@ impl Child {
         })
     }
 
+    /// Asks the child, which runs under callgrind, to count the test `test`'s loops under the
+    /// dump labels of `id` ([`Request::Count`]); the child's reason where it refused.
+    pub(crate) fn count(
+        &mut self,
+        test: &str,
+        id: u64,
+        sizes: [u64; 2],
+        seed: u64,
+    ) -> Result<Result<(), String>, HarnessError> {
+        let request = Request::Count { test: test.to_owned(), id, sizes, seed };
+        self.ask(&request, |reply| match reply {
+            Reply::Counted { id: counted } if counted == id => Some(Ok(())),
+            Reply::Refused { why } => Some(Err(why)),
+            _ => None,
+        })
+    }
+
     /// Sends `request` and reads the answer `expected` takes; any other answer breaks the
     /// protocol.
     fn ask<T>(&mut self, request: &Request, expected: impl FnOnce(Reply) -> Option<T>) -> Result<T, HarnessError> {

@@ -7,8 +7,9 @@ pub(crate) use progress::measuring;
 pub(crate) use progress::progress_hook;
 
 use crate::Outcome;
-use crate::measure::Work;
-use crate::report::{Detail, Line, Test, Written, placement_summary, rankings, text_lines, unoptimised_note};
+use crate::report::{
+    Detail, Line, Test, Written, placement_summary, rankings, text_lines, unoptimised_note, with_counts,
+};
 use crate::verdict::Judgement;
 use anstream::{print, println};
 use anstyle::{AnsiColor, Style};
@@ -55,7 +56,7 @@ pub(crate) fn print_trial(test: &Test, terse: bool, unoptimised: bool, detail: D
         );
     }
     if let Some(judgement) = &test.judgement {
-        print_block(judgement, test.work, detail);
+        print_block(test, judgement, detail);
         if unoptimised {
             let note = unoptimised_note(test.fails.is_some());
             println!("{YELLOW}    {note}{YELLOW:#}");
@@ -65,13 +66,15 @@ pub(crate) fn print_trial(test: &Test, terse: bool, unoptimised: bool, detail: D
 
 /// The verdict block, coloured by the verdict (green win, red loss, plain parity) with warnings
 /// in yellow.
-fn print_block(judgement: &Judgement, work: Option<Work>, detail: Detail) {
+fn print_block(test: &Test, judgement: &Judgement, detail: Detail) {
     let verdict_style = match judgement.verdict.outcome {
         Outcome::Win => GREEN,
         Outcome::Loss => RED,
         Outcome::Parity => Style::new(),
     };
-    for (kind, line) in text_lines(judgement, work, detail) {
+    let counts = (test.instructions.as_ref(), test.instructions_not_counted.as_deref());
+    let lines = with_counts(text_lines(judgement, test.work, detail), counts, judgement.verdict.outcome, detail);
+    for (kind, line) in lines {
         let style = match kind {
             Line::Figure => Style::new(),
             Line::Outcome => verdict_style,

@@ -20,6 +20,8 @@ pub(crate) enum Process {
     Baseline(String),
     /// Both processes of a lock-step pair.
     Pair,
+    /// The process counting instructions under callgrind (`counting.rs`).
+    Counter,
 }
 
 impl fmt::Display for Process {
@@ -29,6 +31,7 @@ impl fmt::Display for Process {
             Process::ThisBuild => write!(f, "this build's process"),
             Process::Baseline(revision) => write!(f, "the baseline build ({revision})'s process"),
             Process::Pair => write!(f, "the lock-step processes measuring it"),
+            Process::Counter => write!(f, "the process counting instructions under callgrind"),
         }
     }
 }

@@ -10,6 +10,7 @@ mod build;
 mod cargo;
 mod client;
 mod console;
+mod counting;
 mod error;
 mod git;
 mod lockstep;
@@ -31,4 +32,4 @@ pub use registry::{AttributeSettings, Batches, Comparison, Expectation, Registra
 pub use revision::revision_label;
 pub use run::main;
 pub use settings::Settings;
-pub use trial::run_trial;
+pub(crate) use trial::run_trial;

@@ -48,6 +48,11 @@ pub(crate) enum Request {
     /// Run one batch of placement copy `copy` of the test's candidate `routine` and answer with
     /// its metered total ([`Reply::Total`]): one side of a lock-step pair, driven batch by batch.
     Run { test: String, routine: Twin, copy: usize, iters: u64, seed: u64, metric: Metric },
+    /// Count the test's four loops under callgrind ([`Reply::Counted`]): each loop's first
+    /// placement copy once uncounted (its warm-up), then in a batch of each of `sizes` calls,
+    /// each batch dumped under the label `crate::instructions::counts::label(id, loop, calls)`.
+    /// Only a child running under callgrind can.
+    Count { test: String, id: u64, sizes: [u64; 2], seed: u64 },
     /// End the process.
     Quit,
 }
@@ -62,6 +67,8 @@ pub(crate) enum Reply {
     Measured(Box<Measured>),
     /// A batch's metered total.
     Total { total: u64 },
+    /// The dumps of a [`Request::Count`] are written.
+    Counted { id: u64 },
     /// A request that cannot be carried out, and why.
     Refused { why: String },
 }
@@ -176,7 +183,10 @@ mod tests {
             r#"{"request":"measure","plan":{"test":"perf::fast_vs_slow/10","budget":{"secs":0,"nanos":250000000},"seed":18446744073709551615,"layout":"random"}}"#,
             "the seed and the budget travel as whole numbers, exactly"
         );
-        for request in [run, measure, Request::Quit] {
+        let count = Request::Count { test: "perf::a_vs_b".to_owned(), id: 3, sizes: [1, 2], seed: 9 };
+        let text = serde_json::to_string(&count).expect("a request encodes");
+        assert_eq!(text, r#"{"request":"count","test":"perf::a_vs_b","id":3,"sizes":[1,2],"seed":9}"#);
+        for request in [run, measure, count, Request::Quit] {
             let mut line = Vec::new();
             write_request(&mut line, &request).expect("a request is written");
             let line = String::from_utf8(line).expect("UTF-8");
@@ -191,6 +201,7 @@ mod tests {
             Reply::Hello { protocol: PROTOCOL, tests: vec!["perf::a_vs_b".to_owned()] },
             Reply::Measured(Box::new(measured())),
             Reply::Total { total: 12 },
+            Reply::Counted { id: 4 },
             Reply::Refused { why: "no".to_owned() },
         ] {
             let mut line = Vec::new();

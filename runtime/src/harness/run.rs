@@ -5,7 +5,9 @@ use super::console::{
     Counts, file_lines, measuring, print_failures, print_header, print_ignored, print_result_line, print_summary,
     print_trial, print_warning,
 };
+use super::counting::Counter;
 use super::optimised::Unavailable;
+use super::settings::Instructions;
 use super::unoptimised::refusal;
 use super::{Comparison, Settings, comparisons, run_trial};
 use crate::environment::Environment;
@@ -41,7 +43,8 @@ pub fn main(build: BuildInfo) -> ExitCode {
         // Comparisons against a revision are listed as ignored unless RTCOMPARE_BASELINE is set.
         let listed =
             Settings { baseline: std::env::var(super::variables::BASELINE_VARIABLE).ok(), ..Settings::default() };
-        return libtest_mimic::run(&args, trials(&comparisons, &listed, &Records::default())).exit_code();
+        let counter = Arc::new(Counter::new(Instructions::Off, false));
+        return libtest_mimic::run(&args, trials(&comparisons, &listed, &Records::default(), &counter)).exit_code();
     }
     let mut settings = match Settings::from_env() {
         Ok(settings) => settings,
@@ -75,7 +78,13 @@ pub fn main(build: BuildInfo) -> ExitCode {
         eprintln!("error: {error}");
         return ExitCode::from(2);
     }
-    let mut session = Session { environment: Environment::read(build.debug_assertions), settings, destinations };
+    let counter = Arc::new(Counter::new(settings.instructions, settings.debug));
+    if let Err(line) = counter.prepare() {
+        eprintln!("error: {line}");
+        return ExitCode::from(2);
+    }
+    let mut session =
+        Session { environment: Environment::read(build.debug_assertions), settings, destinations, counter };
     if args.format == Some(FormatSetting::Json) {
         args.test_threads = args.test_threads.or(Some(1));
         return run_json(&args, &comparisons, &mut session);
@@ -96,7 +105,7 @@ fn selects(
     settings: &Settings,
     which: impl Fn(&Comparison) -> bool,
 ) -> bool {
-    let all = trials(comparisons, settings, &Records::default());
+    let all = trials(comparisons, settings, &Records::default(), &Arc::new(Counter::new(Instructions::Off, false)));
     comparisons
         .iter()
         .zip(&all)
@@ -125,6 +134,8 @@ struct Session {
     settings: Settings,
     destinations: Destinations,
     environment: Environment,
+    /// Instruction counts beside time.
+    counter: Arc<Counter>,
 }
 
 impl Session {
@@ -178,13 +189,19 @@ fn run_json(args: &Arguments, comparisons: &[(String, Comparison)], session: &mu
     for warning in session.environment.warnings() {
         eprintln!("warning: {warning}");
     }
-    let all = trials(comparisons, &session.settings, &Records::default());
+    let all = trials(comparisons, &session.settings, &Records::default(), &session.counter);
     let selected = comparisons.iter().zip(&all).filter(|(_, trial)| !args.is_filtered_out(trial)).map(|(c, _)| c);
     if let Some(warning) = threads_warning(selected, available_cores()) {
         eprintln!("warning: {warning}");
     }
+    for line in session.counter.news() {
+        eprintln!("warning: {line}");
+    }
     let records = Records::default();
-    let conclusion = libtest_mimic::run(args, trials(comparisons, &session.settings, &records));
+    let conclusion = libtest_mimic::run(args, trials(comparisons, &session.settings, &records, &session.counter));
+    for line in session.counter.news() {
+        eprintln!("warning: {line}");
+    }
     let mut records = std::mem::take(&mut *records.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
     records.sort_by(|a, b| a.name.cmp(&b.name));
     let (written, complete) = session.write_files(&records);
@@ -225,20 +242,25 @@ type Records = Arc<Mutex<Vec<Test>>>;
 
 /// Trials for libtest-mimic: for filtering and listing, and for running in the JSON format, where
 /// each trial adds its record to `records`.
-fn trials(comparisons: &[(String, Comparison)], settings: &Settings, records: &Records) -> Vec<Trial> {
+fn trials(
+    comparisons: &[(String, Comparison)],
+    settings: &Settings,
+    records: &Records,
+    counter: &Arc<Counter>,
+) -> Vec<Trial> {
     comparisons
         .iter()
         .map(|(name, comparison)| {
             let (name, comparison) = (name.clone(), *comparison);
             let ignored = comparison.registration.settings.ignore || without_revision(comparison, settings);
-            let (settings, records) = (settings.clone(), Arc::clone(records));
+            let (settings, records, counter) = (settings.clone(), Arc::clone(records), Arc::clone(counter));
             // Every registered comparison counts towards the confirmation level, whatever the
             // filter: the same level in every format and under every runner.
             let pairs = comparisons.len();
             Trial::test(name.clone(), move || {
                 let record = {
                     let _progress = measuring(&name);
-                    run_trial(comparison, &name, &settings, pairs)
+                    run_trial(comparison, &name, &settings, pairs, &counter)
                 };
                 let outcome = record.failure.clone().map_or(Ok(()), |message| Err(Failed::from(message)));
                 records.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(record);
@@ -268,7 +290,7 @@ fn apply_color(args: &Arguments) {
 /// The pretty and terse formats: libtest's lines with a verdict block under each test.
 fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &mut Session) -> ExitCode {
     let started = Instant::now();
-    let all = trials(comparisons, &session.settings, &Records::default());
+    let all = trials(comparisons, &session.settings, &Records::default(), &session.counter);
     let selected: Vec<usize> = (0..all.len()).filter(|&i| !args.is_filtered_out(&all[i])).collect();
     let mut counts = Counts { filtered_out: all.len() - selected.len(), ..Counts::default() };
     let terse = args.quiet || args.format == Some(FormatSetting::Terse);
@@ -278,6 +300,9 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
     }
     if let Some(warning) = threads_warning(selected.iter().map(|&i| &comparisons[i]), available_cores()) {
         print_warning(&warning);
+    }
+    if !selected.is_empty() {
+        session.counter.news().iter().for_each(|line| print_warning(line));
     }
     let mut records = Vec::new();
     for &index in &selected {
@@ -292,8 +317,9 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
         }
         let record = {
             let _progress = measuring(name);
-            run_trial(*comparison, name, &session.settings, comparisons.len())
+            run_trial(*comparison, name, &session.settings, comparisons.len(), &session.counter)
         };
+        session.counter.news().iter().for_each(|line| print_warning(line));
         if record.passed() {
             counts.passed += 1;
         } else {

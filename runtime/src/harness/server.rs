@@ -7,10 +7,16 @@
 use super::Comparison;
 use super::plan::arms;
 use super::protocol::{PROTOCOL, Reply, Request, Twin, write_reply};
+use super::trial::panic_text;
+use crate::instructions::counts::{Routines, label};
+use crate::instructions::requests;
 use crate::measure;
-use crate::measure::Meter;
+use crate::measure::{Meter, Metric};
 use std::collections::BTreeMap;
+use std::ffi::CString;
+use std::hint::black_box;
 use std::io::{self, BufRead, Write};
+use std::panic::catch_unwind;
 use std::process::ExitCode;
 
 /// Child mode: pin this process to `cpu` (a lock-step pair's, where the parent names one), then
@@ -75,8 +81,48 @@ fn answer(tests: &BTreeMap<&str, Comparison>, request: Request) -> Option<Reply>
             }
             None => unknown(&test),
         },
+        Request::Count { test, id, sizes, seed } => match tests.get(test.as_str()) {
+            Some(comparison) => count(comparison, id, sizes, seed),
+            None => unknown(&test),
+        },
         Request::Quit => return None,
     })
+}
+
+/// Answers a [`Request::Count`]: under callgrind, each of the four loops' first placement copy
+/// once with one call, uncounted (lazy initialisation, a buffer grown once), then in a batch of
+/// each size, counted by its meter ([`Meter::instructions`]) and dumped under its label. A panic
+/// in a measured function is refused with its message.
+fn count(comparison: &Comparison, id: u64, sizes: [u64; 2], seed: u64) -> Reply {
+    if requests::running_on_valgrind() == 0 {
+        return Reply::Refused { why: "this process does not run under callgrind, so it cannot count".to_owned() };
+    }
+    let batches = comparison.registration.batches;
+    let loops = Routines {
+        candidate: batches.candidate[0],
+        candidate_twin: batches.candidate_twin[0],
+        baseline: batches.baseline[0],
+        baseline_twin: batches.baseline_twin[0],
+    };
+    let size = comparison.size.unwrap_or(0);
+    let counted = catch_unwind(|| {
+        for (_, batch) in loops.named() {
+            black_box(batch(1, seed, size, Meter::new(Metric::Time)));
+        }
+        for (routine, batch) in loops.named() {
+            for calls in sizes {
+                requests::zero_stats();
+                black_box(batch(calls, seed, size, Meter::instructions()));
+                // A label of ASCII words and numbers has no NUL.
+                let label = CString::new(label(id, routine, calls)).unwrap_or_default();
+                requests::dump_stats_at(&label);
+            }
+        }
+    });
+    match counted {
+        Ok(()) => Reply::Counted { id },
+        Err(payload) => Reply::Refused { why: format!("a measured function panicked: {}", panic_text(&*payload)) },
+    }
 }
 
 #[cfg(test)]

@@ -60,6 +60,23 @@ pub struct Settings {
     /// `RTCOMPARE_OPTIMISED`: set by rtcompare itself in the optimised build that an unoptimised
     /// perf binary built and runs in its place: the unoptimised build's target folder.
     pub optimised: Option<PathBuf>,
+    /// `RTCOMPARE_INSTRUCTIONS`: whether each comparison's instructions per call are counted
+    /// under callgrind beside its time (default: where valgrind is found).
+    pub instructions: Instructions,
+}
+
+/// `RTCOMPARE_INSTRUCTIONS`: whether instructions are counted beside time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Instructions {
+    /// `auto` (the default): counted where valgrind is found and the platform has callgrind's
+    /// requests; elsewhere one line per run says why, and nothing else changes.
+    #[default]
+    Auto,
+    /// `off`: not counted, and nothing said.
+    Off,
+    /// `callgrind`: counting is required: the run stops before measuring where it cannot be
+    /// done, and a comparison that could not be counted fails its test.
+    Required,
 }
 
 /// What a child process started by rtcompare was told beside its role (`RTCOMPARE_LOCKSTEP`).
@@ -109,6 +126,7 @@ impl Default for Settings {
             baseline: None,
             child: None,
             optimised: None,
+            instructions: Instructions::Auto,
         }
     }
 }
@@ -137,6 +155,7 @@ const KNOWN: &[(&str, &str)] = &[
     ("RTCOMPARE_TIMEOUT", "RTCOMPARE_TIMEOUT=5m"),
     ("RTCOMPARE_LAYOUT", "RTCOMPARE_LAYOUT=random"),
     ("RTCOMPARE_BASELINE", "RTCOMPARE_BASELINE=origin/main"),
+    ("RTCOMPARE_INSTRUCTIONS", "RTCOMPARE_INSTRUCTIONS=off"),
     (CHILD_VARIABLE, "(set by rtcompare for the child processes it starts; do not set it)"),
     (OPTIMISED_VARIABLE, "(set by rtcompare for the optimised build it runs; do not set it)"),
 ];
@@ -228,6 +247,19 @@ impl Settings {
                     return Err(Problem::from("expected a git revision: a branch, tag, commit or `HEAD~1`"));
                 }
                 self.baseline = Some(revision.to_owned());
+            }
+            "RTCOMPARE_INSTRUCTIONS" => {
+                self.instructions = match value.trim() {
+                    "auto" => Instructions::Auto,
+                    "off" | "0" => Instructions::Off,
+                    "callgrind" => Instructions::Required,
+                    _ => {
+                        return Err(Problem::from(
+                            "expected auto (count under callgrind where valgrind is found), off (never count) or \
+                             callgrind (count, and stop where it cannot)",
+                        ));
+                    }
+                }
             }
             CHILD_VARIABLE => self.child = Some(ChildRole::parse(value)?),
             OPTIMISED_VARIABLE => self.optimised = Some(PathBuf::from(value)),
@@ -321,6 +353,7 @@ mod tests {
             ("RTCOMPARE_MAX_PROCESSES", "10"),
             ("RTCOMPARE_LAYOUT", "random"),
             ("RTCOMPARE_BASELINE", " origin/main "),
+            ("RTCOMPARE_INSTRUCTIONS", "callgrind"),
             ("PATH", "/bin"),
         ]))
         .unwrap();
@@ -339,6 +372,12 @@ mod tests {
         assert_eq!(Settings::from_vars(vars(&[("RTCOMPARE_LAYOUT", " fixed ")])).unwrap().layout, Layout::Fixed);
         assert!(!Settings::from_vars(vars(&[("RTCOMPARE_DEBUG", "0")])).unwrap().debug);
         assert!(!Settings::default().debug);
+        assert_eq!(s.instructions, Instructions::Required);
+        assert_eq!(Settings::default().instructions, Instructions::Auto);
+        for (value, mode) in [("auto", Instructions::Auto), (" off ", Instructions::Off), ("0", Instructions::Off)] {
+            let read = Settings::from_vars(vars(&[("RTCOMPARE_INSTRUCTIONS", value)])).map(|s| s.instructions);
+            assert_eq!(read, Ok(mode), "{value:?}");
+        }
     }
 
     #[test]
@@ -365,6 +404,8 @@ mod tests {
             ("RTCOMPARE_BASELINE", "--all"),
             ("RTCOMPARE_LOCKSTEP", "yes"),
             ("RTCOMPARE_LOCKSTEP", "cpu=first"),
+            ("RTCOMPARE_INSTRUCTIONS", "on"),
+            ("RTCOMPARE_INSTRUCTIONS", "perf"),
         ] {
             let message = Settings::from_vars(vars(&[(name, value)])).unwrap_err().to_string();
             assert!(message.contains(name), "{message}");

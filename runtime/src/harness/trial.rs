@@ -2,6 +2,7 @@
 //! pass/fail decision, made once here.
 
 use super::client::measure_in_worker;
+use super::counting::{Counter, Counting};
 use super::error::HarnessError;
 use super::plan::TrialPlan;
 use super::{Comparison, Expectation, Settings};
@@ -9,7 +10,7 @@ use crate::decide::{
     Confirmation, FRESH_SHARE, PROCESS_LEVEL, Plan, Role, TIME_CAP, conclude, confirmation_alpha, signal, without_room,
 };
 use crate::measure::counting_allocator_installed;
-use crate::report::{Failure, Test, failure_message};
+use crate::report::{Failure, Test, failure_message, uncounted_message};
 use crate::seeds::{self, Purpose};
 use crate::verdict::Judgement;
 use crate::{Measured, Options, Outcome, Report, judge_processes, measure_and_judge};
@@ -32,7 +33,13 @@ const PLANNING_MARGIN: f64 = 1.25;
 /// Measures one comparison (never two at once), confirms a win or a loss in fresh processes,
 /// and decides whether its test passes. `registered` is the number of comparisons registered in
 /// the binary, which sets the confirmation level ([`confirmation_level`]).
-pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, registered: usize) -> Test {
+pub(crate) fn run_trial(
+    comparison: Comparison,
+    name: &str,
+    settings: &Settings,
+    registered: usize,
+    counter: &Counter,
+) -> Test {
     let _serial = MEASURING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let failed = |judgement, problem: String| Test { judgement, failure: Some(problem), ..facts(comparison, name) };
     if let Some(problem) = unmeasurable(comparison) {
@@ -59,10 +66,28 @@ pub fn run_trial(comparison: Comparison, name: &str, settings: &Settings, regist
     } else {
         Judgement::of(first)
     };
+    let (instructions, not_counted) = match counter.count(&plan, &judgement) {
+        Some(Counting::Counted(counts)) => (Some(counts), None),
+        Some(Counting::NotCounted(why)) => (None, Some(why)),
+        None => (None, None),
+    };
     let fails = failure(&judgement, comparison.registration.settings.expect);
     // A verdict about an unoptimised build is reported, never enforced (`RTCOMPARE_DEBUG=1`).
-    let failure = fails.filter(|_| !settings.debug).map(|why| failure_message(&judgement, why));
-    Test { judgement: Some(judgement), fails, failure, ..facts(comparison, name) }
+    let mut failure =
+        fails.filter(|_| !settings.debug).map(|why| failure_message(&judgement, why, instructions.as_ref()));
+    if counter.required()
+        && let Some(why) = &not_counted
+    {
+        failure.get_or_insert_with(|| uncounted_message(why));
+    }
+    Test {
+        judgement: Some(judgement),
+        fails,
+        failure,
+        instructions,
+        instructions_not_counted: not_counted,
+        ..facts(comparison, name)
+    }
 }
 
 /// What the attribute of the test `name` declared, before anything is measured: a test that
@@ -87,6 +112,8 @@ fn facts(comparison: Comparison, name: &str) -> Test {
         judgement: None,
         fails: None,
         failure: None,
+        instructions: None,
+        instructions_not_counted: None,
     }
 }
 
@@ -211,7 +238,7 @@ fn confirm(
     crate::decide::confirm(first, &decision, &options, plan.metric(), fresh, room)
 }
 
-fn panic_text(payload: &(dyn std::any::Any + Send)) -> &str {
+pub(crate) fn panic_text(payload: &(dyn std::any::Any + Send)) -> &str {
     payload
         .downcast_ref::<String>()
         .map(String::as_str)

@@ -6,6 +6,7 @@
 //! loop around the calls and the requests that switch collection on and off are the fixed part):
 //! two sizes give both, whatever the fixed part is.
 
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -106,7 +107,8 @@ pub(crate) fn direction(change: f64, tolerance: f64) -> Outcome {
 }
 
 /// Whether the time verdict and the instruction change tell the same story.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub(crate) enum Agreement {
     /// Both moved the same way beyond the tolerance, or neither moved.
     Agrees,
@@ -143,7 +145,7 @@ pub(crate) fn agreement(time: Outcome, change: f64, tolerance: f64) -> Agreement
 }
 
 /// A value for each of a comparison's four batch loops, named as `harness::Batches` names them.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Routines<T> {
     pub(crate) candidate: T,
     pub(crate) candidate_twin: T,
@@ -191,7 +193,7 @@ pub(crate) fn stable(per_call: &Routines<f64>) -> bool {
 }
 
 /// A function whose inclusive count per call differs between the arms.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct FunctionChange {
     /// Its demangled name.
     pub(crate) name: String,
@@ -257,9 +259,10 @@ pub(crate) fn label(comparison: u64, routine: &str, calls: u64) -> String {
 }
 
 /// What callgrind counted for one comparison.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Counted {
     /// Instructions per call of each of the four loops.
+    #[serde(flatten)]
     pub(crate) per_call: Routines<f64>,
     /// `candidate / baseline − 1`, per call.
     pub(crate) change: f64,
@@ -273,6 +276,34 @@ impl Counted {
     /// How this count agrees with the time verdict, against its tolerance.
     pub(crate) fn agreement(&self, time: Outcome, tolerance: f64) -> Agreement {
         agreement(time, self.change, tolerance)
+    }
+}
+
+/// A comparison's instruction counts as its record carries them: where they come from, what
+/// was counted, and how they read beside the time verdict.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Instructions {
+    /// The counter: `callgrind`.
+    pub(crate) source: String,
+    /// The version of valgrind that counted.
+    pub(crate) valgrind: String,
+    /// The counts.
+    #[serde(flatten)]
+    pub(crate) counted: Counted,
+    /// How the instruction change reads beside the time verdict, against its tolerance.
+    pub(crate) agreement: Agreement,
+}
+
+impl Instructions {
+    /// The record of `counted`, counted by valgrind `version`, read beside a time verdict of
+    /// `time` against `tolerance`.
+    pub(crate) fn new(counted: Counted, version: &str, time: Outcome, tolerance: f64) -> Instructions {
+        Instructions {
+            source: "callgrind".to_owned(),
+            valgrind: version.to_owned(),
+            agreement: counted.agreement(time, tolerance),
+            counted,
+        }
     }
 }
 

@@ -117,8 +117,9 @@ impl Profile {
     }
 }
 
-/// Every dump `callgrind.out.<pid>[.<n>]` in `dir`, in the order callgrind wrote them (by part
-/// number; the end-of-program dump, without a number, last).
+/// Every dump `callgrind.out.<pid>.<n>` in `dir` — the ones requests wrote, numbered — in the
+/// order callgrind wrote them. The file without a number is left out: callgrind creates it empty
+/// when it starts (to see that it can write there) and fills it only when the program ends.
 pub(crate) fn read_dumps(dir: &Path) -> Result<Vec<Profile>, FormatError> {
     let unreadable = |e: std::io::Error| FormatError {
         file: Some(dir.to_path_buf()),
@@ -130,7 +131,7 @@ pub(crate) fn read_dumps(dir: &Path) -> Result<Vec<Profile>, FormatError> {
         let path = entry.map_err(unreadable)?.path();
         let Some(name) = path.file_name().and_then(|n| n.to_str()) else { continue };
         let Some(rest) = name.strip_prefix("callgrind.out.") else { continue };
-        let part = rest.split_once('.').map_or(Some(u64::MAX), |(_, part)| part.parse::<u64>().ok());
+        let part = rest.split_once('.').and_then(|(_, part)| part.parse::<u64>().ok());
         if let Some(part) = part {
             dumps.push((part, path));
         }
@@ -574,11 +575,11 @@ mod tests {
     }
 
     #[test]
-    fn dumps_are_read_from_a_folder_in_the_order_callgrind_wrote_them() {
+    fn the_numbered_dumps_are_read_from_a_folder_in_the_order_callgrind_wrote_them() {
         let dir = crate::scratch::ScratchDir::new("callgrind-dumps");
         let dump = |label: &str, ir: u64| format!("events: Ir\ndesc: Trigger: {label}\nfn=f\n1 {ir}\ntotals: {ir}\n");
         let files = [
-            ("callgrind.out.77", dump("Program termination", 0)),
+            ("callgrind.out.77", String::new()),
             ("callgrind.out.77.10", dump("Client Request: tenth", 10)),
             ("callgrind.out.77.2", dump("Client Request: second", 2)),
             ("callgrind.out.77.1", dump("Client Request: first", 1)),
@@ -591,7 +592,8 @@ mod tests {
         let labels: Vec<_> = dumps.iter().map(|d| d.trigger.clone().unwrap_or_default()).collect();
         assert_eq!(
             labels,
-            ["Client Request: first", "Client Request: second", "Client Request: tenth", "Program termination"]
+            ["Client Request: first", "Client Request: second", "Client Request: tenth"],
+            "numbered dumps only: the file without a number is empty while the program runs"
         );
         std::fs::write(dir.join("callgrind.out.77.3"), "events: Ir\nfn=f\n1 q\n").unwrap_or_else(|e| panic!("{e}"));
         let error = read_dumps(&dir).unwrap_err();

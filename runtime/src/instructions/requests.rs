@@ -8,6 +8,7 @@
 //! under valgrind", so the crate builds and runs everywhere and counting is simply unavailable.
 
 use std::ffi::CStr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Valgrind's core request "how many valgrinds am I running under?" (`0x1001`).
 const RUNNING_ON_VALGRIND: u64 = 0x1001;
@@ -22,8 +23,6 @@ enum Callgrind {
     ZeroStats = CALLGRIND_BASE + 1,
     ToggleCollect = CALLGRIND_BASE + 2,
     DumpStatsAt = CALLGRIND_BASE + 3,
-    StartInstrumentation = CALLGRIND_BASE + 4,
-    StopInstrumentation = CALLGRIND_BASE + 5,
 }
 
 /// How many valgrinds this process runs under: 0 natively (and on every platform without the
@@ -43,22 +42,34 @@ pub(crate) fn toggle_collect() {
     request(0, Callgrind::ToggleCollect as u64, 0);
 }
 
+/// How many metered regions are open: collection is on while at least one is, so that a batch
+/// run on several threads (`threads = N`), each opening and closing its own region, switches it
+/// on once and off once.
+static OPEN_REGIONS: AtomicUsize = AtomicUsize::new(0);
+
+/// Opens a counted region: the first one open switches collection on. Out of line and cold, so
+/// that the timed loops the meter serves carry no more than a call to it.
+#[cold]
+#[inline(never)]
+pub(crate) fn collect_on() {
+    if OPEN_REGIONS.fetch_add(1, Ordering::SeqCst) == 0 {
+        toggle_collect();
+    }
+}
+
+/// Closes a counted region: the last one closed switches collection off.
+#[cold]
+#[inline(never)]
+pub(crate) fn collect_off() {
+    if OPEN_REGIONS.fetch_sub(1, Ordering::SeqCst) == 1 {
+        toggle_collect();
+    }
+}
+
 /// Writes the costs collected so far to a new dump file whose `desc: Trigger:` line ends with
 /// `label`, then zeroes them.
 pub(crate) fn dump_stats_at(label: &CStr) {
     request(0, Callgrind::DumpStatsAt as u64, label.as_ptr() as u64);
-}
-
-/// Switches full instrumentation on (valgrind then simulates every instruction); a no-op if it
-/// is on already.
-pub(crate) fn start_instrumentation() {
-    request(0, Callgrind::StartInstrumentation as u64, 0);
-}
-
-/// Switches instrumentation off, so the code that follows runs at valgrind's fastest speed
-/// and is not counted.
-pub(crate) fn stop_instrumentation() {
-    request(0, Callgrind::StopInstrumentation as u64, 0);
 }
 
 /// Issues `number` with one argument (the others are zero) and returns valgrind's answer, or
@@ -110,13 +121,11 @@ mod tests {
     #[test]
     fn the_request_numbers_are_those_of_callgrind_h() {
         // VG_USERREQ_TOOL_BASE('C','T') = 0x43540000, then DUMP_STATS, ZERO_STATS, TOGGLE_COLLECT,
-        // DUMP_STATS_AT, START_INSTRUMENTATION, STOP_INSTRUMENTATION in that order.
+        // DUMP_STATS_AT in that order.
         assert_eq!(CALLGRIND_BASE, 0x4354_0000);
         assert_eq!(Callgrind::ZeroStats as u64, 0x4354_0001);
         assert_eq!(Callgrind::ToggleCollect as u64, 0x4354_0002);
         assert_eq!(Callgrind::DumpStatsAt as u64, 0x4354_0003);
-        assert_eq!(Callgrind::StartInstrumentation as u64, 0x4354_0004);
-        assert_eq!(Callgrind::StopInstrumentation as u64, 0x4354_0005);
     }
 
     #[test]
@@ -126,8 +135,8 @@ mod tests {
         toggle_collect();
         toggle_collect();
         dump_stats_at(c"native");
-        start_instrumentation();
-        stop_instrumentation();
+        collect_on();
+        collect_off();
         assert_eq!(running_on_valgrind(), 0);
         assert_eq!(std::hint::black_box(kept), 0x0123_4567_89ab_cdef);
         assert_eq!(no_request(7, Callgrind::ZeroStats as u64, 0), 7, "the fallback answers the default");

@@ -9,7 +9,8 @@
 //! the arm's median per-operation value over the rounds, `lower_value` and `upper_value` its
 //! first and third quartiles. A pair with `throughput` adds a second measure per arm,
 //! `bytes_per_second` or `elements_per_second`: the rate at the median, and at the third and first
-//! quartiles (the slower quartile is the lower rate).
+//! quartiles (the slower quartile is the lower rate). A comparison whose instructions were
+//! counted adds `instructions` per arm: its instructions per call, exact, so without bounds.
 
 use super::tracking::ArmEntry;
 use crate::Metric;
@@ -40,6 +41,10 @@ pub(crate) fn render(arms: &[ArmEntry]) -> String {
                 "upper_value": work.per_second(arm.q1),
             });
             measures.insert(format!("{}_per_second", work.unit.as_str()), rate);
+        }
+        if let Some(count) = arm.instructions {
+            // Counted exactly, so no bounds: Bencher's `instructions` measure.
+            measures.insert("instructions".to_owned(), json!({ "value": count }));
         }
         benchmarks.insert(arm.name.clone(), Value::Object(measures));
     }
@@ -116,6 +121,17 @@ mod tests {
         let rate = &ours["perf::fast_vs_slow/candidate"]["bytes_per_second"];
         assert_eq!(rate["value"].as_f64(), Some(4096.0 * 1e9 / report.candidate_summary.median));
         assert_eq!(rate["lower_value"].as_f64(), Some(4096.0 * 1e9 / report.candidate_summary.q3));
+        assert!(ours["perf::fast_vs_slow/baseline"]["latency"]["value"].is_number());
+    }
+
+    #[test]
+    fn counted_instructions_are_a_measure_of_each_arm_without_bounds() {
+        use crate::report::instructions::tests::counts;
+        let instructions = Some(counts(25_027.0, 20_019.0, crate::Outcome::Loss));
+        let records = [crate::report::Test { instructions, ..fixtures::record("perf::fast_vs_slow", 125.0, 100.0) }];
+        let ours = rendered(&records);
+        assert_eq!(ours["perf::fast_vs_slow/candidate"]["instructions"], json!({ "value": 25_027.0 }));
+        assert_eq!(ours["perf::fast_vs_slow/baseline"]["instructions"], json!({ "value": 20_019.0 }));
         assert!(ours["perf::fast_vs_slow/baseline"]["latency"]["value"].is_number());
     }
 

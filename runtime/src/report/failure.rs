@@ -2,6 +2,8 @@
 //! build would have done, and why a signal could not be confirmed. The harness decides; these
 //! only say it.
 
+use super::instructions::failure_clause;
+use crate::instructions::counts::Instructions;
 use crate::stats::Outcome;
 use crate::units::{change_interval, change_pct, format_value};
 use crate::verdict::Judgement;
@@ -18,8 +20,22 @@ pub(crate) enum Failure {
 }
 
 /// The failure message of a test whose verdict in `judgement` failed it for `failure`: what was
-/// compared, the verdict, and the figures it rests on.
-pub(crate) fn failure_message(judgement: &Judgement, failure: Failure) -> String {
+/// compared, the verdict, and the figures it rests on; with `instructions`, where the
+/// instructions went.
+pub(crate) fn failure_message(judgement: &Judgement, failure: Failure, instructions: Option<&Instructions>) -> String {
+    let report = &judgement.first;
+    let counts = instructions.map(|i| failure_clause(i, &report.candidate, &report.baseline)).unwrap_or_default();
+    format!("{}{counts}", verdict_failure(judgement, failure))
+}
+
+/// The failure of a comparison whose instructions could not be counted, where counting is
+/// required (`RTCOMPARE_INSTRUCTIONS=callgrind`).
+pub(crate) fn uncounted_message(why: &str) -> String {
+    format!("instructions could not be counted, and RTCOMPARE_INSTRUCTIONS=callgrind requires it: {why}")
+}
+
+/// The failure message without instruction counts.
+fn verdict_failure(judgement: &Judgement, failure: Failure) -> String {
     let (v, report) = (&judgement.verdict, &judgement.first);
     let metric = report.metric;
     let figures = format!(
@@ -84,12 +100,12 @@ mod tests {
     #[test]
     fn a_failure_names_the_arms_and_gives_the_figures() {
         let loss = Judgement::of(fixtures::report(100.0, 50.0));
-        let message = failure_message(&loss, Failure::Loss);
+        let message = failure_message(&loss, Failure::Loss, None);
         assert!(message.starts_with("`fast` is slower than `slow`: median "), "{message}");
         let ratio = format!("/op, ratio {:.3}, best-run ratio ", loss.verdict.ratio);
         assert!(message.contains(&ratio) && message.ends_with(" %"), "no confirmation ran: {message}");
         let parity = Judgement::of(fixtures::report(100.0, 100.0));
-        let message = failure_message(&parity, Failure::NoWin);
+        let message = failure_message(&parity, Failure::NoWin, None);
         assert!(
             message.starts_with(
                 "`fast` was expected to win against `slow` (`expect = \"win\"`) but the verdict is parity — no \
@@ -97,5 +113,8 @@ mod tests {
             ),
             "{message}"
         );
+        let counts = crate::report::instructions::tests::counts(25_027.0, 20_019.0, Outcome::Loss);
+        let message = failure_message(&loss, Failure::Loss, Some(&counts));
+        assert!(message.ends_with("; instructions +25.02 % per call (agrees with time), most in `perf::spin` 20,018 → 25,021, `perf::extra_step` 0 → 6"), "{message}");
     }
 }

@@ -8,7 +8,9 @@
 //! `<test name>/baseline`: `value` is the arm's median per-operation value over the rounds (in
 //! `ns`, a unit the action converts between, or `bytes` / `allocs`), `range` is `± ` half its
 //! interquartile range (the form the action's own extractors write and its comments parse), and
-//! `extra` (shown in the chart's tooltip) says what the arm was compared with and the verdict.
+//! `extra` (shown in the chart's tooltip) says what the arm was compared with and the verdict. A
+//! comparison whose instructions were counted adds `<test name>/<arm> (instructions)` per arm,
+//! in `instructions` per call.
 
 use super::tracking::ArmEntry;
 use serde::Serialize;
@@ -27,7 +29,11 @@ struct Entry {
 /// `customSmallerIsBetter` JSON (`[]` when nothing was measured); `unoptimised` says the run
 /// measured a debug build on purpose.
 pub(crate) fn render(arms: &[ArmEntry], unoptimised: bool) -> String {
-    let entries: Vec<Entry> = arms.iter().map(|arm| entry(arm, unoptimised)).collect();
+    let mut entries: Vec<Entry> = Vec::new();
+    for arm in arms {
+        entries.push(entry(arm, unoptimised));
+        entries.extend(arm.instructions.map(|count| instructions_entry(arm, count)));
+    }
     // Serializing plain structs cannot fail; an empty string would show it did.
     let mut text = serde_json::to_string_pretty(&entries).unwrap_or_default();
     text.push('\n');
@@ -59,6 +65,18 @@ fn entry(arm: &ArmEntry, unoptimised: bool) -> Entry {
         value: arm.median,
         range: format!("± {}", significant((arm.q3 - arm.q1) / 2.0, 4)),
         extra,
+    }
+}
+
+/// The entry of an arm's instructions per call, `<test name>/<arm> (instructions)`: exact, so
+/// its range is `± 0`.
+fn instructions_entry(arm: &ArmEntry, count: f64) -> Entry {
+    Entry {
+        name: format!("{} (instructions)", arm.name),
+        unit: "instructions",
+        value: count,
+        range: "± 0".to_owned(),
+        extra: format!("{} `{}`: instructions per call, counted under callgrind", arm.arm, arm.function),
     }
 }
 
@@ -136,6 +154,26 @@ mod tests {
         );
         assert!(!extra.contains("unoptimised"));
         assert!(rendered(&records, true)[0]["extra"].as_str().unwrap().starts_with("unoptimised (debug) build"));
+    }
+
+    #[test]
+    fn counted_instructions_are_an_entry_of_their_own_per_arm() {
+        use crate::report::instructions::tests::counts;
+        let instructions = Some(counts(25_027.0, 20_019.0, crate::Outcome::Loss));
+        let records = [crate::report::Test { instructions, ..fixtures::record("perf::fast_vs_slow", 125.0, 100.0) }];
+        let ours = rendered(&records, false);
+        let names: Vec<&str> = ours.as_array().unwrap().iter().filter_map(|e| e["name"].as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "perf::fast_vs_slow/candidate",
+                "perf::fast_vs_slow/candidate (instructions)",
+                "perf::fast_vs_slow/baseline",
+                "perf::fast_vs_slow/baseline (instructions)"
+            ]
+        );
+        assert_eq!((ours[1]["unit"].as_str(), ours[1]["value"].as_f64()), (Some("instructions"), Some(25_027.0)));
+        assert_eq!(ours[3]["range"], "± 0");
     }
 
     #[test]

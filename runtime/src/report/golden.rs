@@ -103,8 +103,8 @@ fn rendered(reports: &[(&'static str, Judgement)]) -> String {
             }
         }
         let _ = writeln!(out, "== {name} failures");
-        let _ = writeln!(out, "{}", failure_message(report, Failure::Loss));
-        let _ = writeln!(out, "{}", failure_message(report, Failure::NoWin));
+        let _ = writeln!(out, "{}", failure_message(report, Failure::Loss, None));
+        let _ = writeln!(out, "{}", failure_message(report, Failure::NoWin, None));
         let _ = writeln!(out, "== {name} svg\n{}", super::svg::picture(report, name));
     }
     let all: Vec<&Judgement> = reports.iter().map(|(_, r)| r).collect();

@@ -11,6 +11,7 @@ use super::run::{Run, Test};
 use super::sentences::sentence;
 use crate::Metric;
 use crate::environment::Environment;
+use crate::instructions::counts::Instructions;
 use crate::verdict::{Caveat, Confirmation, ProcessMean, Report, Verdict};
 use serde::Serialize;
 use serde_json::ser::Formatter;
@@ -60,6 +61,10 @@ struct Comparison<'a> {
     over_processes: Option<ProcessMean>,
     first: Option<&'a Report>,
     confirmation: Option<&'a Confirmation>,
+    /// Instructions per call counted under callgrind beside time; `null` where not counted.
+    instructions: Option<&'a Instructions>,
+    /// Why not, where counting was on and they were not counted.
+    instructions_not_counted: Option<&'a str>,
 }
 
 /// What a pair with `throughput` processes per call, and each arm's rate.
@@ -128,6 +133,8 @@ fn comparison(test: &Test) -> Comparison<'_> {
         over_processes: judgement.and_then(|j| j.over_processes()),
         first,
         confirmation: judgement.and_then(|j| j.confirmation.as_ref()),
+        instructions: test.instructions.as_ref(),
+        instructions_not_counted: test.instructions_not_counted.as_deref(),
     }
 }
 

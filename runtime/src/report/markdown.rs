@@ -2,12 +2,13 @@
 //! comparison, a table per baseline with several candidates, then the warnings and failures in
 //! full below a fold.
 
+use super::instructions::count as instruction_count;
 use super::ranking::rankings;
 use super::run::{Run, Test};
 use super::sentences::sentence;
 use super::{factor_words, outcome_line};
 use crate::Outcome;
-use crate::units::{change_interval, change_pct, format_rate, pct};
+use crate::units::{change_interval, change_pct, format_rate, pct, signed_pct};
 use std::fmt::Write;
 
 /// The summary of a run as Markdown.
@@ -26,19 +27,52 @@ pub(crate) fn render(run: &Run<'_>) -> String {
     // A column of rates only when a pair declared `throughput`.
     let rates = run.tests.iter().any(|t| t.work.is_some() && t.judgement.is_some());
     let (rates_head, rates_rule) = if rates { (" throughput (candidate / baseline) |", " --- |") } else { ("", "") };
-    let _ = writeln!(out, "| | pair | outcome | change (interval) | ratio (best) | tolerance |{rates_head} warnings |");
-    let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- |{rates_rule} --- |");
+    // A column of instruction changes only when a comparison was counted.
+    let counted = run.tests.iter().any(|t| t.instructions.is_some());
+    let (counts_head, counts_rule) = if counted { (" instructions |", " --- |") } else { ("", "") };
+    let _ = writeln!(
+        out,
+        "| | pair | outcome | change (interval) | ratio (best) | tolerance |{rates_head}{counts_head} warnings |"
+    );
+    let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- |{rates_rule}{counts_rule} --- |");
     for test in run.tests {
         let (row, rates_cell, warnings) = row(test);
         let rates_cell = if rates { format!(" {} |", rates_cell.as_deref().unwrap_or("")) } else { String::new() };
-        let _ = writeln!(out, "{row}{rates_cell} {warnings} |");
+        let counts_cell = if counted { format!(" {} |", instructions_cell(test)) } else { String::new() };
+        let _ = writeln!(out, "{row}{rates_cell}{counts_cell} {warnings} |");
     }
     for ranking in rankings(run.tests) {
         let _ = write!(out, "\n{}", ranking.render_markdown());
     }
     details(&mut out, "Warnings", run.tests.iter().flat_map(warning_items));
     details(&mut out, "Failures", run.tests.iter().filter_map(failure_item));
+    details(&mut out, "Where the instructions went", run.tests.iter().filter_map(functions_item));
     out
+}
+
+/// `+25.02 % (agrees)`: the instruction change per call and how it reads beside time; `varies`
+/// where a twin counted differently; empty where not counted.
+fn instructions_cell(test: &Test) -> String {
+    match &test.instructions {
+        Some(counts) if counts.counted.stable => {
+            format!("{} ({})", signed_pct(counts.counted.change), counts.agreement.as_str().replace('_', " "))
+        }
+        Some(_) => "varies within the process".to_owned(),
+        None => String::new(),
+    }
+}
+
+/// A counted test's functions whose instructions per call moved most.
+fn functions_item(test: &Test) -> Option<String> {
+    let counts = test.instructions.as_ref()?;
+    let moved: Vec<String> = counts
+        .counted
+        .functions
+        .iter()
+        .take(5)
+        .map(|f| format!("{} {} → {}", code(&f.name), instruction_count(f.baseline), instruction_count(f.candidate)))
+        .collect();
+    (!moved.is_empty()).then(|| format!("{}: {}", code(&test.name), moved.join(", ")))
 }
 
 /// `2 wins, 1 parity (1 established, 0 inconclusive), 0 losses; 1 failed`.
@@ -199,6 +233,28 @@ mod tests {
             assert_eq!(cells(line), cells(header), "{line}");
         }
         assert!(!summary(&records[1..]).contains("throughput"), "no column without throughput");
+    }
+
+    #[test]
+    fn counted_comparisons_add_a_column_and_where_the_instructions_went() {
+        use crate::report::instructions::tests::counts;
+        let counted = crate::report::Test {
+            instructions: Some(counts(25_027.0, 20_019.0, Outcome::Loss)),
+            ..fixtures::record("perf::fast_vs_slow", 125.0, 100.0)
+        };
+        let records = [counted, fixtures::record("perf::other_vs_slow", 50.0, 100.0)];
+        let text = summary(&records);
+        assert!(text.contains("| tolerance | instructions | warnings |"), "{text}");
+        let row = text.lines().find(|l| l.contains("fast_vs_slow")).unwrap_or_default();
+        assert!(row.contains(" +25.02 % (agrees) |"), "{row}");
+        let cells = |line: &str| line.matches(" |").count();
+        let header = text.lines().find(|l| l.starts_with("| | pair")).unwrap_or_default();
+        for line in text.lines().filter(|l| l.starts_with("| ✅")) {
+            assert_eq!(cells(line), cells(header), "{line}");
+        }
+        assert!(text.contains("Where the instructions went (1)"), "{text}");
+        assert!(text.contains("`perf::fast_vs_slow`: `perf::fast` 0 → 25,027, "), "{text}");
+        assert!(!summary(&records[1..]).contains("instructions"), "no column without counts");
     }
 
     #[test]

@@ -24,6 +24,7 @@ mod files;
 mod gha;
 #[cfg(test)]
 mod golden;
+mod instructions;
 mod json;
 mod markdown;
 mod ranking;
@@ -42,8 +43,9 @@ pub use crate::verdict::{
     Settle, ThresholdConfidence, Validations, Verdict, WarningKind,
 };
 pub(crate) use atomic::write_atomically;
-pub(crate) use failure::{Failure, failure_message, unoptimised_note};
+pub(crate) use failure::{Failure, failure_message, uncounted_message, unoptimised_note};
 pub(crate) use files::{Destinations, Mode, Requested, Written, binary_name};
+pub(crate) use instructions::with_counts;
 pub(crate) use ranking::rankings;
 pub(crate) use run::{Run, Test};
 pub use sentences::sentence;
@@ -121,6 +123,8 @@ pub(crate) mod fixtures {
             judgement,
             fails: None,
             failure: failure.map(str::to_owned),
+            instructions: None,
+            instructions_not_counted: None,
         }
     }
 

@@ -5,6 +5,7 @@
 use super::failure::Failure;
 use crate::Metric;
 use crate::environment::Environment;
+use crate::instructions::counts::Instructions;
 use crate::measure::Work;
 use crate::verdict::Judgement;
 use serde::{Deserialize, Serialize};
@@ -59,6 +60,13 @@ pub(crate) struct Test {
     pub fails: Option<Failure>,
     /// Why the test failed, or `None` when it passed.
     pub failure: Option<String>,
+    /// Each arm's instructions per call as callgrind counted them beside the time verdict, or
+    /// `None` where they were not counted.
+    #[serde(default)]
+    pub instructions: Option<Instructions>,
+    /// Why instructions were not counted, where counting was on and they were not.
+    #[serde(default)]
+    pub instructions_not_counted: Option<String>,
 }
 
 impl Test {

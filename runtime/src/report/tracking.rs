@@ -36,6 +36,8 @@ pub(crate) struct ArmEntry {
     pub against: String,
     /// What one call processes, for a pair with `throughput`.
     pub work: Option<Work>,
+    /// Instructions per call as callgrind counted them, where it did and the count is stable.
+    pub instructions: Option<f64>,
 }
 
 /// Two entries (candidate, then baseline) per test that measured something, in the order of
@@ -49,11 +51,14 @@ pub(crate) fn arm_entries(tests: &[Test]) -> Vec<ArmEntry> {
             ("candidate", &report.candidate, &report.candidate_summary, &report.baseline),
             ("baseline", &report.baseline, &report.baseline_summary, &report.candidate),
         ];
-        for (arm, function, summary, against) in arms {
+        let counts = test.instructions.as_ref().filter(|i| i.counted.stable).map(|i| i.counted.per_call);
+        let counted = [counts.map(|c| c.candidate), counts.map(|c| c.baseline)];
+        for ((arm, function, summary, against), instructions) in arms.into_iter().zip(counted) {
             if ![summary.median, summary.q1, summary.q3].iter().all(|v| v.is_finite()) {
                 continue;
             }
-            entries.push(ArmEntry { work: test.work, ..entry(&test.name, judgement, arm, function, summary, against) });
+            let entry = entry(&test.name, judgement, arm, function, summary, against);
+            entries.push(ArmEntry { work: test.work, instructions, ..entry });
         }
     }
     entries
@@ -80,6 +85,7 @@ fn entry(
         ratio: judgement.verdict.ratio,
         against: against.to_owned(),
         work: None,
+        instructions: None,
     }
 }
 
@@ -106,5 +112,22 @@ mod tests {
         );
         assert!(c.q1 <= c.median && c.median <= c.q3);
         assert_eq!(c.rounds, fixtures::ROUNDS);
+        assert_eq!((c.instructions, b.instructions), (None, None), "not counted");
+    }
+
+    #[test]
+    fn a_counted_test_gives_each_arm_its_instructions_unless_they_vary() {
+        use crate::report::instructions::tests::counts;
+        let mut counted = Test {
+            instructions: Some(counts(25_027.0, 20_019.0, crate::Outcome::Loss)),
+            ..fixtures::record("perf::fast_vs_slow", 125.0, 100.0)
+        };
+        let entries = arm_entries(std::slice::from_ref(&counted));
+        assert_eq!((entries[0].instructions, entries[1].instructions), (Some(25_027.0), Some(20_019.0)));
+        if let Some(i) = counted.instructions.as_mut() {
+            i.counted.stable = false;
+        }
+        let entries = arm_entries(&[counted]);
+        assert_eq!((entries[0].instructions, entries[1].instructions), (None, None), "a count that varies");
     }
 }
