@@ -90,7 +90,8 @@ fn answer(tests: &BTreeMap<&str, Comparison>, request: Request) -> Option<Reply>
 }
 
 /// Answers a [`Request::Count`]: under callgrind, each of the four loops' first placement copy
-/// once with one call, uncounted (lazy initialisation, a buffer grown once), then in a batch of
+/// once with one call, uninstrumented and uncounted (lazy initialisation, a buffer grown once),
+/// then, instrumented, in a batch of
 /// each size, counted by its meter ([`Meter::instructions`]) and dumped under its label. A panic
 /// in a measured function is refused with its message.
 fn count(comparison: &Comparison, id: u64, sizes: [u64; 2], seed: u64) -> Reply {
@@ -109,6 +110,9 @@ fn count(comparison: &Comparison, id: u64, sizes: [u64; 2], seed: u64) -> Reply 
         for (_, batch) in loops.named() {
             black_box(batch(1, seed, size, Meter::new(Metric::Time)));
         }
+        // The counting process starts uninstrumented, so that its start, the protocol and the
+        // warm-up (a large input built once) run several times faster than instrumented code.
+        requests::start_instrumentation();
         for (routine, batch) in loops.named() {
             for calls in sizes {
                 requests::zero_stats();
@@ -118,6 +122,7 @@ fn count(comparison: &Comparison, id: u64, sizes: [u64; 2], seed: u64) -> Reply 
                 requests::dump_stats_at(&label);
             }
         }
+        requests::stop_instrumentation();
     });
     match counted {
         Ok(()) => Reply::Counted { id },

@@ -93,6 +93,8 @@ fn counted_program() {
         black_box(f());
         black_box(run(*f, 1));
     }
+    // The command starts valgrind uninstrumented, as the counting process runs its warm-up.
+    requests::start_instrumentation();
     requests::zero_stats();
     for (name, (run, f)) in loops.named() {
         for calls in SIZES {

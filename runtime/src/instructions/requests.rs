@@ -23,6 +23,8 @@ enum Callgrind {
     ZeroStats = CALLGRIND_BASE + 1,
     ToggleCollect = CALLGRIND_BASE + 2,
     DumpStatsAt = CALLGRIND_BASE + 3,
+    StartInstrumentation = CALLGRIND_BASE + 4,
+    StopInstrumentation = CALLGRIND_BASE + 5,
 }
 
 /// How many valgrinds this process runs under: 0 natively (and on every platform without the
@@ -70,6 +72,18 @@ pub(crate) fn collect_off() {
 /// `label`, then zeroes them.
 pub(crate) fn dump_stats_at(label: &CStr) {
     request(0, Callgrind::DumpStatsAt as u64, label.as_ptr() as u64);
+}
+
+/// Switches full instrumentation on (valgrind then simulates every instruction); a no-op if it
+/// is on already.
+pub(crate) fn start_instrumentation() {
+    request(0, Callgrind::StartInstrumentation as u64, 0);
+}
+
+/// Switches instrumentation off, so the code that follows runs at valgrind's fastest speed
+/// and is not counted.
+pub(crate) fn stop_instrumentation() {
+    request(0, Callgrind::StopInstrumentation as u64, 0);
 }
 
 /// Issues `number` with one argument (the others are zero) and returns valgrind's answer, or
@@ -121,11 +135,13 @@ mod tests {
     #[test]
     fn the_request_numbers_are_those_of_callgrind_h() {
         // VG_USERREQ_TOOL_BASE('C','T') = 0x43540000, then DUMP_STATS, ZERO_STATS, TOGGLE_COLLECT,
-        // DUMP_STATS_AT in that order.
+        // DUMP_STATS_AT, START_INSTRUMENTATION, STOP_INSTRUMENTATION in that order.
         assert_eq!(CALLGRIND_BASE, 0x4354_0000);
         assert_eq!(Callgrind::ZeroStats as u64, 0x4354_0001);
         assert_eq!(Callgrind::ToggleCollect as u64, 0x4354_0002);
         assert_eq!(Callgrind::DumpStatsAt as u64, 0x4354_0003);
+        assert_eq!(Callgrind::StartInstrumentation as u64, 0x4354_0004);
+        assert_eq!(Callgrind::StopInstrumentation as u64, 0x4354_0005);
     }
 
     #[test]
@@ -137,6 +153,8 @@ mod tests {
         dump_stats_at(c"native");
         collect_on();
         collect_off();
+        start_instrumentation();
+        stop_instrumentation();
         assert_eq!(running_on_valgrind(), 0);
         assert_eq!(std::hint::black_box(kept), 0x0123_4567_89ab_cdef);
         assert_eq!(no_request(7, Callgrind::ZeroStats as u64, 0), 7, "the fallback answers the default");

@@ -143,6 +143,7 @@ fn options(dumps: &Path) -> Vec<OsString> {
     let mut options: Vec<OsString> = [
         "--tool=callgrind",
         "--collect-atstart=no",
+        "--instr-atstart=no",
         "--demangle=yes",
         "--separate-threads=no",
         "--cache-sim=no",
@@ -303,6 +304,7 @@ vex amd64->IR:   REX=0 REX.W=0 REX.R=0 REX.X=0 REX.B=0
         for wanted in [
             "--tool=callgrind",
             "--collect-atstart=no",
+            "--instr-atstart=no",
             "--callgrind-out-file=/tmp/dumps/callgrind.out.%p",
             "--log-file=/tmp/dumps/valgrind.log",
             "--demangle=yes",
