@@ -273,6 +273,14 @@ pub(crate) struct Counted {
 }
 
 impl Counted {
+    /// How far a twin's count per call is from its arm's, relative, the larger of the two arms:
+    /// how much the count varies within the process (0 for code that counts the same every call).
+    pub(crate) fn twin_spread(&self) -> f64 {
+        let apart = |primary: f64, twin: f64| if primary > 0.0 { (twin / primary - 1.0).abs() } else { 0.0 };
+        let p = &self.per_call;
+        apart(p.candidate, p.candidate_twin).max(apart(p.baseline, p.baseline_twin))
+    }
+
     /// How this count agrees with the time verdict, against its tolerance.
     pub(crate) fn agreement(&self, time: Outcome, tolerance: f64) -> Agreement {
         agreement(time, self.change, tolerance)

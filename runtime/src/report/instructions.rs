@@ -4,7 +4,7 @@
 use super::text::{Detail, Line};
 use crate::instructions::counts::{Agreement, FunctionChange, Instructions};
 use crate::stats::Outcome;
-use crate::units::signed_pct;
+use crate::units::{pct, signed_pct};
 
 /// The functions a failure message names.
 const NAMED_IN_FAILURE: usize = 3;
@@ -44,7 +44,7 @@ pub(crate) fn with_counts(
 pub(crate) fn verdict_clause(instructions: &Instructions, time: Outcome) -> Option<String> {
     let counted = &instructions.counted;
     if !counted.stable {
-        return Some("; instructions vary within the process (not a precise figure)".to_owned());
+        return Some(format!("; {}", varying(instructions)));
     }
     let agreement = instructions.agreement;
     if time == Outcome::Parity && agreement == Agreement::Agrees {
@@ -55,6 +55,17 @@ pub(crate) fn verdict_clause(instructions: &Instructions, time: Outcome) -> Opti
         other => format!(" ({})", agreement_words(other, counted.change)),
     };
     Some(format!("; instructions {}{note}", signed_pct(counted.change)))
+}
+
+/// A count that varies within the process, in words: the change as an approximate figure with
+/// how far the twins were apart where the change is well beyond that, else only that it varies.
+fn varying(instructions: &Instructions) -> String {
+    let (change, spread) = (instructions.counted.change, instructions.counted.twin_spread());
+    if change.abs() > 2.0 * spread {
+        format!("instructions about {} (they vary by up to {} within the process)", signed_pct(change), pct(spread))
+    } else {
+        format!("instructions vary by up to {} within the process, as much as the change: no figure", pct(spread))
+    }
 }
 
 /// What an agreement asks the reader to think, short.
@@ -75,9 +86,10 @@ pub(crate) fn verbose_lines(instructions: &Instructions) -> Vec<String> {
     let figure = if counted.stable {
         format!("change {}", signed_pct(counted.change))
     } else {
-        "a twin counts differently from its arm, so the count varies within the process (hash seeds, paths that \
-         depend on timing): not a precise figure"
-            .to_owned()
+        format!(
+            "{} (a twin counts differently from its arm: hash seeds, heap state, paths that depend on timing)",
+            varying(instructions)
+        )
     };
     let mut lines = vec![format!(
         "instructions per call (callgrind, valgrind {}): candidate {} (twin {}), baseline {} (twin {}); {figure}; {}",
@@ -105,14 +117,14 @@ pub(crate) fn not_counted_line(why: &str) -> String {
 /// moved most.
 pub(crate) fn failure_clause(instructions: &Instructions, candidate: &str, baseline: &str) -> String {
     let counted = &instructions.counted;
-    if !counted.stable {
-        return "; instructions vary within the process, so they do not say where the time went".to_owned();
-    }
     let is_arm =
         |name: &str| [candidate, baseline].iter().any(|arm| name == *arm || name.ends_with(&format!("::{arm}")));
     let named: Vec<String> =
         counted.functions.iter().filter(|f| !is_arm(&f.name)).take(NAMED_IN_FAILURE).map(function_change).collect();
     let most = if named.is_empty() { String::new() } else { format!(", most in {}", named.join(", ")) };
+    if !counted.stable {
+        return format!("; {}{most}", varying(instructions));
+    }
     format!(
         "; instructions {} per call ({}){most}",
         signed_pct(counted.change),
@@ -187,8 +199,12 @@ pub(crate) mod tests {
         assert!(verdict_clause(&hidden, Outcome::Parity).is_some_and(|c| c.contains("more work the CPU hid")));
         let mut unstable = counts(25_027.0, 20_019.0, Outcome::Loss);
         unstable.counted.stable = false;
+        unstable.counted.per_call.candidate_twin = 25_527.0;
         let clause = verdict_clause(&unstable, Outcome::Loss).unwrap_or_default();
-        assert!(clause.contains("vary within the process") && !clause.contains('%'), "{clause}");
+        assert_eq!(clause, "; instructions about +25.02 % (they vary by up to 2.00 % within the process)");
+        unstable.counted.per_call.candidate_twin = 35_000.0;
+        let clause = verdict_clause(&unstable, Outcome::Loss).unwrap_or_default();
+        assert_eq!(clause, "; instructions vary by up to 39.85 % within the process, as much as the change: no figure");
     }
 
     #[test]
