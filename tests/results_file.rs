@@ -102,6 +102,32 @@ struct Comparison {
     over_processes: Option<ProcessMean>,
     first: Option<Round>,
     confirmation: Option<Confirmation>,
+    instructions: Option<Instructions>,
+    instructions_not_counted: Option<String>,
+}
+
+/// Instruction counts (docs/instructions.md), where valgrind counted them.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Instructions {
+    source: String,
+    valgrind: String,
+    candidate: f64,
+    candidate_twin: f64,
+    baseline: f64,
+    baseline_twin: f64,
+    change: f64,
+    stable: bool,
+    functions: Vec<FunctionChange>,
+    agreement: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FunctionChange {
+    name: String,
+    candidate: f64,
+    baseline: f64,
 }
 
 #[derive(Deserialize)]
@@ -359,7 +385,16 @@ fn check_tracking_files(file: &ResultsFile, bmf: &str, gha: &str) {
         assert!(entry["range"].as_str().is_some_and(|r| r.starts_with("± ")), "{gha:#}");
         assert!(entry["extra"].as_str().is_some_and(|x| x.contains("win (confirmed)")), "{gha:#}");
     }
-    assert_eq!(gha.as_array().map(Vec::len), Some(2), "{gha:#}");
+    // Where valgrind counted the pair, each arm's instructions are a measure and an entry too.
+    let counted = file.comparisons[0].instructions.as_ref().filter(|i| i.stable);
+    for (arm, count) in [("candidate", counted.map(|i| i.candidate)), ("baseline", counted.map(|i| i.baseline))] {
+        assert_eq!(bmf[format!("{PAIR}/{arm}")]["instructions"]["value"].as_f64(), count, "{bmf:#}");
+        let name = format!("{PAIR}/{arm} (instructions)");
+        let entry = gha.as_array().and_then(|entries| entries.iter().find(|e| e["name"] == name.as_str()));
+        assert_eq!(entry.and_then(|e| e["value"].as_f64()), count, "{gha:#}");
+    }
+    let entries = if counted.is_some() { 4 } else { 2 };
+    assert_eq!(gha.as_array().map(Vec::len), Some(entries), "{gha:#}");
 }
 
 #[test]
