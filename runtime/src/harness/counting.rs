@@ -128,6 +128,12 @@ impl Counter {
         if let State::Off(why) = &*state {
             return Some(Counting::NotCounted(why.clone()));
         }
+        if plan.metric() != crate::Metric::Time {
+            return Some(Counting::NotCounted(format!(
+                "instructions are counted beside time, and this pair measures `{}`",
+                plan.metric().as_str()
+            )));
+        }
         if plan.against_revision() {
             return Some(Counting::NotCounted(
                 "a comparison against a git revision is not counted: its arms run in two builds".to_owned(),

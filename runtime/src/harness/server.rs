@@ -91,9 +91,8 @@ fn answer(tests: &BTreeMap<&str, Comparison>, request: Request) -> Option<Reply>
 
 /// Answers a [`Request::Count`]: under callgrind, each of the four loops' first placement copy
 /// once with one call, uninstrumented and uncounted (lazy initialisation, a buffer grown once),
-/// then, instrumented, in a batch of
-/// each size, counted by its meter ([`Meter::instructions`]) and dumped under its label. A panic
-/// in a measured function is refused with its message.
+/// then, instrumented, in a batch of each size, counted by its meter ([`Meter::instructions`])
+/// and dumped under its label. A panic in a measured function is refused with its message.
 fn count(comparison: &Comparison, id: u64, sizes: [u64; 2], seed: u64) -> Reply {
     if requests::running_on_valgrind() == 0 {
         return Reply::Refused { why: "this process does not run under callgrind, so it cannot count".to_owned() };
@@ -122,8 +121,10 @@ fn count(comparison: &Comparison, id: u64, sizes: [u64; 2], seed: u64) -> Reply 
                 requests::dump_stats_at(&label);
             }
         }
-        requests::stop_instrumentation();
     });
+    // Also after a panic, which may have left a counted region open.
+    requests::close_regions();
+    requests::stop_instrumentation();
     match counted {
         Ok(()) => Reply::Counted { id },
         Err(payload) => Reply::Refused { why: format!("a measured function panicked: {}", panic_text(&*payload)) },

@@ -68,6 +68,14 @@ pub(crate) fn collect_off() {
     }
 }
 
+/// Closes every counted region still open (a batch that panicked inside one), switching
+/// collection off if it was on.
+pub(crate) fn close_regions() {
+    if OPEN_REGIONS.swap(0, Ordering::SeqCst) > 0 {
+        toggle_collect();
+    }
+}
+
 /// Writes the costs collected so far to a new dump file whose `desc: Trigger:` line ends with
 /// `label`, then zeroes them.
 pub(crate) fn dump_stats_at(label: &CStr) {
@@ -153,9 +161,12 @@ mod tests {
         dump_stats_at(c"native");
         collect_on();
         collect_off();
+        collect_on();
+        close_regions();
         start_instrumentation();
         stop_instrumentation();
         assert_eq!(running_on_valgrind(), 0);
+        assert_eq!(OPEN_REGIONS.load(Ordering::SeqCst), 0, "every region closed");
         assert_eq!(std::hint::black_box(kept), 0x0123_4567_89ab_cdef);
         assert_eq!(no_request(7, Callgrind::ZeroStats as u64, 0), 7, "the fallback answers the default");
     }
