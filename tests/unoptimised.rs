@@ -156,7 +156,11 @@ fn with_rtcompare_debug_a_loss_in_debug_code_is_reported_and_passes() {
     let _turn = take_turn();
     let dir = scratch_dir("unoptimised-opt-in");
     let results = dir.join("perf.json");
-    let output = run(debug_build(&["--exact", LOSS]).env("RTCOMPARE_DEBUG", "1").env("RTCOMPARE_RESULTS", &results));
+    // At the default budget: the confirmation's fresh processes of debug code start and calibrate
+    // slowly, and at 300 ms a loaded machine left too few of them to confirm a fourfold loss.
+    let mut command = debug_build(&["--exact", LOSS]);
+    command.env("RTCOMPARE_TIME", "1s").env("RTCOMPARE_DEBUG", "1").env("RTCOMPARE_RESULTS", &results);
+    let output = run(&mut command);
     assert!(output.status.success(), "{}", text(&output));
     assert!(!stderr(&output).contains(BUILDING), "{}", text(&output));
     let out = stdout(&output);
