@@ -14,9 +14,11 @@
 //! each k with a long run, measures the harness's cost around an empty function, then runs the
 //! trials — one run of the fixture binary per trial, `--exact <pair>` — idle, beside a CPU hog
 //! and beside a memory-bandwidth neighbour, and writes `docs/detection.md` and
-//! `docs/detection.json` (or into `--out <dir>`). With `--counting` every trial runs twice, with
-//! `RTCOMPARE_INSTRUCTIONS=off` and with the variable unset, and the report gives the suite's
-//! wall time both ways. Nothing here asserts on timing: it prints figures.
+//! `docs/detection.json` (or into `--out <dir>`). Every run has `RTCOMPARE_INSTRUCTIONS=off`:
+//! counting runs after the verdict and changes none, but its valgrind start would add half a
+//! second to each trial's wall time. With `--counting` every trial runs twice, with the variable
+//! `off` and unset, and the report gives the suite's wall time both ways. Nothing here asserts on
+//! timing: it prints figures.
 
 mod criterion;
 mod figures;
@@ -224,7 +226,7 @@ fn measure_overhead(binary: &Path, scratch: &Path, plan: &Plan) -> Option<Overhe
         seed: 0,
         budget: plan.overhead_budget,
         confirm: false,
-        instructions: Instructions::Default,
+        instructions: Instructions::Off,
     };
     let (reading, _) = run_pair(binary, scratch, &run);
     let overhead = reading.medians.map(|(candidate_ns, baseline_ns)| Overhead { candidate_ns, baseline_ns });
@@ -260,7 +262,7 @@ fn calibrate(binary: &Path, scratch: &Path, plan: &Plan, condition: Condition) -
                 seed,
                 budget: plan.calibration_budget,
                 confirm: false,
-                instructions: Instructions::Default,
+                instructions: Instructions::Off,
             };
             let (reading, _) = run_pair(binary, scratch, &run);
             let label = condition.label();
@@ -332,7 +334,7 @@ fn run_condition(
                 }
                 sides.trials += 1;
             } else {
-                let t = trial(binary, scratch, &run(Instructions::Default));
+                let t = trial(binary, scratch, &run(Instructions::Off));
                 trials.entry((workload.name, k, parity)).or_default().push(t);
             }
         }
