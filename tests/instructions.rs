@@ -2,7 +2,9 @@
 //! with one extra call, the same work, and a memory walk that differs in time alone) run as a
 //! user runs it, with valgrind found, missing, failing and turned off. The counts are exact, so
 //! they are asserted to the instruction; time verdicts only where the difference is far outside
-//! any noise (the walk's large ring is tens of times slower).
+//! any noise (the walk's large ring is tens of times slower). Then the pairs judged on their
+//! counts (`metric = "instructions"`): a confirmed loss of 3 % at a parity of 1 % fails its test,
+//! the same work is a parity, and without counting both fail saying why.
 //!
 //! These tests need valgrind on PATH (`.ci/run` installs it): without it they fail, saying so.
 
@@ -185,6 +187,85 @@ fn without_valgrind_or_with_a_broken_one_the_time_verdict_stands_and_one_line_sa
     let bad = walk_with(&dir, &system_path(), Some("yes"));
     assert_eq!(bad.status.code(), Some(2), "{}", text(&bad));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("invalid RTCOMPARE_INSTRUCTIONS=\"yes\""), "{}", text(&bad));
+}
+
+/// A run of the two pairs judged on instruction counts, in `dir`, with `path` as PATH and
+/// `instructions` as RTCOMPARE_INSTRUCTIONS (unset when `None`).
+fn judged_on_counts(dir: &Path, path: &str, instructions: Option<&str>) -> Output {
+    let mut command = counted(dir, path, &["counted::instructions_spin_"]);
+    if let Some(value) = instructions {
+        command.env("RTCOMPARE_INSTRUCTIONS", value);
+    }
+    run(&mut command)
+}
+
+#[test]
+fn a_pair_judged_on_its_counts_fails_on_a_confirmed_loss_of_three_percent() {
+    valgrind_is_there();
+    let _turn = take_turn();
+    let dir = scratch_dir("counted-metric");
+    let out = judged_on_counts(&dir, &system_path(), None);
+    assert_eq!(out.status.code(), Some(101), "the loss fails the run:\n{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("test counted::instructions_spin_4120_vs_spin_4000 ... FAILED"), "{}", text(&out));
+    assert!(stdout.contains("test counted::instructions_spin_4000_vs_spin_4000 ... ok"), "{}", text(&out));
+    assert!(stdout.contains("`instructions_spin_4120` executes more instructions than `spin_4000`"), "{stdout}");
+
+    let loss = comparison(&dir, "counted::instructions_spin_4120_vs_spin_4000");
+    assert_eq!((loss["metric"].as_str(), loss["unit"].as_str()), (Some("instructions"), Some("instructions")));
+    assert_eq!((loss["verdict"]["outcome"].as_str(), loss["passed"].as_bool()), (Some("loss"), Some(false)));
+    assert!(loss["instructions"].is_null(), "no count beside time: the verdict is the count: {loss}");
+    // Exact counts: every round of every process counts the same per call, and the ratio lies a
+    // little under 1.03 (the call around the loop is the same in both).
+    let summary = |arm: &str| {
+        let s = &loss["first"][format!("{arm}_summary")];
+        assert_eq!(number(&s["min"]), number(&s["max"]), "every round counts the same: {s}");
+        number(&s["median"])
+    };
+    let (candidate, baseline) = (summary("candidate"), summary("baseline"));
+    let ratio = candidate / baseline;
+    assert!(ratio > 1.02 && ratio < 1.03, "4,120 steps against 4,000: {ratio}");
+    // Confirmed in the fewest counting processes that can confirm at 1 % (seven) and one more,
+    // all of which counted exactly what the first round did.
+    let confirmation = &loss["confirmation"];
+    assert_eq!(confirmation["confirmed"], true, "{confirmation}");
+    assert_eq!(confirmation["planned"], 8, "{confirmation}");
+    let differences = confirmation["report"]["process_differences"].as_array().cloned().unwrap_or_default();
+    assert_eq!(differences.len(), 8, "{confirmation}");
+    let first_difference = 1.0 - ratio;
+    for d in &differences {
+        assert!((number(d) - first_difference).abs() < 1e-12, "{d} against {first_difference}");
+    }
+
+    let same = comparison(&dir, "counted::instructions_spin_4000_vs_spin_4000");
+    assert_eq!(same["verdict"]["outcome"], "parity", "{same}");
+    assert_eq!((same["verdict"]["resolved"].as_bool(), same["passed"].as_bool()), (Some(true), Some(true)));
+    assert_eq!(number(&same["verdict"]["ratio"]), 1.0, "the same loop counts the same: {same}");
+}
+
+#[test]
+fn a_pair_judged_on_its_counts_fails_where_nothing_counts() {
+    valgrind_is_there();
+    let _turn = take_turn();
+    let dir = scratch_dir("counted-metric-uncounted");
+    let empty = scratch_dir("counted-metric-empty-path");
+    let missing = judged_on_counts(&dir, &empty.to_string_lossy(), None);
+    assert_eq!(missing.status.code(), Some(101), "{}", text(&missing));
+    let stdout = String::from_utf8_lossy(&missing.stdout);
+    assert!(stdout.contains("test counted::instructions_spin_4000_vs_spin_4000 ... FAILED"), "{}", text(&missing));
+    let said = "`metric = \"instructions\"` is judged on instruction counts: ";
+    let same = comparison(&dir, "counted::instructions_spin_4000_vs_spin_4000");
+    let failure = same["failure"].as_str().unwrap_or_default();
+    assert!(failure.starts_with(said) && failure.contains("valgrind is not on PATH"), "{failure}");
+
+    let off = judged_on_counts(&dir, &system_path(), Some("off"));
+    assert_eq!(off.status.code(), Some(101), "{}", text(&off));
+    let same = comparison(&dir, "counted::instructions_spin_4000_vs_spin_4000");
+    let failure = same["failure"].as_str().unwrap_or_default();
+    assert!(
+        failure.starts_with(said) && failure.contains("RTCOMPARE_INSTRUCTIONS=off turns counting off"),
+        "{failure}"
+    );
 }
 
 #[cfg(unix)]

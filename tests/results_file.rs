@@ -238,6 +238,7 @@ struct Calibration {
     target_batch_ns: f64,
     candidate_batch_ns: f64,
     baseline_batch_ns: f64,
+    first_call_ns: f64,
 }
 
 #[derive(Deserialize)]

@@ -98,6 +98,7 @@ pub(crate) enum Metric {
     Time,
     AllocBytes,
     Allocs,
+    Instructions,
 }
 
 /// `expect = "..."`.
@@ -208,14 +209,15 @@ fn flag(meta: &ParseNestedMeta<'_>) -> syn::Result<Span> {
 }
 
 fn metric(meta: &ParseNestedMeta<'_>) -> syn::Result<Metric> {
-    let literal: LitStr = value(meta, "\"time\", \"alloc_bytes\" or \"allocs\"")?;
+    let literal: LitStr = value(meta, "\"time\", \"alloc_bytes\", \"allocs\" or \"instructions\"")?;
     match literal.value().as_str() {
         "time" => Ok(Metric::Time),
         "alloc_bytes" => Ok(Metric::AllocBytes),
         "allocs" => Ok(Metric::Allocs),
+        "instructions" => Ok(Metric::Instructions),
         other => Err(syn::Error::new(
             literal.span(),
-            format!("`metric` is \"time\", \"alloc_bytes\" or \"allocs\", not {other:?}"),
+            format!("`metric` is \"time\", \"alloc_bytes\", \"allocs\" or \"instructions\", not {other:?}"),
         )),
     }
 }

@@ -318,6 +318,7 @@ fn registration(
         Some(Metric::Time) | None => quote!(Time),
         Some(Metric::AllocBytes) => quote!(AllocBytes),
         Some(Metric::Allocs) => quote!(Allocs),
+        Some(Metric::Instructions) => quote!(Instructions),
     };
     let sizes = attrs.args.iter().flat_map(|args| &args.sizes);
     let ignore = attrs.ignore.is_some();

@@ -51,7 +51,7 @@ mod valid;
 /// | `block_on = path` | runs each future of an async pair: `fn on_tokio<F: Future>(f: F) -> F::Output` | async calls run on rtcompare's own executor |
 /// | `throughput = bytes(4096)` | also show each arm's rate: `bytes(N)` or `elements(N)` per call, `N` a number or `arg` (the size from `args`) | none |
 /// | `threads = 4` | run each batch on this many threads released together, timed by the slowest | the measuring thread alone |
-/// | `metric = "alloc_bytes"` | `"time"`, `"alloc_bytes"` or `"allocs"` | `"time"` |
+/// | `metric = "alloc_bytes"` | `"time"`, `"alloc_bytes"`, `"allocs"` or `"instructions"` | `"time"` |
 /// | `time_drop` | drop each output inside the timed region | off |
 /// | `name = "..."` | the test name | `module_path::candidate_vs_baseline`; without `baseline`, `module_path::candidate_vs_<revision>` |
 /// | `parity = 0.04` | smallest relative difference that counts as a win or a loss | `0.04` |
@@ -118,6 +118,31 @@ mod valid;
 ///
 /// fn collect_then_join() -> String {
 ///     ["a", "b", "c"].iter().map(|w| w.to_string()).collect::<Vec<_>>().join("")
+/// }
+/// ```
+///
+/// # Instructions
+///
+/// `metric = "instructions"` judges the pair on the instructions each call executes, counted by
+/// valgrind's callgrind in processes of their own, instead of on time: the same count on any
+/// machine of the same architecture, for a gate that a noisy CI runner cannot trip. It is blind
+/// to what time sees beyond instructions — cache misses, memory, code layout — so it is never
+/// the default. The parity rule and the confirmation are time's; the fresh processes are
+/// counting processes. A pair judged on instructions fails where nothing can count them:
+/// valgrind missing, `RTCOMPARE_INSTRUCTIONS=off`, or a baseline at a git revision.
+///
+/// ```rust
+/// #[rtcompare::compare(baseline = sum_by_index, metric = "instructions", parity = 0.01)]
+/// fn sum_by_iterator() -> u64 {
+///     (0..1_000u64).map(std::hint::black_box).sum()
+/// }
+///
+/// fn sum_by_index() -> u64 {
+///     let mut total = 0;
+///     for i in 0..1_000u64 {
+///         total += std::hint::black_box(i);
+///     }
+///     total
 /// }
 /// ```
 ///
@@ -217,7 +242,7 @@ mod valid;
 /// per call on one thread. On a machine with fewer cores than `threads` the threads take turns,
 /// and rtcompare says so once at the start of the run. `threads` compares time only
 /// (`metric = "allocs"` with it is a compile error: the allocation counters cannot tell threads
-/// apart).
+/// apart; so is `metric = "instructions"`: callgrind runs threads one at a time).
 ///
 /// ```rust
 /// use std::sync::atomic::{AtomicU64, Ordering};

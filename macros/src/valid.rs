@@ -144,7 +144,7 @@ fn throughput(attrs: &Attrs) -> syn::Result<()> {
         ));
     }
     match attrs.metric {
-        Some(Metric::AllocBytes | Metric::Allocs) => Err(syn::Error::new(
+        Some(Metric::AllocBytes | Metric::Allocs | Metric::Instructions) => Err(syn::Error::new(
             throughput.key,
             "`throughput` is a rate over time; remove it, or compare time (`metric = \"time\"`)",
         )),
@@ -152,13 +152,19 @@ fn throughput(attrs: &Attrs) -> syn::Result<()> {
     }
 }
 
-/// Threads share one process's allocation counters: `threads` measures time only.
+/// Threads share one process's allocation counters, and callgrind runs threads one at a time:
+/// `threads` measures time only.
 fn threads(attrs: &Attrs) -> syn::Result<()> {
     match (&attrs.threads, attrs.metric) {
         (Some(threads), Some(Metric::AllocBytes | Metric::Allocs)) => Err(syn::Error::new(
             threads.key,
             "`threads` measures time: the allocation counters cannot tell the threads apart; remove `threads`, or \
              compare time",
+        )),
+        (Some(threads), Some(Metric::Instructions)) => Err(syn::Error::new(
+            threads.key,
+            "`threads` measures time: callgrind runs threads one at a time, so their counts say nothing about how \
+             they scale; remove `threads`, or compare time",
         )),
         _ => Ok(()),
     }

@@ -100,6 +100,11 @@ pub const COUNT_ROUNDS: usize = 30;
 /// let report = compare(Arm::from_fn("fast", fast), Arm::from_fn("slow", slow), &options);
 /// assert_eq!(report.verdict.outcome, Outcome::Win);
 /// ```
+///
+/// # Panics
+/// When `options.metric` is [`Metric::Instructions`]: instructions are counted by the test
+/// harness, in processes of their own under callgrind (`metric = "instructions"` on a
+/// `#[compare]` pair), not in this process.
 pub fn compare(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> Report {
     let started = Instant::now();
     let (_, report) = measure_and_judge(candidate, baseline, options);
@@ -130,6 +135,9 @@ pub fn measure_and_judge(candidate: Arm<'_>, baseline: Arm<'_>, options: &Option
 /// let measured = measure(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
 /// assert!(measured.samples.rounds() >= options.min_rounds);
 /// ```
+///
+/// # Panics
+/// When `options.metric` is [`Metric::Instructions`], as [`compare`] does.
 pub fn measure(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> Measured {
     unhalted(try_measure(candidate, baseline, options))
 }
@@ -162,6 +170,11 @@ fn collect_with_looks(
     mut baseline: Arm<'_>,
     options: &Options,
 ) -> Result<(Measured, Looks, Option<Report>), Halt> {
+    assert!(
+        options.metric != Metric::Instructions,
+        "Metric::Instructions is counted by the test harness under callgrind (`metric = \"instructions\"` on a \
+         #[compare] pair); this process measures time and allocations only"
+    );
     let meter = Meter::new(options.metric);
     let calibration = calibrate(
         &mut candidate,

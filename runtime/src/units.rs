@@ -9,7 +9,7 @@ use crate::measure::ThroughputUnit;
 pub(crate) type Unit = (&'static str, f64);
 
 /// The largest unit of `metric` that keeps `magnitude` at 1 or more; the base unit (`ns`, `B`,
-/// `allocs`) below that.
+/// `allocs`, `instructions`) below that.
 pub(crate) fn display_unit(metric: Metric, magnitude: f64) -> Unit {
     const KIB: f64 = 1024.0;
     match metric {
@@ -21,6 +21,7 @@ pub(crate) fn display_unit(metric: Metric, magnitude: f64) -> Unit {
         Metric::AllocBytes if magnitude >= KIB => ("KiB", KIB),
         Metric::AllocBytes => ("B", 1.0),
         Metric::Allocs => ("allocs", 1.0),
+        Metric::Instructions => ("instructions", 1.0),
     }
 }
 
@@ -39,8 +40,8 @@ pub fn format_ns(ns: f64) -> String {
     if size == 1.0 { format!("{value:.2} {unit}") } else { format!("{value:.3} {unit}") }
 }
 
-/// Formats a per-op value of any metric: a duration, bytes (B, KiB, MiB) or an allocation
-/// count.
+/// Formats a per-op value of any metric: a duration, bytes (B, KiB, MiB), an allocation count
+/// or an instruction count.
 ///
 /// ```
 /// use rtcompare_runtime::{report::format_value, Metric};
@@ -48,6 +49,7 @@ pub fn format_ns(ns: f64) -> String {
 /// assert_eq!(format_value(1_536.0, Metric::AllocBytes), "1.50 KiB");
 /// assert_eq!(format_value(96.0, Metric::AllocBytes), "96 B");
 /// assert_eq!(format_value(2.0, Metric::Allocs), "2 allocs");
+/// assert_eq!(format_value(4_120.0, Metric::Instructions), "4120 instructions");
 /// ```
 pub fn format_value(value: f64, metric: Metric) -> String {
     match (metric, display_unit(metric, value.abs())) {

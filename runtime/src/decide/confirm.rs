@@ -299,6 +299,7 @@ mod tests {
             target_batch_ns: 100_000.0,
             candidate_batch_ns: 300_000.0,
             baseline_batch_ns: 100_000.0,
+            first_call_ns: 0.0,
         };
         Measured { candidate: "slow".into(), baseline: "fast".into(), calibration, samples }
     }

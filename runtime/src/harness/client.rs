@@ -105,16 +105,20 @@ impl Child {
         })
     }
 
-    /// Asks the child, which runs under callgrind, to count the test `test`'s loops under the
-    /// dump labels of `id` ([`Request::Count`]); the child's reason where it refused.
+    /// Asks the child, which runs under callgrind, to count the test `test`'s loops in batches of
+    /// `sizes` calls in `rounds` rounds under the dump labels of `id` onwards, warming them up
+    /// uninstrumented where `costly_warm_up` ([`Request::Count`]); the child's reason where it
+    /// refused.
     pub(crate) fn count(
         &mut self,
         test: &str,
         id: u64,
         sizes: [u64; 2],
         seed: u64,
+        rounds: u64,
+        costly_warm_up: bool,
     ) -> Result<Result<(), String>, HarnessError> {
-        let request = Request::Count { test: test.to_owned(), id, sizes, seed };
+        let request = Request::Count { test: test.to_owned(), id, sizes, seed, rounds, costly_warm_up };
         self.ask(&request, |reply| match reply {
             Reply::Counted { id: counted } if counted == id => Some(Ok(())),
             Reply::Refused { why } => Some(Err(why)),

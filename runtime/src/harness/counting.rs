@@ -5,17 +5,24 @@
 //!
 //! Counting never changes a time verdict or a test's result, except under
 //! `RTCOMPARE_INSTRUCTIONS=callgrind`, where a comparison that could not be counted fails.
+//!
+//! A pair judged on instruction counts (`metric = "instructions"`) is measured here too, in
+//! rounds ([`Counter::measure`]): its first round in the run's counting process, each fresh
+//! process of its confirmation in a counting process of its own.
 
 use super::client::Child;
 use super::error::{HarnessError, Process};
 use super::plan::TrialPlan;
 use super::settings::Instructions as Mode;
 use crate::child::Watchdog;
-use crate::instructions::counts::{Instructions, counted};
+use crate::decide::TIME_CAP;
+use crate::instructions::counts::{Counted, Instructions, counted};
 use crate::instructions::profile::read_dumps;
 use crate::instructions::valgrind::{self, LOG_FILE, Valgrind};
+use crate::measure::{Calibration, Measured, Samples, Series};
 use crate::verdict::Judgement;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
@@ -23,7 +30,7 @@ use std::time::Duration;
 /// whatever its size (the loop around the calls, the requests around the loop), so the other's
 /// count less the empty one's is its calls' alone, averaged over as many inputs as it has calls
 /// (a function whose work depends on its input counts differently from one call to the next).
-pub(crate) const SIZES: [u64; 2] = [0, 4];
+const SIZES: [u64; 2] = [0, 4];
 
 /// The calls one count makes: each of the four loops once to warm up, then in both batches.
 const CALLS: u64 = 4 * (1 + SIZES[0] + SIZES[1]);
@@ -41,6 +48,19 @@ const GRACE: Duration = Duration::from_secs(30);
 
 /// How long the counting process may take to start and say hello.
 const START_LIMIT: Duration = Duration::from_secs(60);
+
+/// The rounds a process counts a pair judged on instructions in, each with its own inputs: as
+/// with the allocation metrics, enough to show whether the count varies with the input at all.
+pub(crate) const COUNTED_ROUNDS: u64 = 10;
+
+/// Where a pair judged on instruction counts is counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Counts {
+    /// In the run's counting process: the first round.
+    InRun,
+    /// In a counting process started for this count and ended after it: a fresh process.
+    Fresh,
+}
 
 /// What became of counting one comparison.
 #[derive(Clone, Debug, PartialEq)]
@@ -155,20 +175,103 @@ impl Counter {
         }
         let State::Serving(server) = &mut *state else { return None };
         let limit = predicted(per_call_ns(judgement)) + GRACE;
-        match server.count(plan.name, plan.settings.seed, limit) {
-            Ok(counted) => {
+        let costly = costly_warm_up(judgement.first.calibration.first_call_ns);
+        match server.count(plan.name, plan.settings.seed, 1, costly, limit) {
+            Ok(mut rounds) => {
+                let counted = rounds.pop()?;
                 let v = &judgement.verdict;
                 Some(Counting::Counted(Instructions::new(counted, &server.valgrind.version, v.outcome, v.tolerance)))
             }
             Err(Fault::OfComparison(why)) => Some(Counting::NotCounted(why)),
             Err(Fault::OfProcess(why)) => {
-                // The next comparison starts a new counting process; this failure is said once.
-                let valgrind = server.valgrind.clone();
-                *state = State::Ready(valgrind);
-                self.say(why.clone());
+                self.restart(&mut state, &why);
                 Some(Counting::NotCounted(why))
             }
         }
+    }
+
+    /// After the counting process failed: the next count starts a new one, and the failure is
+    /// said once.
+    fn restart(&self, state: &mut State, why: &str) {
+        if let State::Serving(server) = state {
+            *state = State::Ready(server.valgrind.clone());
+        }
+        self.say(why.to_owned());
+    }
+
+    /// Measures the pair of `plan`, judged on instruction counts, as one process: its four
+    /// loops counted in [`COUNTED_ROUNDS`] rounds, round `r` with the inputs of
+    /// `seeds::nth(seed, r)`, `at` the run's counting process or a fresh one. Each count may take
+    /// four budgets and half a minute. Why not, as the test's failure, where it cannot be counted.
+    pub(crate) fn measure(&self, plan: &TrialPlan<'_>, seed: u64, at: Counts) -> Result<Measured, String> {
+        if self.mode == Mode::Off {
+            return Err("RTCOMPARE_INSTRUCTIONS=off turns counting off; unset it, or set it to `callgrind`".to_owned());
+        }
+        if plan.against_revision() {
+            return Err("a comparison against a git revision runs its arms in two builds, and one counting process \
+                        runs one; compare the two functions in one build instead"
+                .to_owned());
+        }
+        let limit = plan.budget * TIME_CAP + GRACE;
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let valgrind = match &*state {
+            State::Off(why) => return Err(why.clone()),
+            State::Ready(valgrind) => valgrind.clone(),
+            State::Serving(server) => server.valgrind.clone(),
+        };
+        let rounds = match at {
+            Counts::Fresh => Server::start(valgrind, self.debug)?.count(plan.name, seed, COUNTED_ROUNDS, true, limit),
+            Counts::InRun => {
+                if matches!(*state, State::Ready(_)) {
+                    *state = State::Serving(Server::start(valgrind, self.debug)?);
+                }
+                let rounds = match &mut *state {
+                    State::Serving(server) => server.count(plan.name, seed, COUNTED_ROUNDS, true, limit),
+                    _ => Err(Fault::OfProcess("instructions not counted: no counting process".to_owned())),
+                };
+                if let Err(Fault::OfProcess(why)) = &rounds {
+                    self.restart(&mut state, why);
+                }
+                rounds
+            }
+        };
+        let rounds = rounds.map_err(|(Fault::OfComparison(why) | Fault::OfProcess(why))| why)?;
+        let registration = plan.comparison.registration;
+        Ok(measured(registration.candidate, registration.baseline, &rounds))
+    }
+}
+
+/// The rounds one process counted as a measurement: round `r` of each series is the count per
+/// call of that loop with round `r`'s inputs, in the order the rounds were counted. A count's
+/// resolution is one instruction over a batch of the larger size.
+fn measured(candidate: &str, baseline: &str, rounds: &[Counted]) -> Measured {
+    let series = |slot: u32, value: fn(&Counted) -> f64| Series {
+        per_op: rounds.iter().map(value).collect(),
+        position: (0..rounds.len() as u32).map(|round| round * 4 + slot).collect(),
+        placements: Vec::new(),
+    };
+    let calls = SIZES[1];
+    Measured {
+        candidate: candidate.to_owned(),
+        baseline: baseline.to_owned(),
+        calibration: Calibration {
+            resolution: 1.0,
+            clock_step_ns: 0.0,
+            candidate_iters: calls,
+            baseline_iters: calls,
+            target_batch_ns: 0.0,
+            candidate_batch_ns: 0.0,
+            baseline_batch_ns: 0.0,
+            first_call_ns: 0.0,
+        },
+        samples: Samples {
+            candidate_iters: calls,
+            baseline_iters: calls,
+            candidate: series(0, |c| c.per_call.candidate),
+            candidate_twin: series(1, |c| c.per_call.candidate_twin),
+            baseline: series(2, |c| c.per_call.baseline),
+            baseline_twin: series(3, |c| c.per_call.baseline_twin),
+        },
     }
 }
 
@@ -177,6 +280,18 @@ fn per_call_ns(judgement: &Judgement) -> f64 {
     let c = &judgement.first.calibration;
     let each = |batch_ns: f64, iters: u64| batch_ns / iters.max(1) as f64;
     each(c.candidate_batch_ns, c.candidate_iters).max(each(c.baseline_batch_ns, c.baseline_iters))
+}
+
+/// What switching callgrind's instrumentation off and on again costs a count: it discards every
+/// translation made so far (measured on this project's machine: about 40 ms a count).
+const SWITCH: Duration = Duration::from_millis(40);
+
+/// Whether a comparison whose first call took `first_call_ns` natively is warmed up with
+/// instrumentation off: where that call, instrumented, would cost more than switching
+/// instrumentation off and on again ([`SWITCH`]). Its first call pays what is built once (a
+/// large input in a `OnceLock`), which the warm-up is for.
+fn costly_warm_up(first_call_ns: f64) -> bool {
+    Duration::from_secs_f64((first_call_ns * SLOWDOWN / 1e9).max(0.0)) > SWITCH
 }
 
 /// What counting a comparison whose calls take `per_call_ns` is predicted to cost.
@@ -233,12 +348,21 @@ impl Server {
         }
     }
 
-    /// Counts the test `name` with `seed`, killing the process after `limit`.
-    fn count(&mut self, name: &str, seed: u64, limit: Duration) -> Result<crate::instructions::counts::Counted, Fault> {
+    /// Counts the test `name` in `rounds` rounds with the inputs of `seed` onwards, warmed up
+    /// uninstrumented where `costly_warm_up`, killing the process after `limit`: each round's
+    /// counts.
+    fn count(
+        &mut self,
+        name: &str,
+        seed: u64,
+        rounds: u64,
+        costly_warm_up: bool,
+        limit: Duration,
+    ) -> Result<Vec<Counted>, Fault> {
         let id = self.next_id;
-        self.next_id += 1;
+        self.next_id += rounds;
         let watchdog = Watchdog::start(limit, &[self.child.watched()]);
-        let answer = self.child.count(name, id, SIZES, seed);
+        let answer = self.child.count(name, id, SIZES, seed, rounds, costly_warm_up);
         let timed_out = watchdog.stop();
         match answer {
             Ok(Ok(())) => {}
@@ -248,8 +372,13 @@ impl Server {
         let profiles = read_dumps(&self.dumps.0)
             .map_err(|e| Fault::OfComparison(format!("not counted: callgrind's dump cannot be read: {e}")));
         self.dumps.clear();
-        counted(&profiles?, id, (SIZES[0], SIZES[1]), FUNCTIONS)
-            .map_err(|why| Fault::OfComparison(format!("not counted: {why}")))
+        let profiles = profiles?;
+        (id..id + rounds)
+            .map(|round| {
+                counted(&profiles, round, (SIZES[0], SIZES[1]), FUNCTIONS)
+                    .map_err(|why| Fault::OfComparison(format!("not counted: {why}")))
+            })
+            .collect()
     }
 }
 
@@ -284,9 +413,14 @@ fn ended(dumps: &Path, error: HarnessError, timed_out: Option<Duration>) -> Stri
 /// A folder for one counting process's dumps and log, removed with it.
 struct DumpFolder(PathBuf);
 
+/// How many dump folders this process has made: each counting process gets its own, since the
+/// run's counting process lives on while the fresh ones of a confirmation come and go.
+static FOLDERS: AtomicU64 = AtomicU64::new(0);
+
 impl DumpFolder {
     fn new() -> std::io::Result<DumpFolder> {
-        let path = std::env::temp_dir().join(format!("rtcompare-callgrind-{}", std::process::id()));
+        let n = FOLDERS.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!("rtcompare-callgrind-{}-{n}", std::process::id()));
         // A folder an earlier process of this id left behind holds nothing of ours.
         let _ = std::fs::remove_dir_all(&path);
         std::fs::create_dir_all(&path)?;
@@ -324,6 +458,38 @@ mod tests {
         // At the edge: 20 calls at 100x cost the budget.
         assert_eq!(within_limit(500_000.0, Duration::from_secs(1)), Ok(()));
         assert!(within_limit(500_001.0, Duration::from_secs(1)).is_err());
+    }
+
+    /// Rounds counted with other inputs, as a measurement: each series in the order counted, at
+    /// the positions of a round of four batches, one instruction the resolution of a batch.
+    #[test]
+    fn counted_rounds_are_a_measurement_of_their_counts_per_call() {
+        use crate::instructions::counts::Routines;
+        let round = |candidate: f64, baseline: f64| Counted {
+            per_call: Routines { candidate, candidate_twin: candidate + 1.0, baseline, baseline_twin: baseline },
+            change: candidate / baseline - 1.0,
+            stable: false,
+            functions: Vec::new(),
+        };
+        let m = measured("new", "old", &[round(103.0, 100.0), round(206.5, 200.0)]);
+        assert_eq!((m.candidate.as_str(), m.baseline.as_str()), ("new", "old"));
+        assert_eq!(m.samples.candidate.per_op, [103.0, 206.5]);
+        assert_eq!(m.samples.candidate_twin.per_op, [104.0, 207.5]);
+        assert_eq!(m.samples.baseline.per_op, [100.0, 200.0]);
+        assert_eq!(m.samples.baseline_twin.per_op, [100.0, 200.0]);
+        assert_eq!(
+            (m.samples.candidate.position.as_slice(), m.samples.baseline_twin.position.as_slice()),
+            (&[0, 4][..], &[3, 7][..])
+        );
+        assert_eq!((m.calibration.resolution, m.calibration.candidate_iters, m.samples.baseline_iters), (1.0, 4, 4));
+    }
+
+    #[test]
+    fn only_a_first_call_costlier_than_switching_instrumentation_is_warmed_up_without_it() {
+        assert!(!costly_warm_up(10_000.0), "10 µs: 1 ms instrumented");
+        assert!(!costly_warm_up(400_000.0), "0.4 ms: 40 ms instrumented, what a switch costs");
+        assert!(costly_warm_up(400_100.0));
+        assert!(costly_warm_up(50e6), "a 64 MiB ring built on the first call");
     }
 
     #[test]

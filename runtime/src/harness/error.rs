@@ -84,6 +84,9 @@ pub(crate) enum HarnessError {
     Baseline { revision: String, problem: Box<HarnessError> },
     /// One process of a series failed.
     InSeries { what: &'static str, process: usize, count: usize, problem: Box<HarnessError> },
+    /// A comparison judged on instruction counts (`metric = "instructions"`) could not be
+    /// counted, and why.
+    Uncounted(String),
     /// A confirmation process failed after the first round saw a difference: what the first round
     /// said, the side fresh processes were asked to confirm, and which of them failed.
     Unconfirmed { said: Outcome, side: Outcome, process: usize, problem: Box<HarnessError> },
@@ -172,6 +175,9 @@ impl fmt::Display for HarnessError {
             }
             HarnessError::InSeries { what, process, count, problem } => {
                 write!(f, "{what} {process} of {count}: {problem}")
+            }
+            HarnessError::Uncounted(why) => {
+                write!(f, "`metric = \"instructions\"` is judged on instruction counts: {why}")
             }
             HarnessError::Unconfirmed { said, side, process, problem } => write!(
                 f,

@@ -49,12 +49,34 @@ pub(crate) enum Request {
     /// its metered total ([`Reply::Total`]): one side of a lock-step pair, driven batch by batch.
     Run { test: String, routine: Twin, copy: usize, iters: u64, seed: u64, metric: Metric },
     /// Count the test's four loops under callgrind ([`Reply::Counted`]): each loop's first
-    /// placement copy once uncounted (its warm-up), then in a batch of each of `sizes` calls,
-    /// each batch dumped under the label `crate::instructions::counts::label(id, loop, calls)`.
-    /// Only a child running under callgrind can.
-    Count { test: String, id: u64, sizes: [u64; 2], seed: u64 },
+    /// placement copy once uncounted (its warm-up; with instrumentation off where `costly_warm_up`
+    /// says a first call costs more than switching it), then `rounds` times in a batch of each
+    /// of `sizes` calls, round `r` with the inputs of `crate::seeds::nth(seed, r)`, each batch
+    /// dumped under the label `crate::instructions::counts::label(id + r, loop, calls)`. Only a
+    /// child running under callgrind can.
+    Count {
+        test: String,
+        id: u64,
+        sizes: [u64; 2],
+        seed: u64,
+        /// One when not given: a request of a build that counted one round only.
+        #[serde(default = "one_round")]
+        rounds: u64,
+        /// Whether the warm-up runs with instrumentation off; so when not given, as a build did
+        /// that always switched it.
+        #[serde(default = "costly")]
+        costly_warm_up: bool,
+    },
     /// End the process.
     Quit,
+}
+
+fn one_round() -> u64 {
+    1
+}
+
+fn costly() -> bool {
+    true
 }
 
 /// What a child answers, one JSON object a line after [`PREFIX`].
@@ -149,6 +171,7 @@ mod tests {
                 target_batch_ns: 1e5,
                 candidate_batch_ns: 98_765.432_1,
                 baseline_batch_ns: 101_234.5,
+                first_call_ns: 0.0,
             },
             samples: Samples {
                 candidate_iters: 40,
@@ -183,9 +206,23 @@ mod tests {
             r#"{"request":"measure","plan":{"test":"perf::fast_vs_slow/10","budget":{"secs":0,"nanos":250000000},"seed":18446744073709551615,"layout":"random"}}"#,
             "the seed and the budget travel as whole numbers, exactly"
         );
-        let count = Request::Count { test: "perf::a_vs_b".to_owned(), id: 3, sizes: [1, 2], seed: 9 };
-        let text = serde_json::to_string(&count).expect("a request encodes");
-        assert_eq!(text, r#"{"request":"count","test":"perf::a_vs_b","id":3,"sizes":[1,2],"seed":9}"#);
+        let count = |rounds, costly_warm_up| Request::Count {
+            test: "perf::a_vs_b".to_owned(),
+            id: 3,
+            sizes: [1, 2],
+            seed: 9,
+            rounds,
+            costly_warm_up,
+        };
+        let text = serde_json::to_string(&count(8, false)).expect("a request encodes");
+        assert_eq!(
+            text,
+            r#"{"request":"count","test":"perf::a_vs_b","id":3,"sizes":[1,2],"seed":9,"rounds":8,"costly_warm_up":false}"#
+        );
+        let older = r#"{"request":"count","test":"perf::a_vs_b","id":3,"sizes":[1,2],"seed":9}"#;
+        let read = serde_json::from_str::<Request>(older).ok();
+        assert_eq!(read, Some(count(1, true)), "one round, warmed up uninstrumented, when not given");
+        let count = count(8, false);
         for request in [run, measure, count, Request::Quit] {
             let mut line = Vec::new();
             write_request(&mut line, &request).expect("a request is written");

@@ -81,8 +81,8 @@ fn answer(tests: &BTreeMap<&str, Comparison>, request: Request) -> Option<Reply>
             }
             None => unknown(&test),
         },
-        Request::Count { test, id, sizes, seed } => match tests.get(test.as_str()) {
-            Some(comparison) => count(comparison, id, sizes, seed),
+        Request::Count { test, id, sizes, seed, rounds, costly_warm_up } => match tests.get(test.as_str()) {
+            Some(comparison) => count(comparison, id, sizes, seed, rounds, costly_warm_up),
             None => unknown(&test),
         },
         Request::Quit => return None,
@@ -90,10 +90,15 @@ fn answer(tests: &BTreeMap<&str, Comparison>, request: Request) -> Option<Reply>
 }
 
 /// Answers a [`Request::Count`]: under callgrind, each of the four loops' first placement copy
-/// once with one call, uninstrumented and uncounted (lazy initialisation, a buffer grown once),
-/// then, instrumented, in a batch of each size, counted by its meter ([`Meter::instructions`])
+/// once with one call, uncounted (lazy initialisation, a buffer grown once), then, instrumented,
+/// round after round in a batch of each size, counted by its meter ([`Meter::instructions`])
 /// and dumped under its label. A panic in a measured function is refused with its message.
-fn count(comparison: &Comparison, id: u64, sizes: [u64; 2], seed: u64) -> Reply {
+///
+/// Instrumentation stays on from one count to the next: switching it discards valgrind's
+/// translations, which costs a count about 40 ms. Only a `costly_warm_up` (a first call that,
+/// instrumented, would cost more than that) runs with it off, as the first count's warm-up
+/// does, the process having started without it.
+fn count(comparison: &Comparison, id: u64, sizes: [u64; 2], seed: u64, rounds: u64, costly_warm_up: bool) -> Reply {
     if requests::running_on_valgrind() == 0 {
         return Reply::Refused { why: "this process does not run under callgrind, so it cannot count".to_owned() };
     }
@@ -106,25 +111,28 @@ fn count(comparison: &Comparison, id: u64, sizes: [u64; 2], seed: u64) -> Reply 
     };
     let size = comparison.size.unwrap_or(0);
     let counted = catch_unwind(|| {
+        if costly_warm_up {
+            requests::stop_instrumentation();
+        }
         for (_, batch) in loops.named() {
             black_box(batch(1, seed, size, Meter::new(Metric::Time)));
         }
-        // The counting process starts uninstrumented, so that its start, the protocol and the
-        // warm-up (a large input built once) run several times faster than instrumented code.
         requests::start_instrumentation();
-        for (routine, batch) in loops.named() {
-            for calls in sizes {
-                requests::zero_stats();
-                black_box(batch(calls, seed, size, Meter::instructions()));
-                // A label of ASCII words and numbers has no NUL.
-                let label = CString::new(label(id, routine, calls)).unwrap_or_default();
-                requests::dump_stats_at(&label);
+        for round in 0..rounds {
+            let seed = crate::seeds::nth(seed, round as usize);
+            for (routine, batch) in loops.named() {
+                for calls in sizes {
+                    requests::zero_stats();
+                    black_box(batch(calls, seed, size, Meter::instructions()));
+                    // A label of ASCII words and numbers has no NUL.
+                    let label = CString::new(label(id + round, routine, calls)).unwrap_or_default();
+                    requests::dump_stats_at(&label);
+                }
             }
         }
     });
     // Also after a panic, which may have left a counted region open.
     requests::close_regions();
-    requests::stop_instrumentation();
     match counted {
         Ok(()) => Reply::Counted { id },
         Err(payload) => Reply::Refused { why: format!("a measured function panicked: {}", panic_text(&*payload)) },

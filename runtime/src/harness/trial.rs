@@ -1,14 +1,16 @@
 //! Measuring one test: a comparison at one size, its confirmation in fresh processes, and the
-//! pass/fail decision, made once here.
+//! pass/fail decision, made once here. A pair judged on instruction counts takes the same path,
+//! each of its processes a count under callgrind (`counting.rs`).
 
 use super::client::measure_in_worker;
-use super::counting::{Counter, Counting};
+use super::counting::{Counter, Counting, Counts};
 use super::error::HarnessError;
 use super::plan::TrialPlan;
 use super::{Comparison, Expectation, Settings};
 use crate::decide::{
     Confirmation, FRESH_SHARE, PROCESS_LEVEL, Plan, Role, TIME_CAP, conclude, confirmation_alpha, signal, without_room,
 };
+use crate::measure::Metric;
 use crate::measure::counting_allocator_installed;
 use crate::report::{Failure, Test, failure_message, uncounted_message};
 use crate::seeds::{self, Purpose};
@@ -30,6 +32,11 @@ const PROCESS_OVERHEAD: Duration = Duration::from_millis(30);
 /// How much longer than planned a fresh process is allowed to take.
 const PLANNING_MARGIN: f64 = 1.25;
 
+/// How many counting processes a confirmation of instruction counts tests beyond the fewest
+/// that can confirm at all: one, so that one process on the wrong side of the margin does not
+/// by itself leave a real difference unconfirmed.
+const SPARE_COUNTED: usize = 1;
+
 /// Measures one comparison (never two at once), confirms a win or a loss in fresh processes,
 /// and decides whether its test passes. `registered` is the number of comparisons registered in
 /// the binary, which sets the confirmation level ([`confirmation_level`]).
@@ -46,27 +53,38 @@ pub(crate) fn run_trial(
         return failed(None, problem);
     }
     let plan = TrialPlan::new(comparison, name, settings);
+    let on_counts = plan.metric() == Metric::Instructions;
     let started = Instant::now();
-    let first = match first_round(&plan) {
+    let first = match first_round(&plan, counter) {
         Ok(Some(first)) => Report { duration: started.elapsed(), ..first },
         Ok(None) => return facts(comparison, name),
         Err(why) => return failed(None, why.to_string()),
     };
     let deadline = started + plan.budget * TIME_CAP;
     let judgement = if settings.confirm && signal(&first).is_some() {
-        let decision = confirmation_plan(&plan, registered, deadline);
-        if !decision.decidable() {
-            without_room(first, &decision)
+        let decision = if on_counts {
+            counted_confirmation_plan(&plan, registered)
         } else {
-            match confirm(&plan, &first, &decision, deadline) {
-                Ok(found) => conclude(first, found),
-                Err(problem) => return failed(Some(Judgement::of(first)), problem.to_string()),
-            }
+            confirmation_plan(&plan, registered, deadline)
+        };
+        let found = if !decision.decidable() {
+            None
+        } else if on_counts {
+            Some(confirm_counts(&plan, &first, &decision, counter))
+        } else {
+            Some(confirm(&plan, &first, &decision, deadline))
+        };
+        match found {
+            None => without_room(first, &decision),
+            Some(Ok(found)) => conclude(first, found),
+            Some(Err(problem)) => return failed(Some(Judgement::of(first)), problem.to_string()),
         }
     } else {
         Judgement::of(first)
     };
-    let (instructions, not_counted) = match counter.count(&plan, &judgement) {
+    // A pair judged on its counts has no time verdict to count beside.
+    let beside = if on_counts { None } else { counter.count(&plan, &judgement) };
+    let (instructions, not_counted) = match beside {
         Some(Counting::Counted(counts)) => (Some(counts), None),
         Some(Counting::NotCounted(why)) => (None, Some(why)),
         None => (None, None),
@@ -117,12 +135,15 @@ fn facts(comparison: Comparison, name: &str) -> Test {
     }
 }
 
-/// The first round, judged: in lock-step processes against a git revision, in worker processes
-/// when the run asks for several, else in this process. `None` when there is nothing to compare
-/// against (a function new since the baseline revision); the error is the test's failure.
-fn first_round(plan: &TrialPlan<'_>) -> Result<Option<Report>, HarnessError> {
+/// The first round, judged: counted under callgrind for a pair judged on instructions, in
+/// lock-step processes against a git revision, in worker processes when the run asks for
+/// several, else in this process. `None` when there is nothing to compare against (a function
+/// new since the baseline revision); the error is the test's failure.
+fn first_round(plan: &TrialPlan<'_>, counter: &Counter) -> Result<Option<Report>, HarnessError> {
     let (seed, processes) = (plan.settings.seed, plan.settings.processes);
-    let measured = if plan.against_revision() || processes > 1 {
+    let measured = if plan.metric() == Metric::Instructions {
+        count_series(plan, counter, processes)?
+    } else if plan.against_revision() || processes > 1 {
         match measure_series(plan, processes)? {
             Some(measured) => measured,
             None => return Ok(None),
@@ -147,7 +168,7 @@ fn measure_first_round(plan: &TrialPlan<'_>) -> Report {
 /// Why a comparison cannot be measured in this binary at all.
 fn unmeasurable(comparison: Comparison) -> Option<String> {
     let metric = comparison.registration.settings.metric;
-    (metric.is_count() && !counting_allocator_installed()).then(|| {
+    (metric.needs_counting_allocator() && !counting_allocator_installed()).then(|| {
         format!(
             "`metric = \"{}\"` needs rtcompare's counting allocator, which `rtcompare::main!()` installs; this \
              binary has another global allocator. Use `rtcompare::main!()` (with `allocator = YourAllocator` to \
@@ -176,6 +197,18 @@ fn measure_series(plan: &TrialPlan<'_>, count: usize) -> Result<Option<Vec<Measu
     Ok(Some(all))
 }
 
+/// A pair judged on instruction counts, counted in `count` processes: the run's counting process
+/// with the run's seed, then counting processes of their own, each with its own seed.
+fn count_series(plan: &TrialPlan<'_>, counter: &Counter, count: usize) -> Result<Vec<Measured>, HarnessError> {
+    let seed = plan.settings.seed;
+    let mut all = vec![counter.measure(plan, seed, Counts::InRun).map_err(HarnessError::Uncounted)?];
+    for process in 1..count {
+        let measured = counter.measure(plan, seeds::nth(seed, process), Counts::Fresh);
+        all.push(measured.map_err(|why| HarnessError::Uncounted(format!("counting process {}: {why}", process + 1)))?);
+    }
+    Ok(all)
+}
+
 /// The one way to measure the comparison afresh, for `budget` with `seed`: in a lock-step pair
 /// of this build and the baseline's when it is against a git revision, else in a worker process
 /// of this binary. `None` when the baseline build has no such comparison.
@@ -201,6 +234,37 @@ fn confirmation_plan(plan: &TrialPlan<'_>, registered: usize, deadline: Instant)
         processes: room.min(plan.settings.max_processes),
         budget: plan.budget,
     }
+}
+
+/// The confirmation plan of a pair judged on instruction counts: its level as for time, and the
+/// fewest counting processes that can confirm at that level and [`SPARE_COUNTED`] more (at most
+/// `RTCOMPARE_MAX_PROCESSES`). No time cap plans them: a count's cost is not what the budget
+/// measures, and each counting process has a limit of its own (`counting.rs`).
+fn counted_confirmation_plan(plan: &TrialPlan<'_>, registered: usize) -> Plan {
+    let alpha = confirmation_alpha(registered);
+    let processes = crate::stats::fewest_for_level(alpha) + SPARE_COUNTED;
+    Plan { alpha, processes: processes.min(plan.settings.max_processes), budget: plan.budget }
+}
+
+/// The confirmation of a pair judged on instruction counts: the processes `decision` plans, each
+/// a counting process of its own with a seed of its own, tested as time's fresh processes are
+/// ([`crate::decide::confirm`]). Counts that do not vary from process to process confirm a
+/// difference beyond the tolerance on the fewest processes the level allows.
+fn confirm_counts(
+    plan: &TrialPlan<'_>,
+    first: &Report,
+    decision: &Plan,
+    counter: &Counter,
+) -> Result<Confirmation, HarnessError> {
+    let seed = seeds::for_purpose(plan.settings.seed, Purpose::Confirmation);
+    let fresh = |process: usize| {
+        let measured = counter.measure(plan, seeds::nth(seed, process), Counts::Fresh);
+        measured.map_err(|why| HarnessError::Uncounted(format!("fresh counting process {}: {why}", process + 1)))
+    };
+    let options = plan.judge_options(seed, 1.0 - 2.0 * decision.alpha);
+    // Room for every planned process, and the pilot before them.
+    let room = |_each: Duration| decision.processes + 1;
+    crate::decide::confirm(first, decision, &options, Metric::Instructions, fresh, room)
 }
 
 /// How many processes costing `each` still fit before `deadline`.

@@ -57,6 +57,10 @@ pub struct Calibration {
     pub candidate_batch_ns: f64,
     /// One baseline batch as measured during calibration, in nanoseconds.
     pub baseline_batch_ns: f64,
+    /// The first call of either arm in this process, the longer, in nanoseconds: with what a
+    /// first call pays once (lazily initialised state, a large input built on demand).
+    #[serde(default)]
+    pub first_call_ns: f64,
 }
 
 impl Calibration {
@@ -124,6 +128,7 @@ pub fn calibrate(
         target_batch_ns,
         candidate_batch_ns: candidate.run(candidate_iters, 0, 0, meter)?.total as f64,
         baseline_batch_ns: baseline.run(baseline_iters, 0, 0, meter)?.total as f64,
+        first_call_ns: c.first_call_ns.max(b.first_call_ns),
     })
 }
 
@@ -136,10 +141,11 @@ fn whole_placements(iters: u64, copies: u64, per_op_ns: f64, target_ns: f64) -> 
     if per_op_ns * (rounded - iters) as f64 <= target_ns { rounded } else { iters }
 }
 
-/// A batch size and what one operation took at it.
+/// A batch size and what one operation took at it; and what the arm's first call took.
 struct Sizing {
     iters: u64,
     per_op_ns: f64,
+    first_call_ns: f64,
 }
 
 /// The smallest batch size (within a factor of about 1.25) whose batch lasts `target_ns`.
@@ -152,10 +158,13 @@ struct Sizing {
 fn batch_size(arm: &mut Arm<'_>, target_ns: f64, meter: Meter) -> Result<Sizing, Halt> {
     const LIMIT: u64 = 1 << 40;
     let mut iters: u64 = 1;
+    let mut first_call = None;
     loop {
-        let elapsed = arm.run(iters, 0, 0, meter)?.total.min(arm.run(iters, 0, 0, meter)?.total) as f64;
+        let reading = arm.run(iters, 0, 0, meter)?.total;
+        let first_call_ns = *first_call.get_or_insert(reading as f64);
+        let elapsed = reading.min(arm.run(iters, 0, 0, meter)?.total) as f64;
         if elapsed >= target_ns || iters >= LIMIT {
-            return Ok(Sizing { iters, per_op_ns: elapsed / iters as f64 });
+            return Ok(Sizing { iters, per_op_ns: elapsed / iters as f64, first_call_ns });
         }
         // Jump towards the target from what this batch took, but at most 100x at a time
         // (a first batch can be unusually fast or slow) and at least 2x (so it terminates).
@@ -209,12 +218,16 @@ mod tests {
     }
 
     #[test]
-    fn a_costly_first_call_does_not_shrink_the_batch() {
+    fn a_costly_first_call_does_not_shrink_the_batch_and_is_recorded() {
         // A one-time cost far beyond any target batch: lazy initialisation, page faults.
         let (mut cold, mut warm) = (arm(5_000_000), arm(0));
         let calibration = calibrate(&mut cold, &mut warm, &CalibrationOptions::default()).expect("local arms");
         assert!(calibration.shared_batch_size(), "{calibration:?}");
         assert!(calibration.candidate_iters > 1, "{calibration:?}");
+        assert_eq!(calibration.first_call_ns, 5_001_000.0, "the one-time cost and the call's own");
+        let (mut a, mut b) = (arm(0), arm(0));
+        let calibration = calibrate(&mut a, &mut b, &CalibrationOptions::default()).expect("local arms");
+        assert_eq!(calibration.first_call_ns, 1_000.0);
     }
 
     #[test]

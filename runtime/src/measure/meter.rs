@@ -20,11 +20,16 @@ pub enum Metric {
     AllocBytes,
     /// Allocations per operation (through the counting allocator).
     Allocs,
+    /// Instructions executed per operation, counted by valgrind's callgrind in processes of
+    /// their own (`metric = "instructions"`): exact and the same on any machine of the same
+    /// architecture, blind to memory, cache and layout. Only the test harness measures it;
+    /// [`compare`](crate::compare()) and [`measure`](crate::measure()) cannot.
+    Instructions,
 }
 
 impl Metric {
     /// The name used in attributes, output and the results file: `time`, `alloc_bytes`,
-    /// `allocs`.
+    /// `allocs`, `instructions`.
     ///
     /// ```
     /// assert_eq!(rtcompare_runtime::Metric::AllocBytes.as_str(), "alloc_bytes");
@@ -34,10 +39,11 @@ impl Metric {
             Metric::Time => "time",
             Metric::AllocBytes => "alloc_bytes",
             Metric::Allocs => "allocs",
+            Metric::Instructions => "instructions",
         }
     }
 
-    /// The unit of one per-operation value: `ns`, `bytes` or `allocs`.
+    /// The unit of one per-operation value: `ns`, `bytes`, `allocs` or `instructions`.
     ///
     /// ```
     /// assert_eq!(rtcompare_runtime::Metric::Time.unit(), "ns");
@@ -47,6 +53,7 @@ impl Metric {
             Metric::Time => "ns",
             Metric::AllocBytes => "bytes",
             Metric::Allocs => "allocs",
+            Metric::Instructions => "instructions",
         }
     }
 
@@ -58,6 +65,17 @@ impl Metric {
     /// ```
     pub fn is_count(self) -> bool {
         self != Metric::Time
+    }
+
+    /// Whether measuring the metric needs rtcompare's counting allocator as the global
+    /// allocator: the allocation metrics do.
+    ///
+    /// ```
+    /// use rtcompare_runtime::Metric;
+    /// assert!(Metric::AllocBytes.needs_counting_allocator() && !Metric::Instructions.needs_counting_allocator());
+    /// ```
+    pub fn needs_counting_allocator(self) -> bool {
+        matches!(self, Metric::AllocBytes | Metric::Allocs)
     }
 }
 
@@ -148,6 +166,12 @@ impl Meter {
         match self.metric {
             Metric::Time => Reading(ReadingKind::Time(Instant::now())),
             Metric::AllocBytes | Metric::Allocs => Reading(ReadingKind::Counts(start_counting())),
+            // Counted by callgrind, as with the counting meter; outside valgrind the requests
+            // do nothing and the total is 0.
+            Metric::Instructions => {
+                crate::instructions::requests::collect_on();
+                Reading(ReadingKind::Instructions)
+            }
         }
     }
 

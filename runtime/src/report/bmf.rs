@@ -17,11 +17,11 @@ use crate::Metric;
 use serde_json::{Map, Value, json};
 
 /// The measure an arm is reported under: Bencher's `latency` for time (nanoseconds, its unit),
-/// the metric's own name for the allocation metrics.
+/// the metric's own name for the counted metrics.
 pub(crate) fn measure(metric: Metric) -> &'static str {
     match metric {
         Metric::Time => "latency",
-        Metric::AllocBytes | Metric::Allocs => metric.as_str(),
+        Metric::AllocBytes | Metric::Allocs | Metric::Instructions => metric.as_str(),
     }
 }
 

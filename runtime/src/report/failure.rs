@@ -3,6 +3,7 @@
 //! only say it.
 
 use super::instructions::failure_clause;
+use crate::Metric;
 use crate::instructions::counts::Instructions;
 use crate::stats::Outcome;
 use crate::units::{change_interval, change_pct, format_value};
@@ -48,7 +49,11 @@ fn verdict_failure(judgement: &Judgement, failure: Failure) -> String {
     );
     match failure {
         Failure::Loss => {
-            let worse = if metric.is_count() { "allocates more than" } else { "is slower than" };
+            let worse = match metric {
+                Metric::Time => "is slower than",
+                Metric::AllocBytes | Metric::Allocs => "allocates more than",
+                Metric::Instructions => "executes more instructions than",
+            };
             let second = confirmed_in(judgement);
             format!("`{}` {worse} `{}`: {figures}{second}", report.candidate, report.baseline)
         }

@@ -38,6 +38,7 @@ fn process(candidate: f64, baseline: f64, phase: usize) -> Measured {
         target_batch_ns: 50_000.0,
         candidate_batch_ns: candidate * 500.0,
         baseline_batch_ns: baseline * 500.0,
+        first_call_ns: 0.0,
     };
     Measured { candidate: "fast".into(), baseline: "slow".into(), calibration, samples }
 }

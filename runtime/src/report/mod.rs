@@ -94,6 +94,7 @@ pub(crate) mod fixtures {
             target_batch_ns: 20_000.0,
             candidate_batch_ns: candidate * 1000.0,
             baseline_batch_ns: baseline * 1000.0,
+            first_call_ns: 0.0,
         };
         let options = JudgeOptions { resamples: 500, seed: 7, ..JudgeOptions::default() };
         judge("fast", "slow", Metric::Time, calibration, samples, &options)

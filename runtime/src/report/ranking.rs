@@ -65,6 +65,7 @@ impl Ranking {
             Metric::Time => "fastest first",
             Metric::AllocBytes => "fewest bytes first",
             Metric::Allocs => "fewest allocations first",
+            Metric::Instructions => "fewest instructions first",
         };
         let size = self.size.map_or_else(String::new, |size| format!(" at size {size}"));
         format!("{} candidates against `{}`{size}, {order}", self.rows.len(), self.baseline)
@@ -73,10 +74,11 @@ impl Ranking {
     /// The table for the terminal: a title line, then one indented line per candidate.
     pub(crate) fn render_text(&self) -> String {
         let mut out = String::new();
+        let quantity = super::text::quantity(self.metric);
         // Writing to a String cannot fail; the results are ignored for that reason.
         let _ = writeln!(
             out,
-            "rtcompare: {} (ratio = the median of the candidate's time over the baseline's in the same round, from each candidate's own test):",
+            "rtcompare: {} (ratio = the median of the candidate's {quantity} over the baseline's in the same round, from each candidate's own test):",
             self.title()
         );
         let directions: Vec<String> = self.rows.iter().map(|row| direction(row, self.metric)).collect();
@@ -100,6 +102,7 @@ impl Ranking {
     /// The table for the Markdown summary: a heading, then one row per candidate.
     pub(crate) fn render_markdown(&self) -> String {
         let mut out = String::new();
+        let quantity = super::text::quantity(self.metric);
         let _ = writeln!(out, "#### {}\n", self.title());
         let _ = writeln!(out, "| | candidate | against `{}` | ratio (candidate / baseline) | verdict |", self.baseline);
         let _ = writeln!(out, "| --- | --- | --- | --- | --- |");
@@ -116,7 +119,7 @@ impl Ranking {
         }
         let _ = writeln!(
             out,
-            "\nEach ratio is the median of the candidate's time over the baseline's in the same round, measured in the candidate's own test."
+            "\nEach ratio is the median of the candidate's {quantity} over the baseline's in the same round, measured in the candidate's own test."
         );
         out
     }
@@ -138,6 +141,12 @@ fn direction(row: &Row, metric: Metric) -> String {
             "makes {}x the baseline's allocations",
             "same allocations",
             "makes no allocations",
+        ),
+        Metric::Instructions => (
+            "executes {}x fewer instructions",
+            "executes {}x the baseline's instructions",
+            "same instructions",
+            "executes no instructions",
         ),
     };
     let fill = |template: &str, factor: f64| template.replacen("{}", &format!("{factor:.2}"), 1);

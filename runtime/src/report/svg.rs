@@ -46,7 +46,7 @@ const GREY: &str = "#555555";
 ///     candidate_twin: series(50.0), baseline: series(100.0), baseline_twin: series(100.0) };
 /// let calibration = Calibration { resolution: 20.0, clock_step_ns: 20.0, candidate_iters: 100,
 ///     baseline_iters: 100, target_batch_ns: 20_000.0, candidate_batch_ns: 5_000.0,
-///     baseline_batch_ns: 10_000.0 };
+///     baseline_batch_ns: 10_000.0, first_call_ns: 0.0 };
 /// let report = judge("new", "old", Metric::Time, calibration, samples, &JudgeOptions::default());
 /// let svg = rtcompare_runtime::report::render_svg(&report, "new_vs_old");
 /// assert!(svg.starts_with("<svg") && svg.contains("new_vs_old: win"));
@@ -255,6 +255,7 @@ fn difference(svg: &mut String, judgement: &Judgement) {
     let (worse, better) = match report.metric {
         Metric::Time => ("slower", "faster"),
         Metric::AllocBytes | Metric::Allocs => ("allocates more", "allocates less"),
+        Metric::Instructions => ("executes more", "executes less"),
     };
     // The value axis above puts a faster candidate on the left, this one on the right: say so.
     let y = DIFFERENCE_AXIS + 34.0;
@@ -501,6 +502,7 @@ impl ValueScale {
             Metric::Time => "time per operation",
             Metric::AllocBytes => "bytes allocated per operation",
             Metric::Allocs => "allocations per operation",
+            Metric::Instructions => "instructions per operation",
         };
         match (self.log, self.unit.0) {
             (true, _) => format!("{quantity} (logarithmic scale)"),
@@ -515,7 +517,7 @@ impl ValueScale {
 fn unit(metric: Metric, high: f64) -> Unit {
     match display_unit(metric, high) {
         (_, 1.0) if metric == Metric::AllocBytes => ("bytes", 1.0),
-        _ if metric == Metric::Allocs => ("", 1.0),
+        _ if matches!(metric, Metric::Allocs | Metric::Instructions) => ("", 1.0),
         unit => unit,
     }
 }

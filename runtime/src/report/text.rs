@@ -142,11 +142,12 @@ pub(crate) fn verdict_line(judgement: &Judgement) -> String {
 }
 
 /// What a change is a change in, per metric.
-fn quantity(metric: Metric) -> &'static str {
+pub(crate) fn quantity(metric: Metric) -> &'static str {
     match metric {
         Metric::Time => "time",
         Metric::AllocBytes => "bytes",
         Metric::Allocs => "allocations",
+        Metric::Instructions => "instructions",
     }
 }
 
@@ -215,6 +216,12 @@ pub(crate) fn factor_words(difference: f64, metric: Metric) -> String {
             "makes {} more allocations",
             "makes {}x fewer allocations",
             "makes {}x the baseline's allocations",
+        ),
+        Metric::Instructions => (
+            "executes {} fewer instructions",
+            "executes {} more instructions",
+            "executes {}x fewer instructions",
+            "executes {}x the baseline's instructions",
         ),
     };
     let fill = |template: &str, value: String| template.replacen("{}", &value, 1);

@@ -22,10 +22,14 @@
 /// let r = lag1_autocorrelation(&[1.0, -1.0, 1.0, -1.0, 1.0, -1.0]);
 /// assert!(r < -0.8);
 /// assert_eq!(lag1_autocorrelation(&[3.0, 3.0, 3.0, 3.0]), 0.0);
+/// // Also where the mean of equal values rounds off them (exact counts, repeated).
+/// assert_eq!(lag1_autocorrelation(&[1.0299801381584701; 10]), 0.0);
 /// ```
 pub fn lag1_autocorrelation(series: &[f64]) -> f64 {
     let n = series.len();
-    if n < 3 {
+    // Equal values do not vary, so they cannot vary together; their mean may round off them,
+    // which would leave a spurious variance of rounding errors, all of one sign.
+    if n < 3 || series.iter().all(|&x| x == series[0]) {
         return 0.0;
     }
     let mean = series.iter().sum::<f64>() / n as f64;

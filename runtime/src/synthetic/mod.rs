@@ -65,5 +65,6 @@ fn calibration() -> Calibration {
         target_batch_ns: 100_000.0,
         candidate_batch_ns: 100_000.0,
         baseline_batch_ns: 100_000.0,
+        first_call_ns: 0.0,
     }
 }
