@@ -157,19 +157,17 @@ fn standard_deviation(values: &[f64]) -> f64 {
     (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (k - 1) as f64).sqrt()
 }
 
-/// The share of a process's per-round log ratios cut from each end before they are averaged
-/// into the process's own estimate ([`process_log_ratio`]).
-const PROCESS_TRIM: f64 = 0.2;
-
-/// A fresh process's own estimate of the difference, on the log scale: the 20 % trimmed mean of
-/// its per-round log ratios `ln(cᵢ / bᵢ)`. Symmetric in the two arms, robust to a fifth of the
-/// rounds at either end (a descheduled round, a slow mode), and more precise than their median,
-/// which keeps only two thirds of the information of normal noise: the test across processes
-/// sees each process's own error, so a more precise process is a more powerful test.
+/// A fresh process's own estimate of the difference, on the log scale: the median of its
+/// per-round log ratios `ln(cᵢ / bᵢ)`, the estimand of every verdict (the typical round's ratio,
+/// as the screen's `d`). Symmetric in the two arms, and unmoved by up to half of the rounds
+/// lying off the main mode: real rounds put most ratios on one value with a few far from it
+/// (a descheduled round, a slow heap state), where a trimmed mean averages some of the far ones
+/// in and a process's estimate then varies from process to process far more than the median's
+/// (`docs/statistics.md`, section 11).
 pub(crate) fn process_log_ratio(samples: &Samples) -> f64 {
     let logs: Vec<f64> =
         paired_ratios(&samples.candidate.per_op, &samples.baseline.per_op).iter().map(|r| r.ln()).collect();
-    crate::stats::trimmed_mean(&logs, PROCESS_TRIM)
+    crate::stats::median(&logs)
 }
 
 /// Each process's paired per-round ratios.

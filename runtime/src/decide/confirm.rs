@@ -1,8 +1,8 @@
 //! The confirmation: the screen's signal tested on fresh processes alone, by Wilcoxon's exact
 //! signed-rank test of their log ratios.
 //!
-//! Each fresh process gives its own log ratio `y_j`, the trimmed mean of its rounds'
-//! `ln(cᵢ / bᵢ)`. The screen's process is left out entirely: it was chosen because it signalled,
+//! Each fresh process gives its own log ratio `y_j`, the median of its rounds' `ln(cᵢ / bᵢ)`.
+//! The screen's process is left out entirely: it was chosen because it signalled,
 //! and counting it would make the test's level depend on that choice. A first fresh process, the
 //! pilot, shows what one costs; from that alone it is planned how many fit in the time left
 //! (`K`), and the test is taken **once**, on those `K`, the pilot not among them: it

@@ -97,24 +97,6 @@ impl Summary {
     }
 }
 
-/// The mean of the values left when a share `trim` of them is cut from each end (the lowest
-/// and the highest `⌊trim · n⌋`); NaN for no values. With `trim = 0.2` it keeps nine tenths of
-/// the mean's efficiency on normal noise, where the median keeps two thirds, and a fifth of the
-/// values at either end cannot move it (Wilcox, *Introduction to Robust Estimation*, 2012, §3.2).
-///
-/// ```
-/// use rtcompare_runtime::stats::trimmed_mean;
-/// assert_eq!(trimmed_mean(&[1.0, 2.0, 3.0, 4.0, 100.0], 0.2), 3.0);
-/// assert_eq!(trimmed_mean(&[2.0, 4.0], 0.2), 3.0);
-/// assert!(trimmed_mean(&[], 0.2).is_nan());
-/// ```
-pub fn trimmed_mean(values: &[f64], trim: f64) -> f64 {
-    let sorted = sorted_copy(values);
-    let cut = (trim.clamp(0.0, 0.49) * sorted.len() as f64).floor() as usize;
-    let kept = &sorted[cut..sorted.len() - cut];
-    kept.iter().sum::<f64>() / kept.len() as f64
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
