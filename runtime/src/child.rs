@@ -8,9 +8,10 @@ use std::fmt;
 use std::io::{self, Read};
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Output, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How many lines of a child's standard error its last words keep.
 const LAST_WORDS: usize = 6;
@@ -67,18 +68,24 @@ impl Watched {
         self.output.take()
     }
 
-    /// Waits for the child to end (polling, so a [`Watchdog`] can kill it meanwhile) and returns
-    /// how it ended with what it wrote to standard error.
+    /// Waits for the child to end and returns how it ended with what it wrote to standard error.
+    /// A child closes its standard error as it exits, so the wait for the collected text comes
+    /// first, without the lock a [`Watchdog`] needs to kill the child meanwhile; only then is the
+    /// child polled, briefly, for the exit status that follows.
     pub(crate) fn wait(&mut self) -> Ending {
+        let stderr = self.stderr.take().and_then(|reader| reader.join().ok()).unwrap_or_default();
+        let mut pause = Duration::from_micros(50);
         let status = loop {
             let polled = self.child.lock().unwrap_or_else(PoisonError::into_inner).try_wait();
             match polled {
                 Ok(Some(status)) => break Some(status),
-                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+                Ok(None) => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(5));
+                }
                 Err(_) => break None,
             }
         };
-        let stderr = self.stderr.take().and_then(|reader| reader.join().ok()).unwrap_or_default();
         Ending { status, stderr }
     }
 
@@ -172,7 +179,7 @@ fn signal(_status: ExitStatus) -> Option<i32> {
 
 /// Kills watched children that outlive a time limit.
 pub(crate) struct Watchdog {
-    done: Arc<AtomicBool>,
+    stop: Sender<()>,
     fired: Arc<AtomicBool>,
     thread: JoinHandle<()>,
 }
@@ -181,26 +188,23 @@ impl Watchdog {
     /// Watches `children`, killing every one of them once `timeout` has passed.
     pub(crate) fn start(timeout: Duration, children: &[&Watched]) -> Watchdog {
         let children: Vec<Arc<Mutex<Child>>> = children.iter().map(|watched| Arc::clone(&watched.child)).collect();
-        let (done, fired) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)));
-        let (stop, killed) = (Arc::clone(&done), Arc::clone(&fired));
+        let fired = Arc::new(AtomicBool::new(false));
+        let killed = Arc::clone(&fired);
+        let (stop, stopped) = mpsc::channel::<()>();
+        // It sleeps until told to stop or until the time is up, so stopping it costs nothing.
         let thread = std::thread::spawn(move || {
-            let deadline = Instant::now() + timeout;
-            while !stop.load(Ordering::Relaxed) {
-                if Instant::now() >= deadline {
-                    killed.store(true, Ordering::Relaxed);
-                    children.iter().for_each(|child| kill(child));
-                    return;
-                }
-                // Rarely: it shares the machine with the process that measures.
-                std::thread::sleep(Duration::from_millis(20));
+            if let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(timeout) {
+                killed.store(true, Ordering::Relaxed);
+                children.iter().for_each(|child| kill(child));
             }
         });
-        Watchdog { done, fired, thread }
+        Watchdog { stop, fired, thread }
     }
 
     /// Stops watching; whether it had to kill the children.
     pub(crate) fn stop(self) -> bool {
-        self.done.store(true, Ordering::Relaxed);
+        // A watchdog that fired has ended and dropped its receiver; nothing is left to tell.
+        let _ = self.stop.send(());
         let _ = self.thread.join();
         self.fired.load(Ordering::Relaxed)
     }
@@ -244,5 +248,20 @@ mod tests {
         assert!(watchdog.stop(), "the watchdog should have fired");
         assert_eq!(ending.how(), How::Signalled(9));
         assert_eq!(ending.last_words(), ["started"]);
+    }
+
+    /// A child that ends on its own is not killed, and stopping the watchdog wakes it: the
+    /// test would otherwise wait out the whole minute.
+    #[cfg(unix)]
+    #[test]
+    fn a_watchdog_stopped_before_its_limit_kills_nothing() {
+        let mut command = Command::new("sh");
+        command.args(["-c", "echo done >&2; exit 3"]);
+        let mut child = Watched::start(&mut command).expect("sh starts");
+        let watchdog = Watchdog::start(Duration::from_secs(60), &[&child]);
+        let ending = child.wait();
+        assert!(!watchdog.stop(), "the child ended on its own");
+        assert_eq!(ending.how(), How::Exited(3));
+        assert_eq!(ending.last_words(), ["done"]);
     }
 }
