@@ -4,7 +4,8 @@
 //! Each fresh process gives its own log ratio `y_j`, the median of its rounds' `ln(cᵢ / bᵢ)`.
 //! The screen's process is left out entirely: it was chosen because it signalled,
 //! and counting it would make the test's level depend on that choice. A first fresh process, the
-//! pilot, shows what one costs; from that alone it is planned how many fit in the time left
+//! pilot, measures its whole share (it never stops early) and so shows what a whole process
+//! costs; from that alone it is planned how many fit in the time left
 //! (`K`), and the test is taken **once**, on those `K`, the pilot not among them: it
 //! **confirms** when it puts the centre of the `y_j` beyond `ln(1 + tolerance)` on the signal's
 //! side at the one-sided level `α` ([`confirmation_alpha`]). From the fourth process on, a
@@ -87,10 +88,11 @@ impl Plan {
 }
 
 /// How much longer than the longest so far the next fresh process is allowed to take, when
-/// planning how many fit and before starting each: process times vary by a tenth or two
-/// (start-up, a page-cache miss, a busy core), and a cap is only honoured if the process that
-/// crosses it is never started.
-const SLOWER_PROCESS: f64 = 1.25;
+/// planning how many fit and before starting each: processes that run their whole share vary
+/// by less than a tenth around the pilot's cost (start-up, a page-cache miss, a busy core;
+/// `docs/evidence.md`), and a cap is only honoured if the process that crosses it is never
+/// started.
+const SLOWER_PROCESS: f64 = 1.1;
 
 /// Confirms the screen's signal ([`signal`]) on fresh processes drawn from `measure`, which is
 /// called with the index of each new process (0, 1, …) and may fail; its error is returned as

@@ -13,9 +13,12 @@
 //!   ([`signal`]); a signal goes to fresh processes, so stopping for it only saves time;
 //! - **a fresh process** of a confirmation stops when its rounds establish parity, or when its
 //!   interval lies beyond twice the tolerance: its own answer is then clear, and the
-//!   confirmation pools processes anyway. Every fresh process follows the same rule, so their
-//!   differences stay independent draws of one distribution, which is what the confirmation's
-//!   t test needs.
+//!   confirmation tests many processes anyway. Every tested process follows the same rule, so
+//!   their values stay independent draws of one distribution, which is what the confirmation's
+//!   signed-rank test needs;
+//! - **the pilot** of a confirmation never stops early: it is not tested, and what it costs
+//!   plans how many processes fit, so it must cost what a process that runs its whole share
+//!   does.
 //!
 //! Count metrics (allocations) are judged once, at the end: their rounds are few and exact.
 
@@ -24,6 +27,7 @@ use super::spending::{GAMMA, Spender};
 use crate::measure::Samples;
 use crate::stats::{Outcome, resamples_for_level, win_margin};
 use crate::verdict::{CLEAR_BEYOND_TOLERANCE, JudgeOptions, Report};
+use serde::{Deserialize, Serialize};
 
 /// Shares of a process's budget at which its rounds are judged before its end.
 pub const LOOKS: [f64; 3] = [0.125, 0.25, 0.5];
@@ -43,21 +47,26 @@ const INTERIM_RESAMPLES_FACTOR: usize = 2;
 ///
 /// A comparison's first round (the screen) stops at the first look that establishes parity or
 /// sees a win or a loss; the harness then confirms a win or a loss on fresh processes, which stop
-/// early only when their interval clears twice the tolerance. Measuring by hand in several
-/// processes for [`judge_processes`](crate::judge_processes), mark the fresh ones so.
+/// early only when their interval clears twice the tolerance, after a pilot that never stops
+/// early. Measuring by hand in several processes for
+/// [`judge_processes`](crate::judge_processes), mark the fresh ones so.
 ///
 /// ```
 /// use rtcompare_runtime::{Options, Role};
 /// let fresh = Options { role: Role::Fresh, ..Options::default() };
 /// assert_eq!((fresh.role, Options::default().role), (Role::Fresh, Role::Screen));
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Role {
     /// A comparison's first round: stops once parity is established or a signal is seen.
     Screen,
     /// A fresh process of a confirmation (or of a pooled first round): stops once parity is
     /// established or its interval clears twice the tolerance.
     Fresh,
+    /// A confirmation's pilot: measures its whole budget, since what it costs plans the
+    /// processes after it.
+    Pilot,
 }
 
 /// The looks of one process: each one's level, and whether its judgement ends the collection.
@@ -136,11 +145,11 @@ impl Looks {
     }
 
     fn stops(&self, report: &Report) -> bool {
-        parity_established(report)
-            || match self.role {
-                Role::Screen => signal(report).is_some(),
-                Role::Fresh => report.clears(CLEAR_BEYOND_TOLERANCE),
-            }
+        match self.role {
+            Role::Screen => parity_established(report) || signal(report).is_some(),
+            Role::Fresh => parity_established(report) || report.clears(CLEAR_BEYOND_TOLERANCE),
+            Role::Pilot => false,
+        }
     }
 }
 
@@ -181,5 +190,22 @@ mod tests {
         let last = looks.options_at_end();
         assert!(first.level > 0.997 && second.level > 0.997);
         assert!(last.level > 0.95 && last.level < 0.97, "most of the 5 % is kept for the end");
+    }
+
+    /// A report that would end a screen (a signal) and a fresh process (an interval beyond
+    /// twice the tolerance), and one that establishes parity: the pilot goes on past both, so
+    /// that what it costs is what a whole process costs.
+    #[test]
+    fn the_pilot_never_stops_early() {
+        let (loss, same) =
+            (crate::report::fixtures::report(300.0, 100.0), crate::report::fixtures::report(100.0, 100.0));
+        assert!(parity_established(&same), "{:?}", same.verdict);
+        for (role, stops) in [(Role::Screen, true), (Role::Fresh, true), (Role::Pilot, false)] {
+            for report in [&loss, &same] {
+                let mut looks = Looks::new(role, &JudgeOptions::default());
+                let stopped = looks.look(0.125, |_| report.clone()).is_some();
+                assert_eq!(stopped, stops, "{role:?} at {:?}", report.verdict.outcome);
+            }
+        }
     }
 }

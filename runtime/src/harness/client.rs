@@ -13,15 +13,14 @@ use crate::child::{Watchdog, Watched};
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{ChildStdin, ChildStdout, Command};
-use std::time::Duration;
 
-/// Measures `plan`'s test for `budget` with the seed `seed` in a worker: a fresh process of this
+/// Measures `process`, one process's plan of `plan`'s test, in a worker: a fresh process of this
 /// test binary, killed when it outlives the plan's time limit.
-pub(crate) fn measure_in_worker(plan: &TrialPlan<'_>, budget: Duration, seed: u64) -> Result<Measured, HarnessError> {
+pub(crate) fn measure_in_worker(plan: &TrialPlan<'_>, process: &ProcessPlan) -> Result<Measured, HarnessError> {
     let exe = std::env::current_exe().map_err(HarnessError::OwnBinary)?;
     let mut child = Child::start(Command::new(exe), Process::Worker, None, plan.settings.debug)?;
     let watchdog = Watchdog::start(plan.timeout, &[child.watched()]);
-    let measured = child.hello().and_then(|_| child.measure(&plan.process(budget, seed)));
+    let measured = child.hello().and_then(|_| child.measure(process));
     // Under the watchdog still: a child that will not end is killed too.
     child.finish();
     let timed_out = watchdog.stop();
@@ -221,8 +220,13 @@ mod tests {
             format!("echo '@rtcompare-lockstep {hello}'; read request; echo '@rtcompare-lockstep {total}'; read quit");
         let mut child = child(&script);
         assert_eq!(child.hello().ok(), Some(vec!["t".to_owned()]));
-        let plan =
-            ProcessPlan { test: "t".to_owned(), budget: Duration::from_secs(1), seed: 1, layout: Default::default() };
+        let plan = ProcessPlan {
+            test: "t".to_owned(),
+            budget: std::time::Duration::from_secs(1),
+            seed: 1,
+            layout: Default::default(),
+            role: crate::decide::Role::Fresh,
+        };
         let error = child.measure(&plan).expect_err("a total is no measurement");
         child.finish();
         let message = error.to_string();

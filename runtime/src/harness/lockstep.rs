@@ -17,7 +17,7 @@
 
 use super::client::Child;
 use super::error::{HarnessError, Process};
-use super::plan::TrialPlan;
+use super::plan::{ProcessPlan, TrialPlan};
 use super::protocol::{Request, Twin};
 use super::revision::{Baseline, how_to_run, prepared};
 use crate::child::Watchdog;
@@ -26,17 +26,16 @@ use crate::{Measured, Options, try_measure};
 use std::cell::RefCell;
 use std::process::Command;
 use std::rc::Rc;
-use std::time::Duration;
 
-/// Measures one lock-step pair of processes for `budget` with the seed `seed`. `None` when the
-/// baseline build has no such comparison: the function is new since the baseline revision.
+/// Measures `process`, one process's plan of `plan`'s test, as a lock-step pair of processes.
+/// `None` when the baseline build has no such comparison: the function is new since the baseline
+/// revision.
 pub(crate) fn measure_against_revision(
     plan: &TrialPlan<'_>,
-    seed: u64,
-    budget: Duration,
+    process: &ProcessPlan,
 ) -> Result<Option<Measured>, HarnessError> {
     let Some(baseline) = prepared() else { return Err(HarnessError::NoRevision(how_to_run())) };
-    measure_pair(plan, baseline, plan.options(budget, seed))
+    measure_pair(plan, baseline, plan.options(process))
 }
 
 /// One pair: this build's process and the baseline's, measured in lock-step with `options`.

@@ -46,16 +46,15 @@ impl<'a> TrialPlan<'a> {
         self.comparison.registration.settings.revision
     }
 
-    /// What one process measures of it for `budget` with the seed `seed`.
-    pub(crate) fn process(&self, budget: Duration, seed: u64) -> ProcessPlan {
-        ProcessPlan { test: self.name.to_owned(), budget, seed, layout: self.settings.layout }
+    /// What one process in `role` measures of it for `budget` with the seed `seed`.
+    pub(crate) fn process(&self, budget: Duration, seed: u64, role: Role) -> ProcessPlan {
+        ProcessPlan { test: self.name.to_owned(), budget, seed, layout: self.settings.layout, role }
     }
 
-    /// How it is measured in this process for `budget` with the seed `seed`: as a fresh process
-    /// measures it ([`ProcessPlan::options`]), which the first round in the test process
-    /// overrides, with the progress line of a terminal.
-    pub(crate) fn options(&self, budget: Duration, seed: u64) -> Options {
-        Options { progress: super::console::progress_hook(), ..self.process(budget, seed).options(self.comparison) }
+    /// How `process` is measured in this process: as a worker would measure it
+    /// ([`ProcessPlan::options`]), with the progress line of a terminal.
+    pub(crate) fn options(&self, process: &ProcessPlan) -> Options {
+        Options { progress: super::console::progress_hook(), ..process.options(self.comparison) }
     }
 
     /// How its samples are judged at interval level `level` ([`judge_options`]).
@@ -86,19 +85,21 @@ pub(crate) struct ProcessPlan {
     pub seed: u64,
     /// Whether rounds run at a random stack depth over a perturbed heap.
     pub layout: Layout,
+    /// What the process is for, which decides what ends its collection early.
+    pub role: Role,
 }
 
 impl ProcessPlan {
-    /// How `comparison`, the test the plan names, is measured: its collection stops early as a
-    /// fresh process's does ([`Role::Fresh`]), judged at each look as [`judge_options`] says at
-    /// [`PROCESS_LEVEL`], with no progress display.
+    /// How `comparison`, the test the plan names, is measured: its collection stops early as
+    /// its role says, judged at each look as [`judge_options`] says at [`PROCESS_LEVEL`], with no
+    /// progress display.
     pub(crate) fn options(&self, comparison: Comparison) -> Options {
         Options {
             budget: self.budget,
             metric: comparison.registration.settings.metric,
             judge: judge_options(comparison, &self.test, self.seed, PROCESS_LEVEL),
             layout: self.layout,
-            role: Role::Fresh,
+            role: self.role,
             ..Options::default()
         }
     }

@@ -151,6 +151,7 @@ mod tests {
             budget: Duration::from_millis(250),
             seed: u64::MAX,
             layout: Layout::Random,
+            role: crate::decide::Role::Pilot,
         }
     }
 
@@ -203,7 +204,7 @@ mod tests {
         let text = serde_json::to_string(&measure).expect("a request encodes");
         assert_eq!(
             text,
-            r#"{"request":"measure","plan":{"test":"perf::fast_vs_slow/10","budget":{"secs":0,"nanos":250000000},"seed":18446744073709551615,"layout":"random"}}"#,
+            r#"{"request":"measure","plan":{"test":"perf::fast_vs_slow/10","budget":{"secs":0,"nanos":250000000},"seed":18446744073709551615,"layout":"random","role":"pilot"}}"#,
             "the seed and the budget travel as whole numbers, exactly"
         );
         let count = |rounds, costly_warm_up| Request::Count {

@@ -208,6 +208,7 @@ mod tests {
             budget: Duration::from_millis(20),
             seed: 3,
             layout: Layout::Fixed,
+            role: crate::decide::Role::Fresh,
         };
         let requests = [
             run("perf::b_vs_old/10", 1),

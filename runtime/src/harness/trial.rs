@@ -5,7 +5,7 @@
 use super::client::measure_in_worker;
 use super::counting::{Counter, Counting, Counts};
 use super::error::HarnessError;
-use super::plan::TrialPlan;
+use super::plan::{ProcessPlan, TrialPlan};
 use super::{Comparison, Expectation, Settings};
 use crate::decide::{
     Confirmation, FRESH_SHARE, PROCESS_LEVEL, Plan, Role, TIME_CAP, conclude, confirmation_alpha, signal, without_room,
@@ -15,7 +15,7 @@ use crate::measure::counting_allocator_installed;
 use crate::report::{Failure, Test, failure_message, uncounted_message};
 use crate::seeds::{self, Purpose};
 use crate::verdict::Judgement;
-use crate::{Measured, Options, Outcome, Report, judge_processes, measure_and_judge};
+use crate::{Measured, Outcome, Report, judge_processes, measure_and_judge};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -161,7 +161,7 @@ fn first_round(plan: &TrialPlan<'_>, counter: &Counter) -> Result<Option<Report>
 /// parity is established or a signal is seen ([`Role::Screen`]).
 fn measure_first_round(plan: &TrialPlan<'_>) -> Report {
     let (candidate, baseline) = plan.arms();
-    let options = Options { role: Role::Screen, ..plan.options(plan.budget, plan.settings.seed) };
+    let options = plan.options(&plan.process(plan.budget, plan.settings.seed, Role::Screen));
     measure_and_judge(candidate, baseline, &options).1
 }
 
@@ -184,7 +184,7 @@ fn unmeasurable(comparison: Comparison) -> Option<String> {
 fn measure_series(plan: &TrialPlan<'_>, count: usize) -> Result<Option<Vec<Measured>>, HarnessError> {
     let mut all = Vec::with_capacity(count);
     for process in 0..count {
-        match measure_fresh(plan, seeds::nth(plan.settings.seed, process), plan.budget) {
+        match measure_fresh(plan, &plan.process(plan.budget, seeds::nth(plan.settings.seed, process), Role::Fresh)) {
             Ok(Some(measured)) => all.push(measured),
             Ok(None) => return Ok(None),
             Err(problem) if count > 1 => {
@@ -209,14 +209,14 @@ fn count_series(plan: &TrialPlan<'_>, counter: &Counter, count: usize) -> Result
     Ok(all)
 }
 
-/// The one way to measure the comparison afresh, for `budget` with `seed`: in a lock-step pair
-/// of this build and the baseline's when it is against a git revision, else in a worker process
-/// of this binary. `None` when the baseline build has no such comparison.
-fn measure_fresh(plan: &TrialPlan<'_>, seed: u64, budget: Duration) -> Result<Option<Measured>, HarnessError> {
+/// The one way to measure the comparison afresh as `process` plans: in a lock-step pair of this
+/// build and the baseline's when it is against a git revision, else in a worker process of this
+/// binary. `None` when the baseline build has no such comparison.
+fn measure_fresh(plan: &TrialPlan<'_>, process: &ProcessPlan) -> Result<Option<Measured>, HarnessError> {
     if plan.against_revision() {
-        super::lockstep::measure_against_revision(plan, seed, budget)
+        super::lockstep::measure_against_revision(plan, process)
     } else {
-        measure_in_worker(plan, budget, seed).map(Some)
+        measure_in_worker(plan, process).map(Some)
     }
 }
 
@@ -287,7 +287,9 @@ fn confirm(
     let (said, side) = (first.verdict.outcome, signal(first).unwrap_or(Outcome::Parity));
     let share = plan.budget.mul_f64(FRESH_SHARE);
     let fresh = |process: usize| {
-        let measured = measure_fresh(plan, seeds::nth(seed, process), share)
+        // The pilot runs its whole share: what it costs plans the processes after it.
+        let role = if process == 0 { Role::Pilot } else { Role::Fresh };
+        let measured = measure_fresh(plan, &plan.process(share, seeds::nth(seed, process), role))
             .and_then(|measured| measured.ok_or_else(|| HarnessError::MissingInBaseline(plan.name.to_owned())));
         measured.map_err(|problem| HarnessError::Unconfirmed {
             said,

@@ -128,12 +128,14 @@ fn screen(workload: Workload, parity: f64, rng: &mut Dprng) -> Report {
     looked_at(Role::Screen, first, &options(parity, rng.u64())).1
 }
 
-/// Fresh processes of `workload`, each through a fresh process's own looks.
+/// Fresh processes of `workload`, each through a fresh process's own looks; the first, the
+/// pilot, through none, as the harness measures it.
 fn fresh(workload: Workload, parity: f64, seed: u64) -> impl FnMut(usize) -> Result<Measured, ()> {
     let mut stream = Dprng::new(seed);
-    move |_| {
+    move |index| {
         let one = process(workload, workload.rounds / FRESH_SHARE, &mut stream);
-        Ok(looked_at(Role::Fresh, one, &options(parity, stream.u64())).0)
+        let role = if index == 0 { Role::Pilot } else { Role::Fresh };
+        Ok(looked_at(role, one, &options(parity, stream.u64())).0)
     }
 }
 
