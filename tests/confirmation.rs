@@ -33,7 +33,7 @@ fn a_worker_measures_the_plan_it_is_sent() {
     command.env("RTCOMPARE_LOCKSTEP", "1").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = command.spawn().expect("the fixture starts");
     let mut input = child.stdin.take().expect("its input");
-    let plan = r#"{"test":"known_answers::same_work_vs_reference","budget":{"secs":0,"nanos":200000000},"seed":42,"layout":"fixed"}"#;
+    let plan = r#"{"test":"known_answers::same_work_vs_reference","budget":{"secs":0,"nanos":200000000},"seed":42,"layout":"fixed","role":"fresh"}"#;
     writeln!(input, r#"{{"request":"measure","plan":{plan}}}"#).expect("the request is sent");
     writeln!(input, r#"{{"request":"quit"}}"#).expect("the request is sent");
     drop(input);
