@@ -191,21 +191,4 @@ mod tests {
         assert!(first.level > 0.997 && second.level > 0.997);
         assert!(last.level > 0.95 && last.level < 0.97, "most of the 5 % is kept for the end");
     }
-
-    /// A report that would end a screen (a signal) and a fresh process (an interval beyond
-    /// twice the tolerance), and one that establishes parity: the pilot goes on past both, so
-    /// that what it costs is what a whole process costs.
-    #[test]
-    fn the_pilot_never_stops_early() {
-        let (loss, same) =
-            (crate::report::fixtures::report(300.0, 100.0), crate::report::fixtures::report(100.0, 100.0));
-        assert!(parity_established(&same), "{:?}", same.verdict);
-        for (role, stops) in [(Role::Screen, true), (Role::Fresh, true), (Role::Pilot, false)] {
-            for report in [&loss, &same] {
-                let mut looks = Looks::new(role, &JudgeOptions::default());
-                let stopped = looks.look(0.125, |_| report.clone()).is_some();
-                assert_eq!(stopped, stops, "{role:?} at {:?}", report.verdict.outcome);
-            }
-        }
-    }
 }

@@ -695,3 +695,20 @@ fn the_facade_pins_the_confirmation_level_of_three_registered_comparisons() {
     }
     assert_eq!(RUN_ALPHA, 0.05);
 }
+
+/// A report that would end a screen (a signal) and a fresh process (an interval beyond
+/// twice the tolerance), and one that establishes parity: the pilot goes on past both, so
+/// that what it costs is what a whole process costs.
+#[test]
+fn the_pilot_never_stops_early() {
+    use crate::report::fixtures::report;
+    let (loss, same) = (report(300.0, 100.0), report(100.0, 100.0));
+    assert!(parity_established(&same), "{:?}", same.verdict);
+    for (role, stops) in [(Role::Screen, true), (Role::Fresh, true), (Role::Pilot, false)] {
+        for report in [&loss, &same] {
+            let mut looks = Looks::new(role, &JudgeOptions::default());
+            let stopped = looks.look(0.125, |_| report.clone()).is_some();
+            assert_eq!(stopped, stops, "{role:?} at {:?}", report.verdict.outcome);
+        }
+    }
+}
