@@ -32,9 +32,9 @@ const PROCESS_OVERHEAD: Duration = Duration::from_millis(30);
 /// How much longer than planned a fresh process is allowed to take.
 const PLANNING_MARGIN: f64 = 1.25;
 
-/// How many counting processes a confirmation of instruction counts tests beyond the fewest
-/// that can confirm at all: one, so that one process on the wrong side of the margin does not
-/// by itself leave a real difference unconfirmed.
+/// How many processes a confirmation of counts (instructions, allocations) tests beyond the
+/// fewest that can confirm at all: one, so that one process on the wrong side of the margin does
+/// not by itself leave a real difference unconfirmed.
 const SPARE_COUNTED: usize = 1;
 
 /// Measures one comparison (never two at once), confirms a win or a loss in fresh processes,
@@ -62,7 +62,7 @@ pub(crate) fn run_trial(
     };
     let deadline = started + plan.budget * TIME_CAP;
     let judgement = if settings.confirm && signal(&first).is_some() {
-        let decision = if on_counts {
+        let decision = if plan.metric().is_count() {
             counted_confirmation_plan(&plan, registered)
         } else {
             confirmation_plan(&plan, registered, deadline)
@@ -236,10 +236,13 @@ fn confirmation_plan(plan: &TrialPlan<'_>, registered: usize, deadline: Instant)
     }
 }
 
-/// The confirmation plan of a pair judged on instruction counts: its level as for time, and the
-/// fewest counting processes that can confirm at that level and [`SPARE_COUNTED`] more (at most
-/// `RTCOMPARE_MAX_PROCESSES`). No time cap plans them: a count's cost is not what the budget
-/// measures, and each counting process has a limit of its own (`counting.rs`).
+/// The confirmation plan of a pair judged on counts: its level as for time, and the fewest
+/// processes that can confirm at that level and [`SPARE_COUNTED`] more (at most
+/// `RTCOMPARE_MAX_PROCESSES`). A count does not get more precise with more processes the way a
+/// time does: processes of deterministic code count the same, so processes beyond these would
+/// only bring the time cap nearer. Instruction counts are not held to the time cap at all (a
+/// count's cost is not what the budget measures, and each counting process has a limit of its
+/// own, `counting.rs`); allocation counts are measured in worker processes that are.
 fn counted_confirmation_plan(plan: &TrialPlan<'_>, registered: usize) -> Plan {
     let alpha = confirmation_alpha(registered);
     let processes = crate::stats::fewest_for_level(alpha) + SPARE_COUNTED;
@@ -300,7 +303,9 @@ fn confirm(
     };
     let options = plan.judge_options(seed, 1.0 - 2.0 * decision.alpha);
     let room = |each: Duration| fitting(deadline, each);
-    let decision = Plan { processes: plan.settings.max_processes, ..*decision };
+    // Time's pilot plans as many processes as fit; a count's plan is already complete.
+    let most = if plan.metric().is_count() { decision.processes } else { plan.settings.max_processes };
+    let decision = Plan { processes: most, ..*decision };
     crate::decide::confirm(first, &decision, &options, plan.metric(), fresh, room)
 }
 
