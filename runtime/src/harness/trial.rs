@@ -23,14 +23,10 @@ use std::time::{Duration, Instant};
 /// Measurements never overlap, whatever `--test-threads` says.
 static MEASURING: Mutex<()> = Mutex::new(());
 
-/// What a fresh process costs beyond its share of the budget, allowed for when planning how
-/// many fit: starting the process, its calibration and warm-up, and the parent reading its
-/// samples. The plan also allows each process a quarter more time than that
-/// ([`PLANNING_MARGIN`]), since a process whose end would pass the time cap is not started.
+/// The least a fresh process costs beyond its share of the budget: starting it, its calibration
+/// and warm-up, and the parent reading its samples. Before the pilot, it decides whether the
+/// test could fit at all; the pilot's own cost plans the rest.
 const PROCESS_OVERHEAD: Duration = Duration::from_millis(30);
-
-/// How much longer than planned a fresh process is allowed to take.
-const PLANNING_MARGIN: f64 = 1.25;
 
 /// How many processes a confirmation of counts (instructions, allocations) tests beyond the
 /// fewest that can confirm at all: one, so that one process on the wrong side of the margin does
@@ -223,11 +219,11 @@ fn measure_fresh(plan: &TrialPlan<'_>, process: &ProcessPlan) -> Result<Option<M
 /// A confirmation's plan: its level, from `registered`, the number of comparisons registered in
 /// the binary ([`confirmation_alpha`]), and how many fresh processes it may test: at most
 /// `RTCOMPARE_MAX_PROCESSES`, and at best as many as fit before `deadline` besides the pilot
-/// were each to cost only its share of the budget ([`FRESH_SHARE`]) and
-/// [`PROCESS_OVERHEAD`] ([`PLANNING_MARGIN`] more). When even that is too few for the test, no
-/// process is started; otherwise the pilot's real cost plans the rest.
+/// were each to cost only its share of the budget ([`FRESH_SHARE`]) and [`PROCESS_OVERHEAD`].
+/// When even that is too few for the test, no process is started; otherwise the pilot's real
+/// cost plans the rest.
 fn confirmation_plan(plan: &TrialPlan<'_>, registered: usize, deadline: Instant) -> Plan {
-    let one = (plan.budget.mul_f64(FRESH_SHARE * 1.05) + PROCESS_OVERHEAD).mul_f64(PLANNING_MARGIN);
+    let one = plan.budget.mul_f64(FRESH_SHARE) + PROCESS_OVERHEAD;
     let room = fitting(deadline, one).saturating_sub(1);
     Plan {
         alpha: confirmation_alpha(registered),
