@@ -1,7 +1,7 @@
 //! The whole protocol in one call: calibrate, collect interleaved rounds, judge.
 
 use crate::decide::{LOOKS, Looks, Role};
-use crate::judge::judge;
+use crate::judge;
 use crate::measure::{
     Arm, CalibrationOptions, CollectOptions, Halt, Layout, Measured, Meter, Metric, calibrate, collect_until,
 };

@@ -29,36 +29,32 @@
 #![warn(missing_docs)]
 #![warn(unnameable_types)]
 
-mod caveats;
 mod child;
 mod compare;
-mod decide;
 mod environment;
 mod harness;
 mod instructions;
-mod judge;
 mod measure;
 pub mod report;
-mod rng;
 #[cfg(test)]
 mod scratch;
-mod seeds;
-pub mod stats;
 #[cfg(test)]
 mod synthetic;
 mod units;
-mod validate;
-mod verdict;
+
+// The judging layer is a crate of its own, `rtcompare-judge`, so that nothing that measures can
+// reach into it; its modules are named here as they were when they lived in this crate.
+pub use rtcompare_judge::stats;
+pub(crate) use rtcompare_judge::{caveats, decide, seeds, validate, verdict};
 
 pub(crate) use compare::measure_and_judge;
 pub(crate) use compare::try_measure;
 pub use compare::{Options, compare, measure};
 pub use decide::Role;
-pub use judge::{judge, judge_processes};
 pub use measure::{Arm, CountingAllocator, Executor, Layout, Measured, Meter, Metric, Reading};
 #[doc(no_inline)]
 pub use report::{Caveat, Report, Verdict, WarningKind};
-pub use rng::{Cprng, Dprng};
+pub use rtcompare_judge::{Cprng, Dprng, judge, judge_processes};
 #[doc(no_inline)]
 pub use stats::Outcome;
 pub use verdict::JudgeOptions;

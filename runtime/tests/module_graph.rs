@@ -1,18 +1,22 @@
 //! Keeps the module graph of `runtime/src` acyclic, so the engine reads top to bottom: measure →
 //! judge → report → harness, each layer importing only from the ones below it.
 //!
-//! The test reads the sources rather than asking the compiler: every `use` (with its braces
-//! expanded) and every `crate::…`, `super::…` or `self::…` path in code is an edge from the
-//! module it appears in — a file, or an inline module such as `tests` — to the module that
-//! defines the item. A name that a module merely re-exports (`pub use text::render_text;` in
-//! `report/mod.rs`, `pub use report::Report;` in `lib.rs`) is followed to where it is defined,
-//! so re-exporting parents do not count as cycles. Comments, strings and character literals are
-//! skipped. Declaring a module (`mod json;`) is structure, not an edge. A name that is both a
-//! module and a re-exported item (`crate::measure`, the module and the function) counts as the
-//! module.
+//! The test parses the sources with `syn` rather than asking the compiler: every `use` (its
+//! tree expanded) and every `crate::…`, `super::…` or `self::…` path — in code, in types, and in
+//! the tokens of macro calls such as `format!` — is an edge from the module it appears in (a
+//! file, or an inline module such as `tests`) to the module that defines the item. A name that a
+//! module merely re-exports (`pub use text::render_text;` in `report/mod.rs`, `pub use
+//! report::Report;` in `lib.rs`) is followed to where it is defined, so re-exporting parents do
+//! not count as cycles; a name re-exported from another crate (the judging crate's modules) is
+//! no edge, since Cargo keeps that boundary. Declaring a module (`mod json;`) is structure, not
+//! an edge. A name that is both a module and a re-exported item (`crate::measure`, the module
+//! and the function) counts as the module.
+//!
+//! The judging layer is the crate `rtcompare-judge`, which cannot import from this one at all.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use syn::visit::Visit;
 
 /// A module's path below the crate root: `["report", "json"]`; the root is `[]`.
 type Module = Vec<String>;
@@ -45,22 +49,46 @@ fn report_imports_nothing_from_the_harness() {
     assert!(upward.is_empty(), "report/ imports from harness/: {upward:?}");
 }
 
-/// The graph reads what it should: a re-export is followed, a test module is its own node.
+/// The graph reads what it should in this crate: a re-export is followed, a test module is its
+/// own node, the tests on synthetic data are read like any other file.
 #[test]
 fn the_reader_follows_re_exports_and_sees_inline_modules() {
     let graph = Graph::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
     let has = |from: &str, to: &str| graph.edges.contains(&(module(from), module(to)));
     // `use crate::report::{Destinations, …}` in harness/run.rs, re-exported from report/files.rs.
     assert!(has("harness::run", "report::files"));
-    // `use crate::{…, Report, …}` reaches verdict.rs through lib.rs and report/mod.rs.
-    assert!(has("harness::trial", "verdict"));
     // The inline `__private` module of lib.rs re-exports what generated code names.
     assert!(has("__private", "harness::registry") && has("__private", "measure::input"));
-    // The tests on synthetic data, `#[cfg(test)]` files under synthetic/, are read like any other.
-    assert!(has("synthetic::decision", "decide::confirm") && has("synthetic::decision", "synthetic"));
-    assert!(has("synthetic::calibration", "validate") && has("synthetic::verdicts", "judge"));
+    // `#[cfg(test)]` files under synthetic/ are read like any other.
+    assert!(has("synthetic::decision", "synthetic") && has("synthetic::verdicts", "report::text"));
     assert!(has("report::json::tests", "report::fixtures"));
     assert!(!has("report", "report") && !has("report::json", "report"), "re-exports are not edges upward");
+    // The judging crate's modules, re-exported in lib.rs, are another crate: no edge.
+    assert!(!graph.edges.iter().any(|(_, to)| to.first().is_some_and(|m| m == "verdict" || m == "decide")));
+}
+
+/// Every kind of path is read, and nothing that only looks like one: a `use` tree with braces,
+/// a renaming and a glob, a path in a type, one in an expression, one inside a macro call, and
+/// `super::`; a path in a comment or a string is not.
+#[test]
+fn the_reader_sees_every_kind_of_path() {
+    let sources = [
+        ("lib.rs", "mod a;\nmod b;\nmod c;\nmod d;\npub use c::Thing;\nmod inner { pub fn f() {} }"),
+        (
+            "a.rs",
+            "use crate::{b::{self, one as renamed}, d::*};\n// crate::c::never\nconst S: &str = \"crate::c::never\";",
+        ),
+        (
+            "b.rs",
+            "pub fn one() {}\npub fn two(_: crate::Thing) {}\n#[cfg(test)]\nmod tests { fn t() { super::one(); } }",
+        ),
+        ("c.rs", "pub struct Thing;\nfn g() { let _ = format!(\"{}\", crate::inner::f()); }"),
+        ("d.rs", "pub(crate) fn three() { crate::inner::f() }\nstruct S;\nimpl S { fn m(self) -> Self { self } }"),
+    ];
+    let files = sources.iter().map(|(path, text)| (file_module(Path::new(""), Path::new(path)), text.to_string()));
+    let graph = Graph::from_sources(files.collect());
+    let edges: Vec<String> = graph.edges.iter().map(|(from, to)| format!("{} → {}", name(from), name(to))).collect();
+    assert_eq!(edges, ["crate → c", "a → b", "a → d", "b → c", "b::tests → b", "c → inner", "d → inner"], "{edges:?}");
 }
 
 fn module(name: &str) -> Module {
@@ -87,22 +115,32 @@ struct Graph {
 
 impl Graph {
     fn read(src: &Path) -> Graph {
-        let mut graph = Graph::default();
-        let mut files: Vec<(Module, Vec<Token>)> = Vec::new();
-        for path in rust_files(src) {
+        let files = rust_files(src).into_iter().map(|path| {
             let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            let file_module = file_module(src, &path);
-            graph.modules.insert(file_module.clone());
-            files.push((file_module, tokens(&strip(&text))));
+            (file_module(src, &path), text)
+        });
+        Graph::from_sources(files.collect())
+    }
+
+    /// The graph of the files given as (module, source text).
+    fn from_sources(files: Vec<(Module, String)>) -> Graph {
+        let mut graph = Graph::default();
+        let parsed: Vec<(Module, syn::File)> = files
+            .into_iter()
+            .map(|(module, text)| {
+                let file = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", name(&module)));
+                (module, file)
+            })
+            .collect();
+        // Every module first, inline ones included, so that relative paths can tell a child
+        // module from an item.
+        for (module, file) in &parsed {
+            graph.modules.insert(module.clone());
+            inline_modules(module, &file.items, &mut graph.modules);
         }
-        // Inline modules first, so that relative paths can tell a child module from an item.
-        for (file_module, tokens) in &files {
-            for (module, _) in scopes(file_module, tokens) {
-                graph.modules.insert(module);
-            }
-        }
-        for (file_module, tokens) in &files {
-            graph.collect(file_module, tokens);
+        for (module, file) in &parsed {
+            let mut reader = Reader { graph: &mut graph, here: module.clone() };
+            reader.visit_file(file);
         }
         let references = std::mem::take(&mut graph.references);
         for (from, path) in references {
@@ -113,38 +151,14 @@ impl Graph {
         graph
     }
 
-    /// Records the `use` statements and the paths in code of one file.
-    fn collect(&mut self, file_module: &Module, tokens: &[Token]) {
-        let scopes = scopes(file_module, tokens);
-        let mut i = 0;
-        while i < tokens.len() {
-            let here = &scopes[i].0;
-            if tokens[i] == "use" {
-                let end = tokens[i..].iter().position(|t| t == ";").map_or(tokens.len(), |p| i + p);
-                let public = i > 0 && (tokens[i - 1] == "pub" || tokens[i - 1] == ")");
-                for (path, bound) in use_tree(&tokens[i + 1..end], &[]) {
-                    let absolute = self.absolute(here, &path);
-                    if public && bound != "*" {
-                        self.reexports.entry(here.clone()).or_default().insert(bound, absolute.clone());
-                    }
-                    if let Some(absolute) = absolute {
-                        self.references.push((here.clone(), absolute));
-                    }
-                }
-                i = end;
-            } else if matches!(tokens[i].as_str(), "crate" | "super" | "self")
-                && tokens.get(i + 1).is_some_and(|t| t == "::")
-            {
-                let mut path = vec![tokens[i].clone()];
-                while tokens.get(i + 1).is_some_and(|t| t == "::") && tokens.get(i + 2).is_some_and(|t| is_ident(t)) {
-                    path.push(tokens[i + 2].clone());
-                    i += 2;
-                }
-                if let Some(absolute) = self.absolute(here, &path) {
-                    self.references.push((here.clone(), absolute));
-                }
-            }
-            i += 1;
+    /// Records one path named in `here`, and the name it binds when it is re-exported.
+    fn record(&mut self, here: &Module, path: &[String], reexported_as: Option<String>) {
+        let absolute = self.absolute(here, path);
+        if let Some(bound) = reexported_as {
+            self.reexports.entry(here.clone()).or_default().insert(bound, absolute.clone());
+        }
+        if let Some(absolute) = absolute {
+            self.references.push((here.clone(), absolute));
         }
     }
 
@@ -192,203 +206,108 @@ impl Graph {
     }
 }
 
-/// For each token, the module it is in: `file_module`, or an inline module inside it.
-fn scopes(file_module: &Module, tokens: &[Token]) -> Vec<(Module, usize)> {
-    let mut open: Vec<(String, usize)> = Vec::new();
-    let mut depth = 0;
-    let mut out = Vec::with_capacity(tokens.len());
-    for (i, token) in tokens.iter().enumerate() {
-        match token.as_str() {
-            "{" => {
-                depth += 1;
-                let is_module = i >= 2 && tokens[i - 2] == "mod" && is_ident(&tokens[i - 1]);
-                if is_module {
-                    open.push((tokens[i - 1].clone(), depth));
-                }
-            }
-            "}" => {
-                if open.last().is_some_and(|(_, d)| *d == depth) {
-                    open.pop();
-                }
-                depth -= 1;
-            }
-            _ => {}
+/// Adds the inline modules (`mod tests { … }`) among `items` of `module`, at any depth.
+fn inline_modules(module: &Module, items: &[syn::Item], modules: &mut BTreeSet<Module>) {
+    for item in items {
+        if let syn::Item::Mod(inline) = item
+            && let Some((_, content)) = &inline.content
+        {
+            let child = [module.as_slice(), &[inline.ident.to_string()]].concat();
+            inline_modules(&child, content, modules);
+            modules.insert(child);
         }
-        let inline = open.iter().map(|(name, _)| name.clone());
-        out.push((file_module.iter().cloned().chain(inline).collect(), depth));
     }
-    out
+}
+
+/// Walks one file's syntax tree, recording each path in the module it appears in.
+struct Reader<'g> {
+    graph: &'g mut Graph,
+    here: Module,
+}
+
+impl<'ast> Visit<'ast> for Reader<'_> {
+    fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+        if item.content.is_some() {
+            self.here.push(item.ident.to_string());
+            syn::visit::visit_item_mod(self, item);
+            self.here.pop();
+        }
+    }
+
+    fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
+        let public = !matches!(item.vis, syn::Visibility::Inherited);
+        for (path, bound) in use_tree(&item.tree, Vec::new()) {
+            let reexported_as = (public && bound != "*").then_some(bound);
+            self.graph.record(&self.here, &path, reexported_as);
+        }
+    }
+
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        // A path of one segment (the `crate` of `pub(crate)`, a `self` receiver) names no item.
+        let relative = segments.first().is_some_and(|first| matches!(first.as_str(), "crate" | "super" | "self"));
+        if relative && segments.len() > 1 {
+            self.graph.record(&self.here, &segments, None);
+        }
+        syn::visit::visit_path(self, path);
+    }
+
+    /// A macro call's tokens are not parsed as code, so its paths are read off the tokens.
+    fn visit_macro(&mut self, call: &'ast syn::Macro) {
+        for path in token_paths(call.tokens.clone()) {
+            self.graph.record(&self.here, &path, None);
+        }
+        syn::visit::visit_macro(self, call);
+    }
 }
 
 /// The paths a use tree names, each with the name it binds (`*` for a glob).
-fn use_tree(tokens: &[Token], prefix: &[String]) -> Vec<(Vec<String>, String)> {
-    let mut path = prefix.to_vec();
-    let mut i = 0;
-    while i < tokens.len() {
-        match tokens[i].as_str() {
-            "::" => {}
-            "{" => {
-                let inner = &tokens[i + 1..tokens.len() - 1];
-                return split_top_level(inner).into_iter().flat_map(|part| use_tree(part, &path)).collect();
-            }
-            "*" => return vec![(path, "*".to_owned())],
-            "self" if i > 0 || !prefix.is_empty() => {
-                let bound = path.last().cloned().unwrap_or_default();
-                return vec![(path, bound)];
-            }
-            "as" => {
-                let bound = tokens.get(i + 1).cloned().unwrap_or_default();
-                return vec![(path, bound)];
-            }
-            segment => path.push(segment.to_owned()),
+fn use_tree(tree: &syn::UseTree, prefix: Vec<String>) -> Vec<(Vec<String>, String)> {
+    let extend = |name: &syn::Ident| [prefix.clone(), vec![name.to_string()]].concat();
+    match tree {
+        syn::UseTree::Path(path) => use_tree(&path.tree, extend(&path.ident)),
+        // `use a::{self}` names `a` itself.
+        syn::UseTree::Name(name) if name.ident == "self" && !prefix.is_empty() => {
+            let bound = prefix.last().cloned().unwrap_or_default();
+            vec![(prefix, bound)]
         }
-        i += 1;
+        syn::UseTree::Name(name) => vec![(extend(&name.ident), name.ident.to_string())],
+        syn::UseTree::Rename(rename) => vec![(extend(&rename.ident), rename.rename.to_string())],
+        syn::UseTree::Glob(_) => vec![(prefix, "*".to_owned())],
+        syn::UseTree::Group(group) => group.items.iter().flat_map(|tree| use_tree(tree, prefix.clone())).collect(),
     }
-    let bound = path.last().cloned().unwrap_or_default();
-    vec![(path, bound)]
 }
 
-/// `a, b::{c, d}, e` → its three comma-separated parts.
-fn split_top_level(tokens: &[Token]) -> Vec<&[Token]> {
-    let mut parts = Vec::new();
-    let (mut depth, mut start) = (0usize, 0);
-    for (i, token) in tokens.iter().enumerate() {
-        match token.as_str() {
-            "{" => depth += 1,
-            "}" => depth -= 1,
-            "," if depth == 0 => {
-                parts.push(&tokens[start..i]);
-                start = i + 1;
+/// Every `crate::…`, `super::…` or `self::…` path in a token stream, nested groups included.
+fn token_paths(tokens: proc_macro2::TokenStream) -> Vec<Vec<String>> {
+    use proc_macro2::TokenTree;
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut paths = Vec::new();
+    let mut i = 0;
+    while i < trees.len() {
+        match &trees[i] {
+            TokenTree::Group(group) => paths.extend(token_paths(group.stream())),
+            TokenTree::Ident(first) if matches!(first.to_string().as_str(), "crate" | "super" | "self") => {
+                let mut path = vec![first.to_string()];
+                // `::` is two `:` punctuation tokens, then the next segment.
+                while let (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b)), Some(TokenTree::Ident(next))) =
+                    (trees.get(i + 1), trees.get(i + 2), trees.get(i + 3))
+                {
+                    if a.as_char() != ':' || b.as_char() != ':' {
+                        break;
+                    }
+                    path.push(next.to_string());
+                    i += 3;
+                }
+                if path.len() > 1 {
+                    paths.push(path);
+                }
             }
             _ => {}
         }
-    }
-    parts.push(&tokens[start..]);
-    parts.into_iter().filter(|part| !part.is_empty()).collect()
-}
-
-type Token = String;
-
-fn is_ident(token: &str) -> bool {
-    token.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
-}
-
-/// Identifiers, `::` and single punctuation characters.
-fn tokens(code: &str) -> Vec<Token> {
-    let chars: Vec<char> = code.chars().collect();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c.is_alphanumeric() || c == '_' {
-            let start = i;
-            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
-                i += 1;
-            }
-            out.push(chars[start..i].iter().collect());
-            continue;
-        }
-        if c == ':' && chars.get(i + 1) == Some(&':') {
-            out.push("::".to_owned());
-            i += 2;
-            continue;
-        }
-        if !c.is_whitespace() {
-            out.push(c.to_string());
-        }
         i += 1;
     }
-    out
-}
-
-/// The code of a source file without comments, and with string and character literals emptied,
-/// so that neither braces nor paths inside them are read.
-fn strip(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    while i < chars.len() {
-        let next = chars.get(i + 1).copied();
-        let previous_is_ident = i > 0 && (chars[i - 1].is_alphanumeric() || chars[i - 1] == '_');
-        match chars[i] {
-            '/' if next == Some('/') => i = skip_line(&chars, i),
-            '/' if next == Some('*') => i = skip_block_comment(&chars, i),
-            'r' if !previous_is_ident && matches!(next, Some('"' | '#')) && raw_string_start(&chars, i + 1) => {
-                i = skip_raw_string(&chars, i + 1);
-                out.push_str("\"\"");
-            }
-            '"' => {
-                i = skip_string(&chars, i);
-                out.push_str("\"\"");
-            }
-            '\'' if next == Some('\\') || chars.get(i + 2) == Some(&'\'') => {
-                i = skip_char(&chars, i);
-                out.push_str("' '");
-            }
-            c => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    out
-}
-
-fn skip_line(chars: &[char], i: usize) -> usize {
-    chars[i..].iter().position(|&c| c == '\n').map_or(chars.len(), |p| i + p)
-}
-
-fn skip_block_comment(chars: &[char], mut i: usize) -> usize {
-    let mut depth = 0;
-    while i < chars.len() {
-        if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
-            depth += 1;
-            i += 2;
-        } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
-            depth -= 1;
-            i += 2;
-            if depth == 0 {
-                return i;
-            }
-        } else {
-            i += 1;
-        }
-    }
-    i
-}
-
-/// Whether `r` at `i − 1` starts a raw string: `#`s, then a quote.
-fn raw_string_start(chars: &[char], i: usize) -> bool {
-    let hashes = chars[i..].iter().take_while(|&&c| c == '#').count();
-    chars.get(i + hashes) == Some(&'"')
-}
-
-fn skip_raw_string(chars: &[char], i: usize) -> usize {
-    let hashes = chars[i..].iter().take_while(|&&c| c == '#').count();
-    let mut j = i + hashes + 1;
-    while j < chars.len() {
-        if chars[j] == '"' && chars[j + 1..].iter().take(hashes).filter(|&&c| c == '#').count() == hashes {
-            return j + 1 + hashes;
-        }
-        j += 1;
-    }
-    j
-}
-
-fn skip_string(chars: &[char], mut i: usize) -> usize {
-    i += 1;
-    while i < chars.len() && chars[i] != '"' {
-        i += if chars[i] == '\\' { 2 } else { 1 };
-    }
-    i + 1
-}
-
-fn skip_char(chars: &[char], mut i: usize) -> usize {
-    i += 1;
-    while i < chars.len() && chars[i] != '\'' {
-        i += if chars[i] == '\\' { 2 } else { 1 };
-    }
-    i + 1
+    paths
 }
 
 /// Every `.rs` file under `dir`, in a fixed order.
@@ -465,3 +384,4 @@ fn path_between(edges: &BTreeSet<(Module, Module)>, from: &Module, to: &Module) 
     }
     None
 }
+

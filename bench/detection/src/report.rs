@@ -183,7 +183,7 @@ fn table(out: &mut String, header: &[&str], rows: impl IntoIterator<Item = Vec<S
 }
 
 /// The one-sided level of a pair's confirmation in a binary of `registered` comparisons, as the
-/// harness sets it (`confirmation_alpha` in `runtime/src/decide/confirm.rs`): `min(1 %, 5 % / m)`.
+/// harness sets it (`confirmation_alpha` in `judge/src/decide/confirm.rs`): `min(1 %, 5 % / m)`.
 pub fn alpha_for(registered: usize) -> f64 {
     0.01f64.min(0.05 / registered.max(1) as f64)
 }

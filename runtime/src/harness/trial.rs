@@ -257,8 +257,11 @@ fn confirm_counts(
 ) -> Result<Confirmation, HarnessError> {
     let seed = seeds::for_purpose(plan.settings.seed, Purpose::Confirmation);
     let fresh = |process: usize| {
+        let started = Instant::now();
         let measured = counter.measure(plan, seeds::nth(seed, process), Counts::Fresh);
-        measured.map_err(|why| HarnessError::Uncounted(format!("fresh counting process {}: {why}", process + 1)))
+        let measured =
+            measured.map_err(|why| HarnessError::Uncounted(format!("fresh counting process {}: {why}", process + 1)));
+        measured.map(|measured| (measured, started.elapsed()))
     };
     let options = plan.judge_options(seed, 1.0 - 2.0 * decision.alpha);
     // Room for every planned process, and the pilot before them.
@@ -288,14 +291,16 @@ fn confirm(
     let fresh = |process: usize| {
         // The pilot runs its whole share: what it costs plans the processes after it.
         let role = if process == 0 { Role::Pilot } else { Role::Fresh };
+        let started = Instant::now();
         let measured = measure_fresh(plan, &plan.process(share, seeds::nth(seed, process), role))
             .and_then(|measured| measured.ok_or_else(|| HarnessError::MissingInBaseline(plan.name.to_owned())));
-        measured.map_err(|problem| HarnessError::Unconfirmed {
+        let measured = measured.map_err(|problem| HarnessError::Unconfirmed {
             said,
             side,
             process: process + 1,
             problem: Box::new(problem),
-        })
+        });
+        measured.map(|measured| (measured, started.elapsed()))
     };
     let options = plan.judge_options(seed, 1.0 - 2.0 * decision.alpha);
     let room = |each: Duration| fitting(deadline, each);

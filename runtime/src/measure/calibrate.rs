@@ -4,7 +4,7 @@
 //! error is `p / T`, whatever one operation costs. Calibration finds the batch size whose batch
 //! lasts at least `T = max(p / ε, min_batch)`.
 
-use super::{Arm, Halt, Meter, Metric, clock_precision};
+use super::{Arm, Calibration, Halt, Meter, Metric, clock_precision};
 use std::time::Duration;
 
 /// How to size batches.
@@ -24,54 +24,6 @@ pub struct CalibrationOptions {
 impl Default for CalibrationOptions {
     fn default() -> Self {
         CalibrationOptions { clock_error: 0.001, min_batch: Duration::from_micros(100), metric: Metric::Time }
-    }
-}
-
-/// The result of calibration: how many operations each arm's batches run, and what the clock
-/// can resolve over one batch.
-///
-/// ```
-/// use rtcompare_runtime::{Arm, Options, compare};
-/// use std::time::Duration;
-/// let options = Options { budget: Duration::from_millis(20), ..Options::default() };
-/// let report = compare(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
-/// let calibration = report.calibration;
-/// assert!(calibration.candidate_iters >= 1 && calibration.clock_step_ns >= 1.0);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Calibration {
-    /// The meter's smallest step over one batch, in the metric's unit: for time, the clock's
-    /// smallest observable step in nanoseconds times the clock readings a batch takes (one per
-    /// placement copy); 1 for counts, which stay exact when summed.
-    pub resolution: f64,
-    /// The clock's smallest observable step, in nanoseconds.
-    pub clock_step_ns: f64,
-    /// Candidate operations per batch.
-    pub candidate_iters: u64,
-    /// Baseline operations per batch: the same as the candidate's unless their costs differ by
-    /// more than a factor of 8, when each arm keeps its own.
-    pub baseline_iters: u64,
-    /// The batch duration calibration aimed for, in nanoseconds.
-    pub target_batch_ns: f64,
-    /// One candidate batch as measured during calibration, in nanoseconds.
-    pub candidate_batch_ns: f64,
-    /// One baseline batch as measured during calibration, in nanoseconds.
-    pub baseline_batch_ns: f64,
-    /// The first call of either arm in this process, the longer, in nanoseconds: with what a
-    /// first call pays once (lazily initialised state, a large input built on demand).
-    #[serde(default)]
-    pub first_call_ns: f64,
-}
-
-impl Calibration {
-    /// Per-op floors of the candidate and the baseline: the resolution over each one's batch size.
-    pub(crate) fn per_op_floors(&self) -> (f64, f64) {
-        (self.resolution / self.candidate_iters as f64, self.resolution / self.baseline_iters as f64)
-    }
-
-    /// Whether both arms run batches of the same size.
-    pub(crate) fn shared_batch_size(&self) -> bool {
-        self.candidate_iters == self.baseline_iters
     }
 }
 

@@ -2,7 +2,7 @@
 //! order drawn from a seeded generator, until the time budget is spent.
 
 use super::layout::{Draw, Heap};
-use super::{Arm, Batch, Halt, Layout, Meter};
+use super::{Arm, Batch, Halt, Layout, Meter, Samples, Series};
 use crate::Dprng;
 use std::time::{Duration, Instant};
 
@@ -31,134 +31,6 @@ pub struct CollectOptions {
     /// Called after each round with the share of the budget spent (0 to 1), for progress
     /// displays; `None` for silence.
     pub progress: Option<fn(f64)>,
-}
-
-/// One routine's measurements: a per-op value per round, and where in the overall measurement
-/// order each was taken (0 is the first batch measured).
-///
-/// ```
-/// use rtcompare_runtime::report::Series;
-/// // Three rounds of one routine, measured first in each round of four batches.
-/// let series = Series { per_op: vec![10.0, 11.0, 10.5], position: vec![0, 4, 8], placements: Vec::new() };
-/// assert_eq!(rtcompare_runtime::stats::median(&series.per_op), 10.5);
-/// ```
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Series {
-    /// Per-op values (batch total divided by the batch size), one per round.
-    pub per_op: Vec<f64>,
-    /// Position of each value in the overall measurement order.
-    pub position: Vec<u32>,
-    /// Per placement copy (the same code at another offset, which the arms `#[compare]`
-    /// registers have), the per-op values of the rounds in which that copy ran; empty for arms
-    /// with a single copy.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub placements: Vec<Vec<f64>>,
-}
-
-impl Series {
-    fn push(&mut self, batch: &Batch, copies: usize, position: u32) {
-        let iters: u64 = batch.iters.iter().sum();
-        self.per_op.push(batch.total as f64 / iters.max(1) as f64);
-        self.position.push(position);
-        if copies > 1 {
-            self.placements.resize_with(copies, Vec::new);
-            for (k, values) in self.placements.iter_mut().enumerate() {
-                if batch.iters[k] > 0 {
-                    values.push(batch.totals[k] as f64 / batch.iters[k] as f64);
-                }
-            }
-        }
-    }
-}
-
-/// Everything collected for one comparison. Round `i` of every series was measured in the same
-/// round, with the same input seed.
-///
-/// ```
-/// use rtcompare_runtime::{Arm, Options, measure};
-/// use rtcompare_runtime::stats::paired_ratios;
-/// use std::time::Duration;
-/// let options = Options { budget: Duration::from_millis(20), ..Options::default() };
-/// let samples = measure(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options).samples;
-/// let ratios = paired_ratios(&samples.candidate.per_op, &samples.baseline.per_op);
-/// assert_eq!(ratios.len(), samples.rounds());
-/// ```
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Samples {
-    /// Candidate operations per batch.
-    pub candidate_iters: u64,
-    /// Baseline operations per batch.
-    pub baseline_iters: u64,
-    /// The candidate's primary routine.
-    pub candidate: Series,
-    /// The candidate's twin routine (A/A control).
-    pub candidate_twin: Series,
-    /// The baseline's primary routine.
-    pub baseline: Series,
-    /// The baseline's twin routine (A/A control).
-    pub baseline_twin: Series,
-}
-
-impl Samples {
-    /// Number of complete rounds.
-    ///
-    /// ```
-    /// let mut samples = rtcompare_runtime::report::Samples::default();
-    /// samples.candidate.per_op = vec![1.0, 2.0];
-    /// assert_eq!(samples.rounds(), 2);
-    /// ```
-    pub fn rounds(&self) -> usize {
-        self.candidate.per_op.len()
-    }
-
-    /// The first `rounds` rounds (all of them when there are fewer), as a collection that
-    /// stopped there would have kept them.
-    #[cfg(test)]
-    pub(crate) fn first(&self, rounds: usize) -> Samples {
-        let cut = |series: &Series| {
-            let kept = rounds.min(series.per_op.len());
-            Series {
-                per_op: series.per_op[..kept].to_vec(),
-                position: series.position[..kept.min(series.position.len())].to_vec(),
-                // Which rounds a copy ran in is not recorded; each copy keeps its share.
-                placements: series
-                    .placements
-                    .iter()
-                    .map(|values| values[..values.len() * kept / series.per_op.len().max(1)].to_vec())
-                    .collect(),
-            }
-        };
-        Samples {
-            candidate_iters: self.candidate_iters,
-            baseline_iters: self.baseline_iters,
-            candidate: cut(&self.candidate),
-            candidate_twin: cut(&self.candidate_twin),
-            baseline: cut(&self.baseline),
-            baseline_twin: cut(&self.baseline_twin),
-        }
-    }
-
-    /// These rounds followed by `later`'s, as one series: positions continue after this
-    /// collection's last batch, and each placement copy's values are joined. The batch sizes
-    /// are `later`'s.
-    pub(crate) fn append(&mut self, later: Samples) {
-        let offset = 4 * self.rounds() as u32;
-        self.candidate_iters = later.candidate_iters;
-        self.baseline_iters = later.baseline_iters;
-        for (into, from) in [
-            (&mut self.candidate, later.candidate),
-            (&mut self.candidate_twin, later.candidate_twin),
-            (&mut self.baseline, later.baseline),
-            (&mut self.baseline_twin, later.baseline_twin),
-        ] {
-            into.per_op.extend(from.per_op);
-            into.position.extend(from.position.iter().map(|p| p + offset));
-            into.placements.resize_with(into.placements.len().max(from.placements.len()), Vec::new);
-            for (into, from) in into.placements.iter_mut().zip(from.placements) {
-                into.extend(from);
-            }
-        }
-    }
 }
 
 /// The four routines of a round. Their order here is the order of the series in [`Samples`]
@@ -231,7 +103,7 @@ pub fn collect_until(
             [&mut samples.candidate, &mut samples.candidate_twin, &mut samples.baseline, &mut samples.baseline_twin];
         for (routine, series) in Routine::ALL.into_iter().zip(series) {
             let slot = order.iter().position(|&r| r == routine).unwrap_or(routine as usize) as u32;
-            series.push(&batches[routine as usize], copies[routine.arm()], position + slot);
+            record(series, &batches[routine as usize], copies[routine.arm()], position + slot);
         }
         position += ROUTINES as u32;
         if let Some((share, _)) = looks.next_if(|(_, at)| started.elapsed() >= *at)
@@ -291,6 +163,22 @@ fn warm_up(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &CollectOpt
         round += 1;
     }
     Ok(())
+}
+
+/// Adds one batch to its routine's series: its per-op value, its position in the measurement
+/// order, and each placement copy's own per-op value when the routine has several.
+fn record(series: &mut Series, batch: &Batch, copies: usize, position: u32) {
+    let iters: u64 = batch.iters.iter().sum();
+    series.per_op.push(batch.total as f64 / iters.max(1) as f64);
+    series.position.push(position);
+    if copies > 1 {
+        series.placements.resize_with(copies, Vec::new);
+        for (k, values) in series.placements.iter_mut().enumerate() {
+            if batch.iters[k] > 0 {
+                values.push(batch.totals[k] as f64 / batch.iters[k] as f64);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,83 +1,8 @@
 //! What a timed batch reports: elapsed nanoseconds, or allocations counted while it ran.
 
+use super::Metric;
 use super::alloc::{AllocCounts, start_counting, stop_counting};
 use std::time::Instant;
-
-/// The quantity a comparison measures.
-///
-/// ```
-/// use rtcompare_runtime::{Metric, Options};
-/// let allocations = Options { metric: Metric::AllocBytes, ..Options::default() };
-/// assert_eq!(allocations.metric.unit(), "bytes");
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Metric {
-    /// Wall-clock time per operation, in nanoseconds.
-    #[default]
-    Time,
-    /// Bytes allocated per operation (through the counting allocator).
-    AllocBytes,
-    /// Allocations per operation (through the counting allocator).
-    Allocs,
-    /// Instructions executed per operation, counted by valgrind's callgrind in processes of
-    /// their own (`metric = "instructions"`): exact and the same on any machine of the same
-    /// architecture, blind to memory, cache and layout. Only the test harness measures it;
-    /// [`compare`](crate::compare()) and [`measure`](crate::measure()) cannot.
-    Instructions,
-}
-
-impl Metric {
-    /// The name used in attributes, output and the results file: `time`, `alloc_bytes`,
-    /// `allocs`, `instructions`.
-    ///
-    /// ```
-    /// assert_eq!(rtcompare_runtime::Metric::AllocBytes.as_str(), "alloc_bytes");
-    /// ```
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Metric::Time => "time",
-            Metric::AllocBytes => "alloc_bytes",
-            Metric::Allocs => "allocs",
-            Metric::Instructions => "instructions",
-        }
-    }
-
-    /// The unit of one per-operation value: `ns`, `bytes`, `allocs` or `instructions`.
-    ///
-    /// ```
-    /// assert_eq!(rtcompare_runtime::Metric::Time.unit(), "ns");
-    /// ```
-    pub fn unit(self) -> &'static str {
-        match self {
-            Metric::Time => "ns",
-            Metric::AllocBytes => "bytes",
-            Metric::Allocs => "allocs",
-            Metric::Instructions => "instructions",
-        }
-    }
-
-    /// Whether the metric counts discrete events (exact, repeatable) rather than timing them.
-    ///
-    /// ```
-    /// use rtcompare_runtime::Metric;
-    /// assert!(Metric::Allocs.is_count() && !Metric::Time.is_count());
-    /// ```
-    pub fn is_count(self) -> bool {
-        self != Metric::Time
-    }
-
-    /// Whether measuring the metric needs rtcompare's counting allocator as the global
-    /// allocator: the allocation metrics do.
-    ///
-    /// ```
-    /// use rtcompare_runtime::Metric;
-    /// assert!(Metric::AllocBytes.needs_counting_allocator() && !Metric::Instructions.needs_counting_allocator());
-    /// ```
-    pub fn needs_counting_allocator(self) -> bool {
-        matches!(self, Metric::AllocBytes | Metric::Allocs)
-    }
-}
 
 /// Reads the measured quantity at the start and end of a batch.
 ///

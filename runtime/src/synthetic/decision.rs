@@ -130,14 +130,18 @@ fn screen(workload: Workload, parity: f64, rng: &mut Dprng) -> Report {
 
 /// Fresh processes of `workload`, each through a fresh process's own looks; the first, the
 /// pilot, through none, as the harness measures it.
-fn fresh(workload: Workload, parity: f64, seed: u64) -> impl FnMut(usize) -> Result<Measured, ()> {
+fn fresh(workload: Workload, parity: f64, seed: u64) -> impl FnMut(usize) -> Result<(Measured, Duration), ()> {
     let mut stream = Dprng::new(seed);
     move |index| {
         let one = process(workload, workload.rounds / FRESH_SHARE, &mut stream);
         let role = if index == 0 { Role::Pilot } else { Role::Fresh };
-        Ok(looked_at(role, one, &options(parity, stream.u64())).0)
+        Ok((looked_at(role, one, &options(parity, stream.u64())).0, PROCESS_COST))
     }
 }
+
+/// What a synthetic fresh process costs: about what one of a 1 s budget's costs on a real
+/// machine (an eighth of the budget, a start and a calibration).
+const PROCESS_COST: Duration = Duration::from_millis(160);
 
 /// What many runs of one workload ended as.
 #[derive(Debug, Default)]
@@ -280,7 +284,7 @@ fn confirmations(
     let (mut confirmed, mut processes) = (0, 0);
     for _ in 0..trials {
         let mut stream = Dprng::new(rng.u64());
-        let source = |_| -> Result<Measured, ()> { Ok(process(truth, rounds, &mut stream)) };
+        let source = |_| -> Result<_, ()> { Ok((process(truth, rounds, &mut stream), PROCESS_COST)) };
         let found = confirm(first, &plan, &cheap, Metric::Time, source, |_| usize::MAX)
             .expect("synthetic processes cannot fail");
         confirmed += usize::from(found.confirmed);
@@ -474,7 +478,7 @@ fn fresh_processes_establish_parity_at_most_at_its_rate() {
     let mut established = 0;
     for _ in 0..trials {
         let mut stream = Dprng::new(rng.u64());
-        let source = |_| -> Result<Measured, ()> { Ok(process(at_the_edge, 20, &mut stream)) };
+        let source = |_| -> Result<_, ()> { Ok((process(at_the_edge, 20, &mut stream), PROCESS_COST)) };
         let found =
             confirm(&first, &plan(1, PLANNED), &cheap, Metric::Time, source, |_| usize::MAX).expect("synthetic");
         let v = &found.report.verdict;

@@ -23,7 +23,7 @@ pub use drift::{DRIFT_ALPHA, Drift, detect_drift};
 pub use normal::{normal_quantile, two_sided_normal_p};
 pub use parity::{Outcome, ParityInputs, ParityVerdict, Spread, fast_end, parity_verdict, win_margin};
 pub use pooled::{Pooled, pool_processes};
-pub(crate) use quantile::sorted_copy;
+pub use quantile::sorted_copy;
 pub use quantile::{Summary, median, quantile_sorted};
 pub use signed_rank::{SignedRank, SignedRankAnalysis, fewest_for_level};
 pub use student::{student_t_cdf, student_t_quantile};

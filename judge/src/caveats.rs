@@ -18,7 +18,7 @@ const DRIFT_THAT_MATTERS: f64 = 0.25;
 
 /// Lists the caveats on a report's verdict, in the order the outputs show them. `parity` is what
 /// the parity rule alone said, before the interval, the A/A floor and the meter were weighed.
-pub(crate) fn explain(report: &Report, parity: &ParityVerdict) -> Vec<Caveat> {
+pub fn explain(report: &Report, parity: &ParityVerdict) -> Vec<Caveat> {
     let mut caveats = drift(report);
     caveats.extend(noisy_harness(report));
     caveats.extend(placement(report));
@@ -207,7 +207,7 @@ fn few_rounds(report: &Report) -> Option<Caveat> {
 /// while their ratio held (the verdict stands), nor one too small to have moved the verdict;
 /// not correlated or few rounds under an established parity (they widen the interval, which
 /// still lies within the band).
-pub(crate) fn changes_reading(kind: WarningKind, judgement: &Judgement) -> bool {
+pub fn changes_reading(kind: WarningKind, judgement: &Judgement) -> bool {
     let established = judgement.verdict.outcome == Outcome::Parity && judgement.verdict.resolved;
     match kind {
         WarningKind::Placement => false,
@@ -220,32 +220,26 @@ pub(crate) fn changes_reading(kind: WarningKind, judgement: &Judgement) -> bool 
 /// Whether a win or a loss stands beyond every noise: counted (not refuted by fresh
 /// processes) and with its whole interval more than [`CLEAR_BEYOND_TOLERANCE`] tolerances from
 /// zero. No caveat changes how such a verdict reads, so the short block shows none.
-pub(crate) fn beyond_doubt(judgement: &Judgement) -> bool {
+pub fn beyond_doubt(judgement: &Judgement) -> bool {
     judgement.confirmed() != Some(false) && judgement.clears(CLEAR_BEYOND_TOLERANCE)
 }
 
 /// The caveat for a first round whose signal (`side`) fresh processes did not confirm, with
 /// why the confirmation ended.
-pub(crate) fn unconfirmed(
-    first: &Report,
-    side: Outcome,
-    fresh: &Report,
-    ending: Ending,
-    settle: Option<Settle>,
-) -> Caveat {
+pub fn unconfirmed(first: &Report, side: Outcome, fresh: &Report, ending: Ending, settle: Option<Settle>) -> Caveat {
     Caveat::Unconfirmed { side, first: figures(first), fresh: figures(fresh), ending, settle }
+}
+
+/// The caveat for a first round whose signal (`side`) the time cap left no room to confirm: it
+/// had room for `room` fresh processes, and the test needs `fewest`, which a budget of `budget`
+/// would hold.
+pub fn no_room(first: &Report, side: Outcome, fewest: usize, room: usize, budget: Duration) -> Caveat {
+    Caveat::NoRoom { side, first: figures(first), fewest, room, budget }
 }
 
 /// The caveat for a first round that leaned to a win or a loss (`side`) it could not establish,
 /// and fresh processes established it.
-/// The caveat for a first round whose signal (`side`) the time cap left no room to confirm: it
-/// had room for `room` fresh processes, and the test needs `fewest`, which a budget of `budget`
-/// would hold.
-pub(crate) fn no_room(first: &Report, side: Outcome, fewest: usize, room: usize, budget: Duration) -> Caveat {
-    Caveat::NoRoom { side, first: figures(first), fewest, room, budget }
-}
-
-pub(crate) fn established_lean(first: &Report, side: Outcome, fresh: &Report) -> Caveat {
+pub fn established_lean(first: &Report, side: Outcome, fresh: &Report) -> Caveat {
     Caveat::Leaned { side, first: figures(first), fresh: figures(fresh) }
 }
 

@@ -23,7 +23,6 @@
 //! Count metrics (allocations) are judged once, at the end: their rounds are few and exact.
 
 use super::spending::{GAMMA, Spender};
-#[cfg(test)]
 use crate::measure::Samples;
 use crate::stats::{Outcome, resamples_for_level, win_margin};
 use crate::verdict::{CLEAR_BEYOND_TOLERANCE, JudgeOptions, Report};
@@ -43,7 +42,7 @@ pub const PROCESS_LEVEL: f64 = 0.95;
 const INTERIM_RESAMPLES_FACTOR: usize = 2;
 
 /// What a process is for, which decides what ends its collection early
-/// ([`Options::role`](crate::Options::role)).
+/// (`Options::role` in rtcompare).
 ///
 /// A comparison's first round (the screen) stops at the first look that establishes parity or
 /// sees a win or a loss; the harness then confirms a win or a loss on fresh processes, which stop
@@ -101,8 +100,8 @@ impl Looks {
     /// that is at least `min_rounds`). Returns the rounds up to the look that ended the
     /// collection, and its judgement. The same looks, levels and stopping rule as a real
     /// collection, so simulations of the decision run the procedure itself.
-    #[cfg(test)]
-    pub(crate) fn replay(
+    #[doc(hidden)]
+    pub fn replay(
         role: Role,
         options: &JudgeOptions,
         samples: &Samples,

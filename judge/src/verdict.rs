@@ -1,6 +1,6 @@
 //! What a judgement says: the [`Report`] of one round of a comparison, its [`Verdict`] and
 //! [`Caveat`]s, the [`Confirmation`] fresh processes gave it, the [`Judgement`] they make
-//! together, and the options a round is judged with. Data only: [`crate::judge`] makes a report
+//! together, and the options a round is judged with. Data only: [`crate::judging`] makes a report
 //! and `decide::conclude` a judgement. Every type here is serialisable as it is, so the results
 //! file and a comparison's record are these values.
 
@@ -286,7 +286,7 @@ impl WarningKind {
 ///
 /// Data only: which caveats a report carries is decided when it is judged (and, for
 /// [`Caveat::Unconfirmed`] and [`Caveat::Leaned`], when its confirmation is joined to it);
-/// [`crate::report::sentence`] words each one, taking the arms' names from the report it is
+/// rtcompare's `report::sentence` words each one, taking the arms' names from the report it is
 /// rendered with. Percentages are shares (0.04 = 4 %), differences follow
 /// [`Estimate::difference`] (positive when the candidate is faster).
 ///
@@ -520,7 +520,7 @@ pub struct RoundFigures {
 
 /// One round of a comparison judged: its samples, every figure behind its verdict, and its
 /// caveats. The first round of a comparison, the pooled fresh processes of its confirmation, and
-/// what [`compare`](crate::compare()) and [`judge`](crate::judge()) return.
+/// what rtcompare's `compare` and [`judge`](crate::judge()) return.
 ///
 /// ```
 /// use rtcompare_runtime::{Arm, Options, compare};

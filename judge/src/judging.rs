@@ -15,7 +15,7 @@ use std::time::Duration;
 
 /// Judges collected samples: A/A validation, drift, the paired bootstrap, the parity rule and
 /// the verdict. Pure: the same samples, calibration and options give the same report, bit for
-/// bit (its `duration` is zero; [`compare`](crate::compare()) fills it in).
+/// bit (its `duration` is zero; rtcompare's `compare` fills it in).
 ///
 /// ```
 /// use rtcompare_runtime::{Arm, JudgeOptions, Options, judge, measure};
@@ -99,7 +99,7 @@ fn judge_pooled(measured: Vec<Measured>, metric: Metric, options: &JudgeOptions)
 /// What a confirmation's fresh processes are tested for: the side the first round signalled,
 /// and the one-sided error rate `alpha` of the whole confirmation.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct FreshTest {
+pub struct FreshTest {
     /// The win or the loss to confirm.
     pub side: Outcome,
     /// The chance the test may confirm `side` when the true difference lies inside the parity.
@@ -121,7 +121,7 @@ const FRESH_PARITY_ALPHA: f64 = 0.025;
 /// parity otherwise — established when two one-sided tests at 2.5 % put it within the parity.
 /// The test rests on each process's log ratio being symmetric about a common centre, nothing
 /// more (`docs/statistics.md`, "The decision").
-pub(crate) fn judge_fresh(measured: Vec<Measured>, metric: Metric, options: &JudgeOptions, test: FreshTest) -> Report {
+pub fn judge_fresh(measured: Vec<Measured>, metric: Metric, options: &JudgeOptions, test: FreshTest) -> Report {
     let groups = process_ratios(&measured);
     let logs: Vec<f64> = measured.iter().map(|m| process_log_ratio(&m.samples)).collect();
     let analysis = SignedRankAnalysis::of(&logs);
@@ -164,7 +164,7 @@ fn standard_deviation(values: &[f64]) -> f64 {
 /// (a descheduled round, a slow heap state), where a trimmed mean averages some of the far ones
 /// in and a process's estimate then varies from process to process far more than the median's
 /// (`docs/statistics.md`, section 11).
-pub(crate) fn process_log_ratio(samples: &Samples) -> f64 {
+pub fn process_log_ratio(samples: &Samples) -> f64 {
     let logs: Vec<f64> =
         paired_ratios(&samples.candidate.per_op, &samples.baseline.per_op).iter().map(|r| r.ln()).collect();
     crate::stats::median(&logs)

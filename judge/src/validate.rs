@@ -35,7 +35,7 @@ impl Default for ValidationOptions {
 }
 
 /// What the harness invents on identical code, measured on one arm against its twin: each
-/// report has one per arm ([`Validations`](crate::report::Validations)).
+/// report has one per arm ([`Validations`](crate::verdict::Validations)).
 ///
 /// ```
 /// use rtcompare_runtime::{Arm, Options, compare};

@@ -13,15 +13,16 @@
 //! which never confirms anything and so cannot raise the error rate. A process that would end
 //! past the time cap is never started, and then no look is taken at all: the confirmation is
 //! inconclusive, never decided on the processes the cap happened to leave. The logic is pure:
-//! processes come from a closure, so it is tested on synthetic processes whose truth is known.
+//! processes, and what each cost, come from a closure, so it is tested on synthetic processes
+//! whose truth is known.
 
 use super::looks::signal;
 use crate::caveats::{established_lean, no_room, unconfirmed};
-use crate::judge::{FreshTest, judge_fresh, process_log_ratio};
+use crate::judging::{FreshTest, judge_fresh, process_log_ratio};
 use crate::measure::{Measured, Metric};
 use crate::stats::{Outcome, SignedRankAnalysis, fewest_for_level, normal_quantile};
 use crate::verdict::{Confirmation, Ending, JudgeOptions, Judgement, Report, Settle, Verdict};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The most wall time one comparison takes, as a multiple of its budget: the screen and its
 /// confirmation together.
@@ -95,9 +96,10 @@ impl Plan {
 const SLOWER_PROCESS: f64 = 1.1;
 
 /// Confirms the screen's signal ([`signal`]) on fresh processes drawn from `measure`, which is
-/// called with the index of each new process (0, 1, …) and may fail; its error is returned as
-/// is. `room` says how many processes of a given cost still fit in the comparison's time
-/// ([`TIME_CAP`]). `options` are the pair's judging options.
+/// called with the index of each new process (0, 1, …) and gives what the process measured and
+/// the wall time it cost, or fails; its error is returned as is. `room` says how many processes
+/// of a given cost still fit in the comparison's time ([`TIME_CAP`]). `options` are the pair's
+/// judging options.
 ///
 /// The first process is a **pilot**: what it costs — start-up, calibration, its share of the
 /// budget — plans how many processes the test is taken on (`K`, at most `plan.processes`), and
@@ -110,21 +112,20 @@ pub fn confirm<E>(
     plan: &Plan,
     options: &JudgeOptions,
     metric: Metric,
-    mut measure: impl FnMut(usize) -> Result<Measured, E>,
+    mut measure: impl FnMut(usize) -> Result<(Measured, Duration), E>,
     mut room: impl FnMut(Duration) -> usize,
 ) -> Result<Confirmation, E> {
-    let started = Instant::now();
     // A screen with nothing to confirm is taken as a parity to repeat.
     let side = signal(first).unwrap_or(Outcome::Parity);
-    let pilot = measure(0)?;
-    let mut longest = started.elapsed();
+    let (pilot, cost) = measure(0)?;
+    let (mut longest, mut spent) = (cost, cost);
     let planned = plan.processes.min(room(longest.mul_f64(SLOWER_PROCESS)));
     if planned < plan.fewest() {
         let report = judge_fresh(vec![pilot], metric, options, FreshTest { side, alpha: plan.alpha, look: false });
         let needed = plan.fewest() as f64;
         let budget = holding(plan.budget, plan.fewest(), longest.as_secs_f64());
         let settle = Settle { processes: plan.fewest(), seconds: needed * longest.as_secs_f64(), budget };
-        let report = Report { duration: started.elapsed(), ..report };
+        let report = Report { duration: spent, ..report };
         return Ok(Confirmation { report, confirmed: false, planned, ending: Ending::NoRoom, settle: Some(settle) });
     }
     let mut measured: Vec<Measured> = Vec::new();
@@ -136,9 +137,9 @@ pub fn confirm<E>(
         if room(longest.mul_f64(SLOWER_PROCESS)) == 0 {
             break Ending::TimeCap;
         }
-        let one = Instant::now();
-        let process = measure(measured.len() + 1)?;
-        longest = longest.max(one.elapsed());
+        let (process, cost) = measure(measured.len() + 1)?;
+        longest = longest.max(cost);
+        spent += cost;
         logs.push(process_log_ratio(&process.samples));
         measured.push(process);
         if futile(side, &logs, options.parity) {
@@ -150,10 +151,9 @@ pub fn confirm<E>(
     let confirmed = look && report.verdict.outcome == side;
     let ending = if confirmed { Ending::Confirmed } else { ending };
     let plan = Plan { processes: planned, ..*plan };
-    let settle = (!confirmed && ending != Ending::RuledOut)
-        .then(|| settling(side, &logs, &report, &plan, started.elapsed()))
-        .flatten();
-    let report = Report { duration: started.elapsed(), ..report };
+    let settle =
+        (!confirmed && ending != Ending::RuledOut).then(|| settling(side, &logs, &report, &plan, spent)).flatten();
+    let report = Report { duration: spent, ..report };
     Ok(Confirmation { report, confirmed, planned, ending, settle })
 }
 
@@ -320,7 +320,8 @@ mod tests {
     fn fresh_processes_confirm_a_far_loss_on_all_the_planned_processes() {
         let first = first_round();
         assert_eq!(first.verdict.outcome, Outcome::Loss);
-        let fresh = |process: usize| -> Result<_, std::convert::Infallible> { Ok(three_times(process + 1)) };
+        let fresh =
+            |process: usize| -> Result<_, std::convert::Infallible> { Ok((three_times(process + 1), Duration::ZERO)) };
         let found = confirm(&first, &plan(12), &JudgeOptions::default(), Metric::Time, fresh, |_| 99).unwrap();
         assert!(found.confirmed && found.ending == Ending::Confirmed, "{found:?}");
         assert_eq!((found.report.resampling.processes, found.settle), (12, None));
@@ -329,7 +330,8 @@ mod tests {
     #[test]
     fn a_plan_too_small_for_the_level_starts_only_the_pilot_and_says_what_would_make_room() {
         let first = first_round();
-        let fresh = |process: usize| -> Result<_, std::convert::Infallible> { Ok(three_times(process + 1)) };
+        let fresh =
+            |process: usize| -> Result<_, std::convert::Infallible> { Ok((three_times(process + 1), Duration::ZERO)) };
         // Nine processes cannot reach 0.1 % (2⁻⁹ = 0.2 %): the pilot shows there is no room.
         let small = plan(9);
         assert!(!small.decidable());
@@ -343,7 +345,8 @@ mod tests {
     #[test]
     fn a_confirmation_the_time_cap_cuts_takes_no_look() {
         let first = first_round();
-        let fresh = |process: usize| -> Result<_, std::convert::Infallible> { Ok(three_times(process + 1)) };
+        let fresh =
+            |process: usize| -> Result<_, std::convert::Infallible> { Ok((three_times(process + 1), Duration::ZERO)) };
         // Room for twelve after the pilot, then for fewer and fewer: the twelfth never starts.
         let mut asked = 0;
         let room = |_| {
@@ -361,7 +364,8 @@ mod tests {
     fn a_confirmed_verdict_averages_every_process() {
         let first = first_round();
         assert!(Judgement::of(first.clone()).over_processes().is_none());
-        let fresh = |process: usize| -> Result<_, std::convert::Infallible> { Ok(three_times(process + 1)) };
+        let fresh =
+            |process: usize| -> Result<_, std::convert::Infallible> { Ok((three_times(process + 1), Duration::ZERO)) };
         let found = confirm(&first, &plan(10), &JudgeOptions::default(), Metric::Time, fresh, |_| 99).unwrap();
         let mean = conclude(first, found).over_processes().expect("confirmed");
         assert_eq!(mean.processes, 11);

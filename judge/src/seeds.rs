@@ -7,7 +7,7 @@
 
 /// What a derived seed is for, where it is one fixed stream per seed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Purpose {
+pub enum Purpose {
     /// The seeds of a comparison's confirmation processes (then one per process, [`nth`]).
     Confirmation,
     /// A round's layout draw, independent of the round's inputs.
@@ -31,19 +31,19 @@ impl Purpose {
 }
 
 /// The seed of `seed`'s stream for `purpose`.
-pub(crate) fn for_purpose(seed: u64, purpose: Purpose) -> u64 {
+pub fn for_purpose(seed: u64, purpose: Purpose) -> u64 {
     seed ^ purpose.salt()
 }
 
 /// The seed of the `n`th of a series drawn from `seed`: worker process `n` of a run, placement
 /// copy `n` of a round. The golden-ratio step keeps neighbours far apart.
-pub(crate) fn nth(seed: u64, n: usize) -> u64 {
+pub fn nth(seed: u64, n: usize) -> u64 {
     seed.wrapping_add((n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
 /// The seed of the test named `name` in a run seeded with `seed`: a stream per test, so tests do
 /// not share one, yet every run repeats.
-pub(crate) fn named(seed: u64, name: &str) -> u64 {
+pub fn named(seed: u64, name: &str) -> u64 {
     // FNV-1a over the name, then mixed with the run seed.
     let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
     hash ^ seed.rotate_left(17)

@@ -30,9 +30,7 @@ pub mod looks;
 pub mod spending;
 
 pub use crate::verdict::Confirmation;
-#[cfg(test)]
-pub use confirm::RUN_ALPHA;
 pub use confirm::{
-    FIRST_FUTILITY_CHECK, FRESH_SHARE, Plan, TIME_CAP, conclude, confirm, confirmation_alpha, without_room,
+    FIRST_FUTILITY_CHECK, FRESH_SHARE, Plan, RUN_ALPHA, TIME_CAP, conclude, confirm, confirmation_alpha, without_room,
 };
 pub use looks::{LOOKS, Looks, PROCESS_LEVEL, Role, signal};
