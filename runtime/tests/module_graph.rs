@@ -384,4 +384,3 @@ fn path_between(edges: &BTreeSet<(Module, Module)>, from: &Module, to: &Module) 
     }
     None
 }
-
