@@ -42,9 +42,8 @@ pub const RUN_ALPHA: f64 = 0.05;
 /// The most one pair's confirmation may err, whatever the binary's size.
 const PAIR_ALPHA: f64 = 0.01;
 
-/// The fewest fresh processes a futility check looks at: the reverse test at
-/// [`FUTILITY_ALPHA`] can say something with four (all four inside the parity has probability
-/// `1/16` by luck).
+/// The fewest fresh processes a futility check looks at: the reverse test at 10 % can say
+/// something with four (all four inside the parity has probability `1/16` by luck).
 pub const FIRST_FUTILITY_CHECK: usize = 4;
 
 /// The level of the futility check: the reverse one-sided test, "the centre lies beyond the
