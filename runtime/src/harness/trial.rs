@@ -218,18 +218,20 @@ fn measure_fresh(plan: &TrialPlan<'_>, process: &ProcessPlan) -> Result<Option<M
 
 /// A confirmation's plan: its level, from `registered`, the number of comparisons registered in
 /// the binary ([`confirmation_alpha`]), and how many fresh processes it may test: at most
-/// `RTCOMPARE_MAX_PROCESSES`, and at best as many as fit before `deadline` besides the pilot
-/// were each to cost only its share of the budget ([`FRESH_SHARE`]) and [`PROCESS_OVERHEAD`].
-/// When even that is too few for the test, no process is started; otherwise the pilot's real
-/// cost plans the rest.
+/// `RTCOMPARE_MAX_PROCESSES`, of which the pilot's real cost plans how many fit. When even
+/// processes costing only their share of the budget ([`FRESH_SHARE`]) and [`PROCESS_OVERHEAD`]
+/// could not fit the fewest the test needs before `deadline` besides the pilot, the plan holds
+/// that room and is not [decidable](Plan::decidable): no process is started.
 fn confirmation_plan(plan: &TrialPlan<'_>, registered: usize, deadline: Instant) -> Plan {
     let one = plan.budget.mul_f64(FRESH_SHARE) + PROCESS_OVERHEAD;
     let room = fitting(deadline, one).saturating_sub(1);
-    Plan {
-        alpha: confirmation_alpha(registered),
-        processes: room.min(plan.settings.max_processes),
-        budget: plan.budget,
+    let alpha = confirmation_alpha(registered);
+    let mut decision = Plan { alpha, processes: plan.settings.max_processes, budget: plan.budget };
+    // The pilot plans how many of the most allowed fit; the bound only says whether any could.
+    if room < decision.fewest() {
+        decision.processes = room;
     }
+    decision
 }
 
 /// The confirmation plan of a pair judged on counts: its level as for time, and the fewest
@@ -257,11 +259,10 @@ fn confirm_counts(
 ) -> Result<Confirmation, HarnessError> {
     let seed = seeds::for_purpose(plan.settings.seed, Purpose::Confirmation);
     let fresh = |process: usize| {
-        let started = Instant::now();
-        let measured = counter.measure(plan, seeds::nth(seed, process), Counts::Fresh);
-        let measured =
-            measured.map_err(|why| HarnessError::Uncounted(format!("fresh counting process {}: {why}", process + 1)));
-        measured.map(|measured| (measured, started.elapsed()))
+        timed(|| {
+            let measured = counter.measure(plan, seeds::nth(seed, process), Counts::Fresh);
+            measured.map_err(|why| HarnessError::Uncounted(format!("fresh counting process {}: {why}", process + 1)))
+        })
     };
     let options = plan.judge_options(seed, 1.0 - 2.0 * decision.alpha);
     // Room for every planned process, and the pilot before them.
@@ -291,23 +292,26 @@ fn confirm(
     let fresh = |process: usize| {
         // The pilot runs its whole share: what it costs plans the processes after it.
         let role = if process == 0 { Role::Pilot } else { Role::Fresh };
-        let started = Instant::now();
-        let measured = measure_fresh(plan, &plan.process(share, seeds::nth(seed, process), role))
-            .and_then(|measured| measured.ok_or_else(|| HarnessError::MissingInBaseline(plan.name.to_owned())));
-        let measured = measured.map_err(|problem| HarnessError::Unconfirmed {
-            said,
-            side,
-            process: process + 1,
-            problem: Box::new(problem),
-        });
-        measured.map(|measured| (measured, started.elapsed()))
+        timed(|| {
+            let measured = measure_fresh(plan, &plan.process(share, seeds::nth(seed, process), role))
+                .and_then(|measured| measured.ok_or_else(|| HarnessError::MissingInBaseline(plan.name.to_owned())));
+            measured.map_err(|problem| HarnessError::Unconfirmed {
+                said,
+                side,
+                process: process + 1,
+                problem: Box::new(problem),
+            })
+        })
     };
     let options = plan.judge_options(seed, 1.0 - 2.0 * decision.alpha);
     let room = |each: Duration| fitting(deadline, each);
-    // Time's pilot plans as many processes as fit; a count's plan is already complete.
-    let most = if plan.metric().is_count() { decision.processes } else { plan.settings.max_processes };
-    let decision = Plan { processes: most, ..*decision };
-    crate::decide::confirm(first, &decision, &options, plan.metric(), fresh, room)
+    crate::decide::confirm(first, decision, &options, plan.metric(), fresh, room)
+}
+
+/// A fresh process measured by `measure`, with the wall time it took.
+fn timed<T, E>(measure: impl FnOnce() -> Result<T, E>) -> Result<(T, Duration), E> {
+    let started = Instant::now();
+    measure().map(|measured| (measured, started.elapsed()))
 }
 
 pub(crate) fn panic_text(payload: &(dyn std::any::Any + Send)) -> &str {
