@@ -75,7 +75,61 @@ pub struct Plan {
     pub budget: Duration,
 }
 
+/// The least a fresh process costs beyond its share of the budget: starting it, its calibration
+/// and warm-up, and the parent reading its samples. Before the pilot it decides whether a
+/// confirmation could fit at all; the pilot's own cost plans the rest.
+pub const PROCESS_OVERHEAD: Duration = Duration::from_millis(30);
+
+/// How many processes a confirmation of counts (instructions, allocations) tests beyond the
+/// fewest that can confirm at all: one, so that one process on the wrong side of the margin does
+/// not by itself leave a real difference unconfirmed.
+const SPARE_COUNTED: usize = 1;
+
 impl Plan {
+    /// The confirmation of a time difference in a binary of `registered` comparisons
+    /// ([`confirmation_alpha`]): at most `most` fresh processes (`RTCOMPARE_MAX_PROCESSES`), of
+    /// which the pilot's real cost plans how many fit ([`confirm`]). When `left`, the time the
+    /// cap still leaves, could not hold the pilot and the fewest processes the test needs even
+    /// if each cost only its share of the budget ([`FRESH_SHARE`]) and [`PROCESS_OVERHEAD`], the
+    /// plan holds the room there is and is not [decidable](Plan::decidable): no process is
+    /// started.
+    ///
+    /// ```
+    /// use rtcompare_judge::decide::Plan;
+    /// use std::time::Duration;
+    ///
+    /// let budget = Duration::from_secs(1);
+    /// let roomy = Plan::of_time(1, 24, budget, 3 * budget);
+    /// assert_eq!((roomy.processes, roomy.decidable()), (24, true));
+    /// let cramped = Plan::of_time(1, 24, budget, budget / 2);
+    /// assert!(!cramped.decidable());
+    /// ```
+    pub fn of_time(registered: usize, most: usize, budget: Duration, left: Duration) -> Plan {
+        let one = budget.mul_f64(FRESH_SHARE) + PROCESS_OVERHEAD;
+        let room = fitting(left, one).saturating_sub(1);
+        let plan = Plan { alpha: confirmation_alpha(registered), processes: most, budget };
+        // The pilot plans how many of the most allowed fit; this bound only says whether any could.
+        if room < plan.fewest() { Plan { processes: room, ..plan } } else { plan }
+    }
+
+    /// The confirmation of a count (instructions, allocations) in a binary of `registered`
+    /// comparisons: its level as for time, and the fewest processes that can confirm at that
+    /// level and one more (at most `most`). A count does not get more precise with more
+    /// processes the way a time does: processes of deterministic code count the same, so more
+    /// would only bring the time cap nearer.
+    ///
+    /// ```
+    /// use rtcompare_judge::decide::Plan;
+    /// use std::time::Duration;
+    ///
+    /// let plan = Plan::of_counts(1, 24, Duration::from_secs(1));
+    /// assert_eq!(plan.processes, plan.fewest() + 1);
+    /// ```
+    pub fn of_counts(registered: usize, most: usize, budget: Duration) -> Plan {
+        let alpha = confirmation_alpha(registered);
+        Plan { alpha, processes: (fewest_for_level(alpha) + SPARE_COUNTED).min(most), budget }
+    }
+
     /// The fewest fresh processes with which the test can confirm at all at `alpha`.
     pub fn fewest(&self) -> usize {
         fewest_for_level(self.alpha)
@@ -85,6 +139,11 @@ impl Plan {
     pub fn decidable(&self) -> bool {
         self.processes >= self.fewest()
     }
+}
+
+/// How many processes costing `each` fit in `left`.
+pub fn fitting(left: Duration, each: Duration) -> usize {
+    (left.as_secs_f64() / each.as_secs_f64().max(1e-9)).floor() as usize
 }
 
 /// How much longer than the longest so far the next fresh process is allowed to take, when

@@ -31,6 +31,7 @@ pub mod spending;
 
 pub use crate::verdict::Confirmation;
 pub use confirm::{
-    FIRST_FUTILITY_CHECK, FRESH_SHARE, Plan, RUN_ALPHA, TIME_CAP, conclude, confirm, confirmation_alpha, without_room,
+    FIRST_FUTILITY_CHECK, FRESH_SHARE, PROCESS_OVERHEAD, Plan, RUN_ALPHA, TIME_CAP, conclude, confirm,
+    confirmation_alpha, fitting, without_room,
 };
 pub use looks::{LOOKS, Looks, PROCESS_LEVEL, Role, signal};

@@ -4,7 +4,6 @@
 mod progress;
 
 pub(crate) use progress::measuring;
-pub(crate) use progress::progress_hook;
 
 use crate::Outcome;
 use crate::report::{

@@ -27,13 +27,21 @@ pub(crate) struct TrialPlan<'a> {
     pub budget: Duration,
     /// How long one process measuring it may take before it is killed.
     pub timeout: Duration,
+    /// Draws the progress of what this process measures itself.
+    pub progress: Option<fn(f64)>,
 }
 
 impl<'a> TrialPlan<'a> {
-    /// The plan of the test `name` of `comparison` in a run with `settings`.
-    pub(crate) fn new(comparison: Comparison, name: &'a str, settings: &'a Settings) -> TrialPlan<'a> {
+    /// The plan of the test `name` of `comparison` in a run with `settings`, its progress drawn
+    /// by `progress`.
+    pub(crate) fn new(
+        comparison: Comparison,
+        name: &'a str,
+        settings: &'a Settings,
+        progress: Option<fn(f64)>,
+    ) -> TrialPlan<'a> {
         let budget = comparison.registration.settings.time.unwrap_or(settings.time);
-        TrialPlan { comparison, name, settings, budget, timeout: settings.worker_timeout(budget) }
+        TrialPlan { comparison, name, settings, budget, timeout: settings.worker_timeout(budget), progress }
     }
 
     /// What it measures.
@@ -52,9 +60,9 @@ impl<'a> TrialPlan<'a> {
     }
 
     /// How `process` is measured in this process: as a worker would measure it
-    /// ([`ProcessPlan::options`]), with the progress line of a terminal.
+    /// ([`ProcessPlan::options`]), with this plan's progress.
     pub(crate) fn options(&self, process: &ProcessPlan) -> Options {
-        Options { progress: super::console::progress_hook(), ..process.options(self.comparison) }
+        Options { progress: self.progress, ..process.options(self.comparison) }
     }
 
     /// How its samples are judged at interval level `level` ([`judge_options`]).

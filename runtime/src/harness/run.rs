@@ -259,8 +259,8 @@ fn trials(
             let pairs = comparisons.len();
             Trial::test(name.clone(), move || {
                 let record = {
-                    let _progress = measuring(&name);
-                    run_trial(comparison, &name, &settings, pairs, &counter)
+                    let progress = measuring(&name);
+                    run_trial(comparison, &name, &settings, pairs, &counter, progress.hook())
                 };
                 let outcome = record.failure.clone().map_or(Ok(()), |message| Err(Failed::from(message)));
                 records.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(record);
@@ -316,8 +316,8 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
             continue;
         }
         let record = {
-            let _progress = measuring(name);
-            run_trial(*comparison, name, &session.settings, comparisons.len(), &session.counter)
+            let progress = measuring(name);
+            run_trial(*comparison, name, &session.settings, comparisons.len(), &session.counter, progress.hook())
         };
         session.counter.news().iter().for_each(|line| print_warning(line));
         if record.passed() {

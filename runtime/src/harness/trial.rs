@@ -8,7 +8,7 @@ use super::error::HarnessError;
 use super::plan::{ProcessPlan, TrialPlan};
 use super::{Comparison, Expectation, Settings};
 use crate::decide::{
-    Confirmation, FRESH_SHARE, PROCESS_LEVEL, Plan, Role, TIME_CAP, conclude, confirmation_alpha, signal, without_room,
+    Confirmation, FRESH_SHARE, PROCESS_LEVEL, Plan, Role, TIME_CAP, conclude, fitting, signal, without_room,
 };
 use crate::measure::Metric;
 use crate::measure::counting_allocator_installed;
@@ -23,32 +23,24 @@ use std::time::{Duration, Instant};
 /// Measurements never overlap, whatever `--test-threads` says.
 static MEASURING: Mutex<()> = Mutex::new(());
 
-/// The least a fresh process costs beyond its share of the budget: starting it, its calibration
-/// and warm-up, and the parent reading its samples. Before the pilot, it decides whether the
-/// test could fit at all; the pilot's own cost plans the rest.
-const PROCESS_OVERHEAD: Duration = Duration::from_millis(30);
-
-/// How many processes a confirmation of counts (instructions, allocations) tests beyond the
-/// fewest that can confirm at all: one, so that one process on the wrong side of the margin does
-/// not by itself leave a real difference unconfirmed.
-const SPARE_COUNTED: usize = 1;
-
 /// Measures one comparison (never two at once), confirms a win or a loss in fresh processes,
 /// and decides whether its test passes. `registered` is the number of comparisons registered in
-/// the binary, which sets the confirmation level ([`confirmation_level`]).
+/// the binary, which sets the confirmation level ([`confirmation_alpha`](crate::decide::confirmation_alpha)); `progress` draws the
+/// progress of what this process measures itself.
 pub(crate) fn run_trial(
     comparison: Comparison,
     name: &str,
     settings: &Settings,
     registered: usize,
     counter: &Counter,
+    progress: Option<fn(f64)>,
 ) -> Test {
     let _serial = MEASURING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let failed = |judgement, problem: String| Test { judgement, failure: Some(problem), ..facts(comparison, name) };
     if let Some(problem) = unmeasurable(comparison) {
         return failed(None, problem);
     }
-    let plan = TrialPlan::new(comparison, name, settings);
+    let plan = TrialPlan::new(comparison, name, settings, progress);
     let on_counts = plan.metric() == Metric::Instructions;
     let started = Instant::now();
     let first = match first_round(&plan, counter) {
@@ -58,10 +50,11 @@ pub(crate) fn run_trial(
     };
     let deadline = started + plan.budget * TIME_CAP;
     let judgement = if settings.confirm && signal(&first).is_some() {
+        let most = settings.max_processes;
         let decision = if plan.metric().is_count() {
-            counted_confirmation_plan(&plan, registered)
+            Plan::of_counts(registered, most, plan.budget)
         } else {
-            confirmation_plan(&plan, registered, deadline)
+            Plan::of_time(registered, most, plan.budget, left(deadline))
         };
         let found = if !decision.decidable() {
             None
@@ -216,37 +209,6 @@ fn measure_fresh(plan: &TrialPlan<'_>, process: &ProcessPlan) -> Result<Option<M
     }
 }
 
-/// A confirmation's plan: its level, from `registered`, the number of comparisons registered in
-/// the binary ([`confirmation_alpha`]), and how many fresh processes it may test: at most
-/// `RTCOMPARE_MAX_PROCESSES`, of which the pilot's real cost plans how many fit. When even
-/// processes costing only their share of the budget ([`FRESH_SHARE`]) and [`PROCESS_OVERHEAD`]
-/// could not fit the fewest the test needs before `deadline` besides the pilot, the plan holds
-/// that room and is not [decidable](Plan::decidable): no process is started.
-fn confirmation_plan(plan: &TrialPlan<'_>, registered: usize, deadline: Instant) -> Plan {
-    let one = plan.budget.mul_f64(FRESH_SHARE) + PROCESS_OVERHEAD;
-    let room = fitting(deadline, one).saturating_sub(1);
-    let alpha = confirmation_alpha(registered);
-    let mut decision = Plan { alpha, processes: plan.settings.max_processes, budget: plan.budget };
-    // The pilot plans how many of the most allowed fit; the bound only says whether any could.
-    if room < decision.fewest() {
-        decision.processes = room;
-    }
-    decision
-}
-
-/// The confirmation plan of a pair judged on counts: its level as for time, and the fewest
-/// processes that can confirm at that level and [`SPARE_COUNTED`] more (at most
-/// `RTCOMPARE_MAX_PROCESSES`). A count does not get more precise with more processes the way a
-/// time does: processes of deterministic code count the same, so processes beyond these would
-/// only bring the time cap nearer. Instruction counts are not held to the time cap at all (a
-/// count's cost is not what the budget measures, and each counting process has a limit of its
-/// own, `counting.rs`); allocation counts are measured in worker processes that are.
-fn counted_confirmation_plan(plan: &TrialPlan<'_>, registered: usize) -> Plan {
-    let alpha = confirmation_alpha(registered);
-    let processes = crate::stats::fewest_for_level(alpha) + SPARE_COUNTED;
-    Plan { alpha, processes: processes.min(plan.settings.max_processes), budget: plan.budget }
-}
-
 /// The confirmation of a pair judged on instruction counts: the processes `decision` plans, each
 /// a counting process of its own with a seed of its own, tested as time's fresh processes are
 /// ([`crate::decide::confirm`]). Counts that do not vary from process to process confirm a
@@ -268,12 +230,6 @@ fn confirm_counts(
     // Room for every planned process, and the pilot before them.
     let room = |_each: Duration| decision.processes + 1;
     crate::decide::confirm(first, decision, &options, Metric::Instructions, fresh, room)
-}
-
-/// How many processes costing `each` still fit before `deadline`.
-fn fitting(deadline: Instant, each: Duration) -> usize {
-    let left = deadline.saturating_duration_since(Instant::now());
-    (left.as_secs_f64() / each.as_secs_f64().max(1e-9)).floor() as usize
 }
 
 /// The confirmation: the fresh processes `decision` plans, with fresh calibration and new seeds,
@@ -304,8 +260,13 @@ fn confirm(
         })
     };
     let options = plan.judge_options(seed, 1.0 - 2.0 * decision.alpha);
-    let room = |each: Duration| fitting(deadline, each);
+    let room = |each: Duration| fitting(left(deadline), each);
     crate::decide::confirm(first, decision, &options, plan.metric(), fresh, room)
+}
+
+/// The time left before `deadline`.
+fn left(deadline: Instant) -> Duration {
+    deadline.saturating_duration_since(Instant::now())
 }
 
 /// A fresh process measured by `measure`, with the wall time it took.

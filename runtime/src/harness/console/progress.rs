@@ -24,12 +24,6 @@ struct Line {
     drawn_at: Option<Instant>,
 }
 
-/// The progress callback for [`Options::progress`](crate::Options::progress): draws the line of
-/// the comparison started with [`measuring`] when stderr is a terminal, `None` otherwise.
-pub(crate) fn progress_hook() -> Option<fn(f64)> {
-    std::io::stderr().is_terminal().then_some(draw as fn(f64))
-}
-
 /// Shows progress under `name` until the returned guard is dropped, which clears the line.
 pub(crate) fn measuring(name: &str) -> Measuring {
     *current() = Some(Line { name: name.to_owned(), drawn_at: None });
@@ -38,6 +32,14 @@ pub(crate) fn measuring(name: &str) -> Measuring {
 
 /// Clears the progress line when dropped.
 pub(crate) struct Measuring(());
+
+impl Measuring {
+    /// The progress callback for [`Options::progress`](crate::Options::progress): draws this
+    /// comparison's line when stderr is a terminal, `None` otherwise.
+    pub(crate) fn hook(&self) -> Option<fn(f64)> {
+        std::io::stderr().is_terminal().then_some(draw as fn(f64))
+    }
+}
 
 impl Drop for Measuring {
     fn drop(&mut self) {
