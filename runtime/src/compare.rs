@@ -1,83 +1,10 @@
 //! The whole protocol in one call: calibrate, collect interleaved rounds, judge.
 
-use crate::decide::{LOOKS, Looks, Role};
+use crate::decide::{LOOKS, Looks};
 use crate::judge;
-use crate::measure::{
-    Arm, CalibrationOptions, CollectOptions, Halt, Layout, Measured, Meter, Metric, calibrate, collect_until,
-};
-use crate::verdict::{JudgeOptions, Report};
-use std::time::{Duration, Instant};
-
-/// Settings of one comparison: its budget, metric and batch sizing, and how it is judged.
-///
-/// ```
-/// use rtcompare_runtime::{JudgeOptions, Metric, Options};
-/// use std::time::Duration;
-/// let options = Options {
-///     budget: Duration::from_secs(2),
-///     metric: Metric::Time,
-///     judge: JudgeOptions { parity: 0.02, ..JudgeOptions::default() },
-///     ..Options::default()
-/// };
-/// assert_eq!(options.min_rounds, 10);
-/// ```
-#[derive(Clone, Debug)]
-pub struct Options {
-    /// Wall-clock time for collecting rounds (calibration and warm-up come on top).
-    pub budget: Duration,
-    /// What to measure.
-    pub metric: Metric,
-    /// Largest share of a batch the clock step may be (ε); the default 0.001 keeps the clock's
-    /// error at or below 0.1 %.
-    pub clock_error: f64,
-    /// Shortest batch, long enough that loop entry and the clock readings vanish in it, short
-    /// enough that most batches run between two timer interrupts.
-    pub min_batch: Duration,
-    /// Rounds to collect even past the budget.
-    pub min_rounds: usize,
-    /// Rounds after which collection stops; batches grow so that the budget fills about this many.
-    pub max_rounds: usize,
-    /// How the samples are judged (parity, level, resamples, thresholds, seed).
-    pub judge: JudgeOptions,
-    /// Whether rounds run at a random stack depth over a perturbed heap (see [`Layout`]).
-    pub layout: Layout,
-    /// Called after each round with the share of the budget spent (0 to 1), for progress
-    /// displays; `None` for silence.
-    pub progress: Option<fn(f64)>,
-    /// What the process is for, which decides what ends its collection before the budget is
-    /// spent ([`Role`]): a comparison's first round by default.
-    pub role: Role,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            budget: Duration::from_secs(1),
-            metric: Metric::Time,
-            clock_error: 0.001,
-            min_batch: Duration::from_micros(100),
-            min_rounds: 10,
-            max_rounds: 1_000,
-            judge: JudgeOptions::default(),
-            layout: Layout::default(),
-            progress: None,
-            role: Role::Screen,
-        }
-    }
-}
-
-impl Options {
-    /// The shortest batch that still lets `max_rounds` rounds of four batches fill the budget:
-    /// longer batches when the budget is long, so the rounds stay few enough to resample fast.
-    fn batch_floor(&self) -> Duration {
-        let per_batch = self.budget / (4 * self.max_rounds.max(1)) as u32;
-        self.min_batch.max(per_batch)
-    }
-}
-
-/// Rounds collected for count metrics: allocation counts of deterministic code repeat exactly,
-/// so a few dozen rounds show whether they vary at all.
-pub const COUNT_ROUNDS: usize = 30;
+use crate::measure::{Arm, Collection, Halt, Measured, Metric, Options, calibrate};
+use crate::verdict::Report;
+use std::time::Instant;
 
 /// Runs the whole protocol on two arms and returns the report.
 ///
@@ -175,43 +102,28 @@ fn collect_with_looks(
         "Metric::Instructions is counted by the test harness under callgrind (`metric = \"instructions\"` on a \
          #[compare] pair); this process measures time and allocations only"
     );
-    let meter = Meter::new(options.metric);
-    let calibration = calibrate(
-        &mut candidate,
-        &mut baseline,
-        &CalibrationOptions {
-            clock_error: options.clock_error,
-            min_batch: options.batch_floor(),
-            metric: options.metric,
-        },
-    )?;
-    let collect_options = CollectOptions {
-        candidate_iters: calibration.candidate_iters,
-        baseline_iters: calibration.baseline_iters,
-        budget: options.budget,
-        warmup: options.budget / 20,
-        min_rounds: options.min_rounds,
-        max_rounds: if options.metric.is_count() { options.max_rounds.min(COUNT_ROUNDS) } else { options.max_rounds },
-        seed: options.judge.seed,
-        meter,
-        layout: options.layout,
-        progress: options.progress,
-    };
+    let calibration = calibrate(&mut candidate, &mut baseline, options)?;
     // Count metrics are exact and few: judged once, at the end.
     let shares: &[f64] = if options.metric == Metric::Time { &LOOKS } else { &[] };
     let mut looks = Looks::new(options.role, &options.judge);
-    let mut stopped = None;
     let names = (candidate.name().to_owned(), baseline.name().to_owned());
-    let samples = collect_until(&mut candidate, &mut baseline, &collect_options, shares, |samples, share| {
+    let mut collection = Collection::start(&mut candidate, &mut baseline, options, &calibration, shares)?;
+    let mut stopped = None;
+    while let Some((share, samples)) = collection.next_look()? {
         stopped = looks.look(share, |at| judge(&names.0, &names.1, options.metric, calibration, samples.clone(), at));
-        stopped.is_some()
-    })?;
+        if stopped.is_some() {
+            break;
+        }
+    }
+    let samples = collection.into_samples();
     Ok((Measured { candidate: names.0, baseline: names.1, calibration, samples }, looks, stopped))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::verdict::JudgeOptions;
+    use std::time::Duration;
 
     fn work() -> u64 {
         (0..500u64).map(std::hint::black_box).sum()

@@ -49,9 +49,9 @@ pub(crate) use rtcompare_judge::{caveats, decide, seeds, validate, verdict};
 
 pub(crate) use compare::measure_and_judge;
 pub(crate) use compare::try_measure;
-pub use compare::{Options, compare, measure};
+pub use compare::{compare, measure};
 pub use decide::Role;
-pub use measure::{Arm, CountingAllocator, Executor, Layout, Measured, Meter, Metric, Reading};
+pub use measure::{Arm, CountingAllocator, Executor, Layout, Measured, Meter, Metric, Options, Reading};
 #[doc(no_inline)]
 pub use report::{Caveat, Report, Verdict, WarningKind};
 pub use rtcompare_judge::{Cprng, Dprng, judge, judge_processes};

@@ -4,28 +4,7 @@
 //! error is `p / T`, whatever one operation costs. Calibration finds the batch size whose batch
 //! lasts at least `T = max(p / ε, min_batch)`.
 
-use super::{Arm, Calibration, Halt, Meter, Metric, clock_precision};
-use std::time::Duration;
-
-/// How to size batches.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CalibrationOptions {
-    /// Largest share of a batch the clock step may be (ε); 0.001 keeps the clock's error at or
-    /// below 0.1 %.
-    pub clock_error: f64,
-    /// Shortest batch, long enough that loop entry and the clock readings vanish in it, short
-    /// enough that most batches run between two timer interrupts.
-    pub min_batch: Duration,
-    /// What the comparison measures; batches are always sized by time, this sets the
-    /// resolution.
-    pub metric: Metric,
-}
-
-impl Default for CalibrationOptions {
-    fn default() -> Self {
-        CalibrationOptions { clock_error: 0.001, min_batch: Duration::from_micros(100), metric: Metric::Time }
-    }
-}
+use super::{Arm, Calibration, Halt, Meter, Metric, Options, clock_precision};
 
 /// Arms whose batch sizes differ by more than this factor each keep their own; below it both
 /// use the larger. Equal sizes keep loop overhead equal; but sizing a 1 ns candidate's batch for a
@@ -35,17 +14,14 @@ pub const MAX_SHARED_BATCH_RATIO: u64 = 8;
 
 /// Sizes the batches of both arms: each arm's smallest batch reaching the target duration, and
 /// then the larger of the two for both (unless they differ by more than
-/// [`MAX_SHARED_BATCH_RATIO`]). Batches are sized by time whatever the metric.
+/// [`MAX_SHARED_BATCH_RATIO`]), as `options` bound the clock's error and the shortest batch.
+/// Batches are sized by time whatever the metric.
 ///
 /// # Errors
 /// [`Halt`] when an arm's batch could not run (see [`Arm::from_copies`]).
-pub fn calibrate(
-    candidate: &mut Arm<'_>,
-    baseline: &mut Arm<'_>,
-    options: &CalibrationOptions,
-) -> Result<Calibration, Halt> {
+pub fn calibrate(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &Options) -> Result<Calibration, Halt> {
     let clock_step_ns = clock_precision();
-    let min_batch_ns = options.min_batch.as_nanos() as f64;
+    let min_batch_ns = options.batch_floor().as_nanos() as f64;
     // A batch spread over placement copies reads the clock once per copy, so its total can be off
     // by one step per copy.
     let readings = candidate.placements().max(baseline.placements()) as f64;
@@ -128,6 +104,12 @@ fn batch_size(arm: &mut Arm<'_>, target_ns: f64, meter: Meter) -> Result<Sizing,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
+
+    /// The default options with a budget whose batch floor is the shortest batch, 100 µs.
+    fn options() -> Options {
+        Options { budget: Duration::from_millis(400), ..Options::default() }
+    }
 
     /// An arm whose batches "take" 1 µs per operation by a made-up reading, not the clock, plus
     /// `first_call_ns` once on its very first batch: deterministic, whatever the machine does.
@@ -155,8 +137,8 @@ mod tests {
 
     #[test]
     fn batches_of_cheap_operations_visit_every_placement_copy_equally() {
-        let calibration = calibrate(&mut placed(microsecond), &mut placed(microsecond), &CalibrationOptions::default())
-            .expect("local arms");
+        let calibration =
+            calibrate(&mut placed(microsecond), &mut placed(microsecond), &options()).expect("local arms");
         assert!(calibration.shared_batch_size(), "{calibration:?}");
         assert_eq!(calibration.candidate_iters % 4, 0, "{calibration:?}");
     }
@@ -164,8 +146,7 @@ mod tests {
     #[test]
     fn slow_operations_keep_their_batch_and_a_shared_size_stays_shared() {
         // 1 ms per operation: rounding one operation up to four would add 3 ms to every batch.
-        let slow = calibrate(&mut placed(millisecond), &mut placed(millisecond), &CalibrationOptions::default())
-            .expect("local arms");
+        let slow = calibrate(&mut placed(millisecond), &mut placed(millisecond), &options()).expect("local arms");
         assert_eq!((slow.candidate_iters, slow.baseline_iters), (1, 1), "{slow:?}");
     }
 
@@ -173,12 +154,12 @@ mod tests {
     fn a_costly_first_call_does_not_shrink_the_batch_and_is_recorded() {
         // A one-time cost far beyond any target batch: lazy initialisation, page faults.
         let (mut cold, mut warm) = (arm(5_000_000), arm(0));
-        let calibration = calibrate(&mut cold, &mut warm, &CalibrationOptions::default()).expect("local arms");
+        let calibration = calibrate(&mut cold, &mut warm, &options()).expect("local arms");
         assert!(calibration.shared_batch_size(), "{calibration:?}");
         assert!(calibration.candidate_iters > 1, "{calibration:?}");
         assert_eq!(calibration.first_call_ns, 5_001_000.0, "the one-time cost and the call's own");
         let (mut a, mut b) = (arm(0), arm(0));
-        let calibration = calibrate(&mut a, &mut b, &CalibrationOptions::default()).expect("local arms");
+        let calibration = calibrate(&mut a, &mut b, &options()).expect("local arms");
         assert_eq!(calibration.first_call_ns, 1_000.0);
     }
 
@@ -186,7 +167,7 @@ mod tests {
     fn calibration_sizes_both_batches() {
         let mut a = Arm::from_fn("a", || std::hint::black_box(3u64).pow(3));
         let mut b = Arm::from_fn("b", || std::hint::black_box(3u64).pow(4));
-        let calibration = calibrate(&mut a, &mut b, &CalibrationOptions::default()).expect("local arms");
+        let calibration = calibrate(&mut a, &mut b, &options()).expect("local arms");
         assert!(calibration.candidate_iters >= 1);
     }
 }

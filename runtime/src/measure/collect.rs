@@ -2,36 +2,10 @@
 //! order drawn from a seeded generator, until the time budget is spent.
 
 use super::layout::{Draw, Heap};
-use super::{Arm, Batch, Halt, Layout, Meter, Samples, Series};
+use super::{Arm, Batch, Calibration, Halt, Meter, Options, Samples, Series};
 use crate::Dprng;
+use std::iter::Peekable;
 use std::time::{Duration, Instant};
-
-/// How to collect.
-#[derive(Clone, Copy, Debug)]
-pub struct CollectOptions {
-    /// Candidate operations per batch, from calibration.
-    pub candidate_iters: u64,
-    /// Baseline operations per batch, from calibration.
-    pub baseline_iters: u64,
-    /// Wall-clock time to spend collecting rounds (warm-up not included).
-    pub budget: Duration,
-    /// Time spent running all four routines before anything is recorded.
-    pub warmup: Duration,
-    /// Rounds to collect even when the budget is spent.
-    pub min_rounds: usize,
-    /// Rounds after which collection stops even within the budget.
-    pub max_rounds: usize,
-    /// Seed of the round order and of the per-round input seeds.
-    pub seed: u64,
-    /// What to measure.
-    pub meter: Meter,
-    /// Whether each round runs at a random stack depth over a perturbed heap (see
-    /// [`Layout`]), drawn from the round's seed.
-    pub layout: Layout,
-    /// Called after each round with the share of the budget spent (0 to 1), for progress
-    /// displays; `None` for silence.
-    pub progress: Option<fn(f64)>,
-}
 
 /// The four routines of a round. Their order here is the order of the series in [`Samples`]
 /// and of the batches of a round; a round runs them in a shuffled order.
@@ -59,70 +33,128 @@ impl Routine {
 /// Routines a round runs.
 const ROUTINES: usize = Routine::ALL.len();
 
-/// Collects interleaved rounds of both arms and their twins, stopping early when `stop` says
-/// so: it is asked, with the rounds so far and the share, once the collection has spent each
-/// share of the budget in `looks` (ascending) and has at least `min_rounds` rounds. What to stop
-/// for is the caller's policy ([`crate::decide::Looks`]); a look passed over for want of rounds
-/// is not asked later.
-///
-/// # Errors
-/// [`Halt`] when an arm's batch could not run (see [`Arm::from_copies`]).
-pub fn collect_until(
-    candidate: &mut Arm<'_>,
-    baseline: &mut Arm<'_>,
-    options: &CollectOptions,
-    looks: &[f64],
-    mut stop: impl FnMut(&Samples, f64) -> bool,
-) -> Result<Samples, Halt> {
-    let mut rng = Dprng::new(options.seed);
-    let mut looks = looks.iter().map(|&share| (share, options.budget.mul_f64(share))).peekable();
-    warm_up(candidate, baseline, options)?;
-    let iters = [options.candidate_iters.max(1), options.baseline_iters.max(1)];
-    let mut samples = Samples { candidate_iters: iters[0], baseline_iters: iters[1], ..Samples::default() };
-    let started = Instant::now();
-    let mut position: u32 = 0;
-    let mut order = Routine::ALL;
-    let copies = [candidate.placements(), baseline.placements()];
-    let mut heap = Heap::new();
-    while !done(samples.rounds(), started.elapsed(), options) {
-        let round_seed = rng.u64();
-        let round = samples.rounds() as u64;
-        rng.shuffle(&mut order);
+/// A collection of interleaved rounds of both arms and their twins, under way: started by
+/// [`Collection::start`], it runs rounds until the budget is spent and yields at each look
+/// ([`Collection::next_look`]), so that what stops it early is the caller's policy
+/// ([`crate::decide::Looks`]), applied between rounds.
+pub struct Collection<'r, 'c, 'b> {
+    candidate: &'r mut Arm<'c>,
+    baseline: &'r mut Arm<'b>,
+    options: &'r Options,
+    meter: Meter,
+    /// Operations per batch of each arm, from calibration.
+    iters: [u64; 2],
+    /// The shares of the budget at which to look, each with the time it is reached, ascending.
+    looks: Peekable<std::vec::IntoIter<(f64, Duration)>>,
+    /// The round order's and the rounds' input seeds' generator.
+    rng: Dprng,
+    samples: Samples,
+    started: Instant,
+    /// The next batch's position in the overall measurement order.
+    position: u32,
+    order: [Routine; ROUTINES],
+    heap: Heap,
+}
+
+impl<'r, 'c, 'b> Collection<'r, 'c, 'b> {
+    /// Warms both arms up for a twentieth of `options.budget`, unrecorded, with the batch sizes
+    /// of `calibration`, then starts the rounds, to be looked at once each share of the budget in
+    /// `looks` (ascending) is spent.
+    ///
+    /// # Errors
+    /// [`Halt`] when an arm's batch could not run (see [`Arm::from_copies`]).
+    pub fn start(
+        candidate: &'r mut Arm<'c>,
+        baseline: &'r mut Arm<'b>,
+        options: &'r Options,
+        calibration: &Calibration,
+        looks: &[f64],
+    ) -> Result<Self, Halt> {
+        let rng = Dprng::new(options.judge.seed);
+        let looks: Vec<(f64, Duration)> = looks.iter().map(|&share| (share, options.budget.mul_f64(share))).collect();
+        let meter = Meter::new(options.metric);
+        let iters = [calibration.candidate_iters.max(1), calibration.baseline_iters.max(1)];
+        warm_up(candidate, baseline, iters, options, meter)?;
+        Ok(Collection {
+            candidate,
+            baseline,
+            options,
+            meter,
+            iters,
+            looks: looks.into_iter().peekable(),
+            rng,
+            samples: Samples { candidate_iters: iters[0], baseline_iters: iters[1], ..Samples::default() },
+            started: Instant::now(),
+            position: 0,
+            order: Routine::ALL,
+            heap: Heap::new(),
+        })
+    }
+
+    /// Runs rounds until the next look is due, and returns its share of the budget and the
+    /// rounds so far; `None` once the collection is done (the budget spent, or the most rounds
+    /// collected). A look that falls due before the collection has `min_rounds` rounds is passed
+    /// over.
+    ///
+    /// # Errors
+    /// [`Halt`] when an arm's batch could not run.
+    pub fn next_look(&mut self) -> Result<Option<(f64, &Samples)>, Halt> {
+        while !self.done() {
+            self.round()?;
+            if let Some(progress) = self.options.progress {
+                let by_time = self.started.elapsed().as_secs_f64() / self.options.budget.as_secs_f64().max(1e-9);
+                let by_rounds = self.samples.rounds() as f64 / self.options.rounds_cap().max(1) as f64;
+                progress(by_time.max(by_rounds).min(1.0));
+            }
+            let started = self.started;
+            if let Some((share, _)) = self.looks.next_if(|(_, at)| started.elapsed() >= *at)
+                && self.samples.rounds() >= self.options.min_rounds
+            {
+                return Ok(Some((share, &self.samples)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The rounds collected.
+    pub fn into_samples(self) -> Samples {
+        self.samples
+    }
+
+    /// Whether the collection has the most rounds, or its least and the budget spent.
+    fn done(&self) -> bool {
+        let (rounds, options) = (self.samples.rounds(), self.options);
+        rounds >= options.rounds_cap() || (rounds >= options.min_rounds && self.started.elapsed() >= options.budget)
+    }
+
+    /// One round: the four routines in a shuffled order, at a layout of the round's own, each
+    /// recorded after the round so that a round is either complete in all four series or absent.
+    fn round(&mut self) -> Result<(), Halt> {
+        let round_seed = self.rng.u64();
+        let round = self.samples.rounds() as u64;
+        self.rng.shuffle(&mut self.order);
         let mut batches = [Batch::default(); ROUTINES];
         // The round's layout, shared by its four batches like its inputs; set up before the
         // first and undone after the last, outside every metered region.
-        let layout = Draw::new(options.layout, round_seed);
-        heap.hold(&layout);
-        for &routine in &order {
+        let layout = Draw::new(self.options.layout, round_seed);
+        self.heap.hold(&layout);
+        for &routine in &self.order {
+            let arms = (&mut *self.candidate, &mut *self.baseline);
             batches[routine as usize] = layout
-                .at_depth(|| run_routine(routine, candidate, baseline, iters, (round_seed, round), options.meter))?;
+                .at_depth(|| run_routine(routine, arms.0, arms.1, self.iters, (round_seed, round), self.meter))?;
         }
-        heap.release(&layout);
-        // Record after the round so a round is either complete in all four series or absent.
+        self.heap.release(&layout);
+        let copies = [self.candidate.placements(), self.baseline.placements()];
+        let samples = &mut self.samples;
         let series =
             [&mut samples.candidate, &mut samples.candidate_twin, &mut samples.baseline, &mut samples.baseline_twin];
         for (routine, series) in Routine::ALL.into_iter().zip(series) {
-            let slot = order.iter().position(|&r| r == routine).unwrap_or(routine as usize) as u32;
-            record(series, &batches[routine as usize], copies[routine.arm()], position + slot);
+            let slot = self.order.iter().position(|&r| r == routine).unwrap_or(routine as usize) as u32;
+            record(series, &batches[routine as usize], copies[routine.arm()], self.position + slot);
         }
-        position += ROUTINES as u32;
-        if let Some((share, _)) = looks.next_if(|(_, at)| started.elapsed() >= *at)
-            && samples.rounds() >= options.min_rounds
-            && stop(&samples, share)
-        {
-            break;
-        }
-        if let Some(progress) = options.progress {
-            let by_time = started.elapsed().as_secs_f64() / options.budget.as_secs_f64().max(1e-9);
-            let by_rounds = samples.rounds() as f64 / options.max_rounds.max(1) as f64;
-            progress(by_time.max(by_rounds).min(1.0));
-        }
+        self.position += ROUTINES as u32;
+        Ok(())
     }
-    Ok(samples)
-}
-
-fn done(rounds: usize, elapsed: Duration, options: &CollectOptions) -> bool {
-    rounds >= options.max_rounds || (rounds >= options.min_rounds && elapsed >= options.budget)
 }
 
 /// Runs one routine; `iters` holds the candidate's and the baseline's batch sizes, `(seed,
@@ -147,17 +179,22 @@ fn run_routine(
 
 /// Runs all four routines round-robin, unrecorded, so caches, branch predictors and the CPU's
 /// clock settle before the first recorded round (each round in a layout of its own, drawn from
-/// its number, so the heap's free lists settle too).
-fn warm_up(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &CollectOptions) -> Result<(), Halt> {
+/// its number, so the heap's free lists settle too), for a twentieth of the budget.
+fn warm_up(
+    candidate: &mut Arm<'_>,
+    baseline: &mut Arm<'_>,
+    iters: [u64; 2],
+    options: &Options,
+    meter: Meter,
+) -> Result<(), Halt> {
     let started = Instant::now();
     let mut round = 0;
     let mut heap = Heap::new();
-    while started.elapsed() < options.warmup {
+    while started.elapsed() < options.budget / 20 {
         let layout = Draw::new(options.layout, round);
         heap.hold(&layout);
         for routine in Routine::ALL {
-            let iters = [options.candidate_iters.max(1), options.baseline_iters.max(1)];
-            layout.at_depth(|| run_routine(routine, candidate, baseline, iters, (0, round), options.meter))?;
+            layout.at_depth(|| run_routine(routine, candidate, baseline, iters, (0, round), meter))?;
         }
         heap.release(&layout);
         round += 1;
@@ -165,8 +202,6 @@ fn warm_up(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &CollectOpt
     Ok(())
 }
 
-/// Adds one batch to its routine's series: its per-op value, its position in the measurement
-/// order, and each placement copy's own per-op value when the routine has several.
 fn record(series: &mut Series, batch: &Batch, copies: usize, position: u32) {
     let iters: u64 = batch.iters.iter().sum();
     series.per_op.push(batch.total as f64 / iters.max(1) as f64);
@@ -184,6 +219,7 @@ fn record(series: &mut Series, batch: &Batch, copies: usize, position: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::measure::Layout;
 
     #[test]
     fn the_first_rounds_are_kept_as_a_collection_stopped_there_would_keep_them() {
@@ -203,47 +239,49 @@ mod tests {
         assert_eq!((first.rounds(), first.candidate.position.clone()), (2, vec![2, 6]));
     }
 
+    /// Batches of 100 operations for both arms.
+    fn hundred() -> Calibration {
+        Calibration {
+            resolution: 1.0,
+            clock_step_ns: 1.0,
+            candidate_iters: 100,
+            baseline_iters: 100,
+            target_batch_ns: 1e5,
+            candidate_batch_ns: 1e5,
+            baseline_batch_ns: 1e5,
+            first_call_ns: 0.0,
+        }
+    }
+
     /// Interleaved rounds of both arms and their twins, without looks: the collection runs at
     /// least its minimum rounds.
     #[test]
     fn a_collection_without_looks_runs_its_rounds() {
         let mut a = Arm::from_fn("a", || std::hint::black_box(2u64) * 3);
         let mut b = Arm::from_fn("b", || std::hint::black_box(2u64) + 3);
-        let options = CollectOptions {
-            candidate_iters: 100,
-            baseline_iters: 100,
-            budget: Duration::from_millis(5),
-            warmup: Duration::ZERO,
-            min_rounds: 10,
-            max_rounds: 50,
-            seed: 1,
-            meter: Meter::new(crate::Metric::Time),
-            layout: Layout::Random,
-            progress: None,
-        };
-        let samples = collect_until(&mut a, &mut b, &options, &[], |_, _| false).expect("local arms");
-        assert!(samples.rounds() >= 10);
+        let options = Options { budget: Duration::from_millis(5), max_rounds: 50, ..Options::default() };
+        let mut collection = Collection::start(&mut a, &mut b, &options, &hundred(), &[]).expect("local arms");
+        assert_eq!(collection.next_look().expect("local arms"), None);
+        assert!(collection.into_samples().rounds() >= 10);
     }
 
     #[test]
-    fn a_collection_stops_when_a_look_says_so() {
+    fn a_collection_yields_at_its_look_and_goes_on_when_asked() {
         let mut a = Arm::from_fn("a", || std::hint::black_box(2u64) * 3);
         let mut b = Arm::from_fn("b", || std::hint::black_box(2u64) + 3);
-        let options = CollectOptions {
-            candidate_iters: 100,
-            baseline_iters: 100,
-            budget: Duration::from_millis(200),
-            warmup: Duration::ZERO,
-            min_rounds: 10,
-            max_rounds: 100_000,
-            seed: 1,
-            meter: Meter::new(crate::Metric::Time),
+        // No least number of rounds, so the look is never passed over however slow the machine.
+        let options = Options {
+            budget: Duration::from_millis(100),
+            min_rounds: 0,
+            max_rounds: 10_000_000,
             layout: Layout::Fixed,
-            progress: None,
+            ..Options::default()
         };
-        let started = Instant::now();
-        let samples =
-            collect_until(&mut a, &mut b, &options, &[0.05], |samples, _| samples.rounds() >= 10).expect("local arms");
-        assert!(samples.rounds() >= 10 && started.elapsed() < Duration::from_millis(150));
+        let mut collection = Collection::start(&mut a, &mut b, &options, &hundred(), &[0.05]).expect("local arms");
+        let (share, at_look) = collection.next_look().expect("local arms").expect("a look at 5 % of the budget");
+        let at_look = at_look.rounds();
+        assert!(share == 0.05 && at_look >= 1, "{share} {at_look}");
+        assert_eq!(collection.next_look().expect("local arms"), None, "one look only");
+        assert!(collection.into_samples().rounds() >= at_look);
     }
 }
