@@ -43,10 +43,8 @@ pub fn compare(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> Repo
 pub fn measure_and_judge(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> (Measured, Report) {
     let (measured, mut looks, stopped) = unhalted(collect_with_looks(candidate, baseline, options));
     let report = stopped.unwrap_or_else(|| {
-        let samples = measured.samples.clone();
-        looks.last(|at| {
-            judge(&measured.candidate, &measured.baseline, options.metric, measured.calibration, samples, at)
-        })
+        let (samples, at) = (measured.samples.clone(), looks.options_at_end());
+        judge(&measured.candidate, &measured.baseline, options.metric, measured.calibration, samples, &at)
     });
     (measured, report)
 }
@@ -110,8 +108,9 @@ fn collect_with_looks(
     let mut collection = Collection::start(&mut candidate, &mut baseline, options, &calibration, shares)?;
     let mut stopped = None;
     while let Some((share, samples)) = collection.next_look()? {
-        stopped = looks.look(share, |at| judge(&names.0, &names.1, options.metric, calibration, samples.clone(), at));
-        if stopped.is_some() {
+        let report = judge(&names.0, &names.1, options.metric, calibration, samples.clone(), &looks.options_at(share));
+        if looks.stops(&report) {
+            stopped = Some(report);
             break;
         }
     }

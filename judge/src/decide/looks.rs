@@ -83,18 +83,6 @@ impl Looks {
         Looks { role, options: options.clone(), spender: Spender::new(1.0 - options.level, GAMMA) }
     }
 
-    /// Judges the rounds at an interim look at share `t` of the budget, with `judge` given the
-    /// look's options; returns the judgement when it ends the collection (see [`Role`]).
-    pub fn look(&mut self, t: f64, judge: impl FnOnce(&JudgeOptions) -> Report) -> Option<Report> {
-        let report = judge(&self.options_at(t));
-        self.stops(&report).then_some(report)
-    }
-
-    /// Judges the rounds at the last look, which spends whatever the interim looks left.
-    pub fn last(&mut self, judge: impl FnOnce(&JudgeOptions) -> Report) -> Report {
-        judge(&self.options_at_end())
-    }
-
     /// The looks of a process in `role` taken over `samples` already collected, as though they
     /// had come at an even pace: the look at share `t` sees the first `t` of the rounds (when
     /// that is at least `min_rounds`). Returns the rounds up to the look that ended the
@@ -115,11 +103,12 @@ impl Looks {
                 continue;
             }
             let seen = samples.first(rounds);
-            if let Some(report) = looks.look(t, |at| judge(&seen, at)) {
+            let report = judge(&seen, &looks.options_at(t));
+            if looks.stops(&report) {
                 return (seen, report);
             }
         }
-        let report = looks.last(|at| judge(samples, at));
+        let report = judge(samples, &looks.options_at_end());
         (samples.clone(), report)
     }
 
@@ -143,7 +132,8 @@ impl Looks {
         }
     }
 
-    fn stops(&self, report: &Report) -> bool {
+    /// Whether the judgement of a look ends the collection (see [`Role`]).
+    pub fn stops(&self, report: &Report) -> bool {
         match self.role {
             Role::Screen => parity_established(report) || signal(report).is_some(),
             Role::Fresh => parity_established(report) || report.clears(CLEAR_BEYOND_TOLERANCE),

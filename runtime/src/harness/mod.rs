@@ -12,6 +12,7 @@ mod client;
 mod console;
 mod counting;
 mod error;
+mod fresh;
 mod git;
 mod lockstep;
 mod optimised;

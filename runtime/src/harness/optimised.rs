@@ -74,7 +74,7 @@ pub(crate) fn run(build: &BuildInfo, settings: &Settings, results: &Path) -> Res
         return Ok(ExitCode::from(2));
     };
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
-    let results = settings.results.is_none().then_some(results);
+    let results = settings.outputs.results.is_none().then_some(results);
     let status = child::run_attached(&mut optimised_command(&binary, &args, &layout.target_root, results));
     Ok(match status {
         Ok(status) => exit_code(status),

@@ -7,11 +7,10 @@ use super::console::{
 };
 use super::counting::Counter;
 use super::optimised::Unavailable;
-use super::settings::Instructions;
 use super::unoptimised::refusal;
 use super::{Comparison, Settings, comparisons, run_trial};
 use crate::environment::Environment;
-use crate::report::{Destinations, Requested, Run, Test, Written};
+use crate::report::{Destinations, Run, Test, Written};
 use libtest_mimic::{Arguments, Failed, FormatSetting, Trial};
 use std::ffi::OsString;
 use std::process::ExitCode;
@@ -43,8 +42,7 @@ pub fn main(build: BuildInfo) -> ExitCode {
         // Comparisons against a revision are listed as ignored unless RTCOMPARE_BASELINE is set.
         let listed =
             Settings { baseline: std::env::var(super::variables::BASELINE_VARIABLE).ok(), ..Settings::default() };
-        let counter = Arc::new(Counter::new(Instructions::Off, false));
-        return libtest_mimic::run(&args, trials(&comparisons, &listed, &Records::default(), &counter)).exit_code();
+        return libtest_mimic::run(&args, listed_trials(&comparisons, &listed)).exit_code();
     }
     let mut settings = match Settings::from_env() {
         Ok(settings) => settings,
@@ -65,7 +63,7 @@ pub fn main(build: BuildInfo) -> ExitCode {
         return super::server::serve(&comparisons, child.cpu);
     }
     apply_color(&args);
-    let destinations = Destinations::resolve(&requested(&settings));
+    let destinations = Destinations::resolve(&settings.outputs);
     // A path that cannot be written fails now, not after minutes of measuring.
     if let Err(error) = destinations.probe() {
         eprintln!("error: {error}");
@@ -105,7 +103,7 @@ fn selects(
     settings: &Settings,
     which: impl Fn(&Comparison) -> bool,
 ) -> bool {
-    let all = trials(comparisons, settings, &Records::default(), &Arc::new(Counter::new(Instructions::Off, false)));
+    let all = listed_trials(comparisons, settings);
     comparisons
         .iter()
         .zip(&all)
@@ -116,7 +114,7 @@ fn selects(
 /// where that cannot be done, measures nothing and names the command to run instead (exit 2).
 fn in_optimised_build(build: &BuildInfo, settings: &Settings) -> ExitCode {
     // The results file where this binary would write it, not under the optimised build's folder.
-    let results = Destinations::resolve(&requested(settings)).results;
+    let results = Destinations::resolve(&settings.outputs).results;
     match super::optimised::run(build, settings, &results) {
         Ok(code) => code,
         Err(Unavailable(why)) => {
@@ -164,16 +162,6 @@ impl Session {
     }
 }
 
-/// The paths the settings ask the outputs to be written to.
-fn requested(settings: &Settings) -> Requested {
-    Requested {
-        results: settings.results.clone(),
-        markdown: settings.markdown.clone(),
-        bmf: settings.bmf.clone(),
-        gha_benchmark: settings.gha_benchmark.clone(),
-    }
-}
-
 /// 101 when a test failed, else 2 when a file could not be written, else success.
 fn exit_code(tests_failed: bool, files_written: bool) -> ExitCode {
     match (tests_failed, files_written) {
@@ -189,7 +177,7 @@ fn run_json(args: &Arguments, comparisons: &[(String, Comparison)], session: &mu
     for warning in session.environment.warnings() {
         eprintln!("warning: {warning}");
     }
-    let all = trials(comparisons, &session.settings, &Records::default(), &session.counter);
+    let all = listed_trials(comparisons, &session.settings);
     let selected = comparisons.iter().zip(&all).filter(|(_, trial)| !args.is_filtered_out(trial)).map(|(c, _)| c);
     if let Some(warning) = threads_warning(selected, available_cores()) {
         eprintln!("warning: {warning}");
@@ -198,7 +186,8 @@ fn run_json(args: &Arguments, comparisons: &[(String, Comparison)], session: &mu
         eprintln!("warning: {line}");
     }
     let records = Records::default();
-    let conclusion = libtest_mimic::run(args, trials(comparisons, &session.settings, &records, &session.counter));
+    let conclusion =
+        libtest_mimic::run(args, measuring_trials(comparisons, &session.settings, &records, &session.counter));
     for line in session.counter.news() {
         eprintln!("warning: {line}");
     }
@@ -240,33 +229,47 @@ fn threads_warning<'a>(selected: impl Iterator<Item = &'a (String, Comparison)>,
 /// The tests that libtest-mimic runs, for the results file.
 type Records = Arc<Mutex<Vec<Test>>>;
 
-/// Trials for libtest-mimic: for filtering and listing, and for running in the JSON format, where
-/// each trial adds its record to `records`.
-fn trials(
+/// The trials libtest-mimic filters and lists, one per comparison (ignored as its attribute
+/// says, or when it is against a revision and the run names none), which measure nothing.
+fn listed_trials(comparisons: &[(String, Comparison)], settings: &Settings) -> Vec<Trial> {
+    trials(comparisons, settings, |_, _| Ok(()))
+}
+
+/// The trials of the JSON format: each measures its comparison and adds its record to
+/// `records`.
+fn measuring_trials(
     comparisons: &[(String, Comparison)],
     settings: &Settings,
     records: &Records,
     counter: &Arc<Counter>,
 ) -> Vec<Trial> {
+    let (settings, records, counter) = (settings.clone(), Arc::clone(records), Arc::clone(counter));
+    // Every registered comparison counts towards the confirmation level, whatever the filter:
+    // the same level in every format and under every runner.
+    let registered = comparisons.len();
+    trials(comparisons, &settings.clone(), move |name, comparison| {
+        let record = {
+            let progress = measuring(name);
+            run_trial(comparison, name, &settings, registered, &counter, progress.hook())
+        };
+        let outcome = record.failure.clone().map_or(Ok(()), |message| Err(Failed::from(message)));
+        records.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(record);
+        outcome
+    })
+}
+
+/// One trial per comparison, each running `run` with its name and comparison.
+fn trials(
+    comparisons: &[(String, Comparison)],
+    settings: &Settings,
+    run: impl Fn(&str, Comparison) -> Result<(), Failed> + Clone + Send + 'static,
+) -> Vec<Trial> {
     comparisons
         .iter()
         .map(|(name, comparison)| {
-            let (name, comparison) = (name.clone(), *comparison);
+            let (name, comparison, run) = (name.clone(), *comparison, run.clone());
             let ignored = comparison.registration.settings.ignore || without_revision(comparison, settings);
-            let (settings, records, counter) = (settings.clone(), Arc::clone(records), Arc::clone(counter));
-            // Every registered comparison counts towards the confirmation level, whatever the
-            // filter: the same level in every format and under every runner.
-            let pairs = comparisons.len();
-            Trial::test(name.clone(), move || {
-                let record = {
-                    let progress = measuring(&name);
-                    run_trial(comparison, &name, &settings, pairs, &counter, progress.hook())
-                };
-                let outcome = record.failure.clone().map_or(Ok(()), |message| Err(Failed::from(message)));
-                records.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(record);
-                outcome
-            })
-            .with_ignored_flag(ignored)
+            Trial::test(name.clone(), move || run(&name, comparison)).with_ignored_flag(ignored)
         })
         .collect()
 }
@@ -290,7 +293,7 @@ fn apply_color(args: &Arguments) {
 /// The pretty and terse formats: libtest's lines with a verdict block under each test.
 fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &mut Session) -> ExitCode {
     let started = Instant::now();
-    let all = trials(comparisons, &session.settings, &Records::default(), &session.counter);
+    let all = listed_trials(comparisons, &session.settings);
     let selected: Vec<usize> = (0..all.len()).filter(|&i| !args.is_filtered_out(&all[i])).collect();
     let mut counts = Counts { filtered_out: all.len() - selected.len(), ..Counts::default() };
     let terse = args.quiet || args.format == Some(FormatSetting::Terse);

@@ -4,6 +4,7 @@
 use super::variables::{CHILD_VARIABLE, OPTIMISED_VARIABLE};
 use crate::decide::FIRST_FUTILITY_CHECK;
 use crate::measure::Layout;
+use crate::report::Requested;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -14,16 +15,9 @@ pub struct Settings {
     pub time: Duration,
     /// `RTCOMPARE_SEED`: seed of round orders and resampling (default fixed, so runs repeat).
     pub seed: u64,
-    /// `RTCOMPARE_RESULTS`: path of the JSON results file (default under the target directory).
-    pub results: Option<PathBuf>,
-    /// `RTCOMPARE_MARKDOWN`: path of a Markdown summary to write (none by default; on GitHub
-    /// Actions the summary is also appended to `$GITHUB_STEP_SUMMARY`).
-    pub markdown: Option<PathBuf>,
-    /// `RTCOMPARE_BMF`: path of a Bencher Metric Format file to write (none by default).
-    pub bmf: Option<PathBuf>,
-    /// `RTCOMPARE_GHA_BENCHMARK`: path of a github-action-benchmark `customSmallerIsBetter` file
-    /// to write (none by default).
-    pub gha_benchmark: Option<PathBuf>,
+    /// `RTCOMPARE_RESULTS`, `RTCOMPARE_MARKDOWN`, `RTCOMPARE_BMF`, `RTCOMPARE_GHA_BENCHMARK`:
+    /// where the run's files go.
+    pub outputs: Requested,
     /// `RTCOMPARE_DEBUG`: measure an unoptimised (debug) build on purpose (default off: such a
     /// build builds and runs its optimised self instead). Its verdicts are printed but never fail
     /// a test. The harness keeps it only in a binary built with debug assertions; in an optimised
@@ -110,12 +104,9 @@ pub const DEFAULT_SEED: u64 = 0x005E_ED0F_C0A7;
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            time: Duration::from_secs(1),
+            time: crate::Options::default().budget,
             seed: DEFAULT_SEED,
-            results: None,
-            markdown: None,
-            bmf: None,
-            gha_benchmark: None,
+            outputs: Requested::default(),
             debug: false,
             verbose: false,
             confirm: true,
@@ -216,10 +207,10 @@ impl Settings {
                 self.seed =
                     value.trim().parse().map_err(|_| Problem::from("expected a whole number from 0 to 2^64-1"))?
             }
-            "RTCOMPARE_RESULTS" => self.results = Some(file_path(value)?),
-            "RTCOMPARE_MARKDOWN" => self.markdown = Some(file_path(value)?),
-            "RTCOMPARE_BMF" => self.bmf = Some(file_path(value)?),
-            "RTCOMPARE_GHA_BENCHMARK" => self.gha_benchmark = Some(file_path(value)?),
+            "RTCOMPARE_RESULTS" => self.outputs.results = Some(file_path(value)?),
+            "RTCOMPARE_MARKDOWN" => self.outputs.markdown = Some(file_path(value)?),
+            "RTCOMPARE_BMF" => self.outputs.bmf = Some(file_path(value)?),
+            "RTCOMPARE_GHA_BENCHMARK" => self.outputs.gha_benchmark = Some(file_path(value)?),
             // Only 1 and 0: measuring debug code is a choice to spell out.
             "RTCOMPARE_DEBUG" => {
                 self.debug = switch(value, &["1"], &["0"]).ok_or(Problem::from(
@@ -360,10 +351,10 @@ mod tests {
         assert_eq!(s.baseline.as_deref(), Some("origin/main"));
         assert_eq!(s.time, Duration::from_secs(2));
         assert_eq!(s.seed, 42);
-        assert_eq!(s.results, Some(PathBuf::from("out/r.json")));
-        assert_eq!(s.markdown, Some(PathBuf::from("out/r.md")));
-        assert_eq!(s.bmf, Some(PathBuf::from("out/bmf.json")));
-        assert_eq!(s.gha_benchmark, Some(PathBuf::from("out/gha.json")));
+        assert_eq!(s.outputs.results, Some(PathBuf::from("out/r.json")));
+        assert_eq!(s.outputs.markdown, Some(PathBuf::from("out/r.md")));
+        assert_eq!(s.outputs.bmf, Some(PathBuf::from("out/bmf.json")));
+        assert_eq!(s.outputs.gha_benchmark, Some(PathBuf::from("out/gha.json")));
         assert!(s.debug);
         assert!(s.verbose && !Settings::default().verbose);
         assert_eq!(s.max_processes, 10);

@@ -2,20 +2,18 @@
 //! pass/fail decision, made once here. A pair judged on instruction counts takes the same path,
 //! each of its processes a count under callgrind (`counting.rs`).
 
-use super::client::measure_in_worker;
-use super::counting::{Counter, Counting, Counts};
+use super::counting::{Counter, Counting};
 use super::error::HarnessError;
-use super::plan::{ProcessPlan, TrialPlan};
+use super::fresh;
+use super::plan::TrialPlan;
 use super::{Comparison, Expectation, Settings};
-use crate::decide::{
-    Confirmation, FRESH_SHARE, PROCESS_LEVEL, Plan, Role, TIME_CAP, conclude, fitting, signal, without_room,
-};
+use crate::decide::{Confirmation, PROCESS_LEVEL, Plan, Role, TIME_CAP, conclude, signal, without_room};
 use crate::measure::Metric;
 use crate::measure::counting_allocator_installed;
 use crate::report::{Failure, Test, failure_message, uncounted_message};
 use crate::seeds::{self, Purpose};
 use crate::verdict::Judgement;
-use crate::{Measured, Outcome, Report, judge_processes, measure_and_judge};
+use crate::{Outcome, Report, judge_processes, measure_and_judge};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -54,15 +52,9 @@ pub(crate) fn run_trial(
         let decision = if plan.metric().is_count() {
             Plan::of_counts(registered, most, plan.budget)
         } else {
-            Plan::of_time(registered, most, plan.budget, left(deadline))
+            Plan::of_time(registered, most, plan.budget, fresh::left(deadline))
         };
-        let found = if !decision.decidable() {
-            None
-        } else if on_counts {
-            Some(confirm_counts(&plan, &first, &decision, counter))
-        } else {
-            Some(confirm(&plan, &first, &decision, deadline))
-        };
+        let found = decision.decidable().then(|| confirm(&plan, &first, &decision, counter, deadline));
         match found {
             None => without_room(first, &decision),
             Some(Ok(found)) => conclude(first, found),
@@ -131,9 +123,9 @@ fn facts(comparison: Comparison, name: &str) -> Test {
 fn first_round(plan: &TrialPlan<'_>, counter: &Counter) -> Result<Option<Report>, HarnessError> {
     let (seed, processes) = (plan.settings.seed, plan.settings.processes);
     let measured = if plan.metric() == Metric::Instructions {
-        count_series(plan, counter, processes)?
+        fresh::counted_series(plan, counter, processes)?
     } else if plan.against_revision() || processes > 1 {
-        match measure_series(plan, processes)? {
+        match fresh::series(plan, processes)? {
             Some(measured) => measured,
             None => return Ok(None),
         }
@@ -167,112 +159,30 @@ fn unmeasurable(comparison: Comparison) -> Option<String> {
     })
 }
 
-/// Measures the comparison in `count` fresh processes (or lock-step pairs), one after another,
-/// each for the comparison's whole budget with its own seed drawn from the run's. `None` when
-/// the baseline build has no such comparison.
-fn measure_series(plan: &TrialPlan<'_>, count: usize) -> Result<Option<Vec<Measured>>, HarnessError> {
-    let mut all = Vec::with_capacity(count);
-    for process in 0..count {
-        match measure_fresh(plan, &plan.process(plan.budget, seeds::nth(plan.settings.seed, process), Role::Fresh)) {
-            Ok(Some(measured)) => all.push(measured),
-            Ok(None) => return Ok(None),
-            Err(problem) if count > 1 => {
-                let what = if plan.against_revision() { "lock-step pair" } else { "worker process" };
-                return Err(HarnessError::InSeries { what, process: process + 1, count, problem: Box::new(problem) });
-            }
-            Err(problem) => return Err(problem),
-        }
-    }
-    Ok(Some(all))
-}
-
-/// A pair judged on instruction counts, counted in `count` processes: the run's counting process
-/// with the run's seed, then counting processes of their own, each with its own seed.
-fn count_series(plan: &TrialPlan<'_>, counter: &Counter, count: usize) -> Result<Vec<Measured>, HarnessError> {
-    let seed = plan.settings.seed;
-    let mut all = vec![counter.measure(plan, seed, Counts::InRun).map_err(HarnessError::Uncounted)?];
-    for process in 1..count {
-        let measured = counter.measure(plan, seeds::nth(seed, process), Counts::Fresh);
-        all.push(measured.map_err(|why| HarnessError::Uncounted(format!("counting process {}: {why}", process + 1)))?);
-    }
-    Ok(all)
-}
-
-/// The one way to measure the comparison afresh as `process` plans: in a lock-step pair of this
-/// build and the baseline's when it is against a git revision, else in a worker process of this
-/// binary. `None` when the baseline build has no such comparison.
-fn measure_fresh(plan: &TrialPlan<'_>, process: &ProcessPlan) -> Result<Option<Measured>, HarnessError> {
-    if plan.against_revision() {
-        super::lockstep::measure_against_revision(plan, process)
-    } else {
-        measure_in_worker(plan, process).map(Some)
-    }
-}
-
-/// The confirmation of a pair judged on instruction counts: the processes `decision` plans, each
-/// a counting process of its own with a seed of its own, tested as time's fresh processes are
-/// ([`crate::decide::confirm`]). Counts that do not vary from process to process confirm a
-/// difference beyond the tolerance on the fewest processes the level allows.
-fn confirm_counts(
-    plan: &TrialPlan<'_>,
-    first: &Report,
-    decision: &Plan,
-    counter: &Counter,
-) -> Result<Confirmation, HarnessError> {
-    let seed = seeds::for_purpose(plan.settings.seed, Purpose::Confirmation);
-    let fresh = |process: usize| {
-        timed(|| {
-            let measured = counter.measure(plan, seeds::nth(seed, process), Counts::Fresh);
-            measured.map_err(|why| HarnessError::Uncounted(format!("fresh counting process {}: {why}", process + 1)))
-        })
-    };
-    let options = plan.judge_options(seed, 1.0 - 2.0 * decision.alpha);
-    // Room for every planned process, and the pilot before them.
-    let room = |_each: Duration| decision.processes + 1;
-    crate::decide::confirm(first, decision, &options, Metric::Instructions, fresh, room)
-}
-
-/// The confirmation: the fresh processes `decision` plans, with fresh calibration and new seeds,
-/// each for a share of the budget, until they confirm or rule out the first round's signal, or
-/// another process would end past `deadline` ([`crate::decide::confirm`]).
+/// The confirmation: the fresh processes `decision` plans ([`crate::decide::confirm`]), each a
+/// worker or a lock-step pair measuring a share of the budget with a seed of its own, until they
+/// confirm or rule out the first round's signal, or another would end past `deadline`; for a
+/// pair judged on instruction counts, each a counting process of its own, all of them planned
+/// (counts that do not vary from process to process confirm a difference beyond the tolerance on
+/// the fewest processes the level allows).
 fn confirm(
     plan: &TrialPlan<'_>,
     first: &Report,
     decision: &Plan,
+    counter: &Counter,
     deadline: Instant,
 ) -> Result<Confirmation, HarnessError> {
-    let settings = plan.settings;
-    let seed = seeds::for_purpose(settings.seed, Purpose::Confirmation);
-    let (said, side) = (first.verdict.outcome, signal(first).unwrap_or(Outcome::Parity));
-    let share = plan.budget.mul_f64(FRESH_SHARE);
-    let fresh = |process: usize| {
-        // The pilot runs its whole share: what it costs plans the processes after it.
-        let role = if process == 0 { Role::Pilot } else { Role::Fresh };
-        timed(|| {
-            let measured = measure_fresh(plan, &plan.process(share, seeds::nth(seed, process), role))
-                .and_then(|measured| measured.ok_or_else(|| HarnessError::MissingInBaseline(plan.name.to_owned())));
-            measured.map_err(|problem| HarnessError::Unconfirmed {
-                said,
-                side,
-                process: process + 1,
-                problem: Box::new(problem),
-            })
-        })
-    };
+    let seed = seeds::for_purpose(plan.settings.seed, Purpose::Confirmation);
     let options = plan.judge_options(seed, 1.0 - 2.0 * decision.alpha);
-    let room = |each: Duration| fitting(left(deadline), each);
-    crate::decide::confirm(first, decision, &options, plan.metric(), fresh, room)
-}
-
-/// The time left before `deadline`.
-fn left(deadline: Instant) -> Duration {
-    deadline.saturating_duration_since(Instant::now())
-}
-
-/// A fresh process measured by `measure`, with the wall time it took.
-fn timed<T, E>(measure: impl FnOnce() -> Result<T, E>) -> Result<(T, Duration), E> {
-    let started = Instant::now();
-    measure().map(|measured| (measured, started.elapsed()))
+    if plan.metric() == Metric::Instructions {
+        // Room for every planned process, and the pilot before them.
+        let room = |_each: Duration| decision.processes + 1;
+        let processes = fresh::counted_confirmation(plan, counter, seed);
+        crate::decide::confirm(first, decision, &options, Metric::Instructions, processes, room)
+    } else {
+        let processes = fresh::confirmation(plan, first, seed);
+        crate::decide::confirm(first, decision, &options, plan.metric(), processes, fresh::room_until(deadline))
+    }
 }
 
 pub(crate) fn panic_text(payload: &(dyn std::any::Any + Send)) -> &str {

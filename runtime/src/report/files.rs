@@ -20,13 +20,14 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// writes nothing (the others).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Requested {
-    /// `RTCOMPARE_RESULTS`.
+    /// `RTCOMPARE_RESULTS`: the JSON results file (default under the target directory).
     pub results: Option<PathBuf>,
-    /// `RTCOMPARE_MARKDOWN`.
+    /// `RTCOMPARE_MARKDOWN`: a Markdown summary to write (on GitHub Actions the summary is also
+    /// appended to `$GITHUB_STEP_SUMMARY`).
     pub markdown: Option<PathBuf>,
-    /// `RTCOMPARE_BMF`.
+    /// `RTCOMPARE_BMF`: a Bencher Metric Format file to write.
     pub bmf: Option<PathBuf>,
-    /// `RTCOMPARE_GHA_BENCHMARK`.
+    /// `RTCOMPARE_GHA_BENCHMARK`: a github-action-benchmark `customSmallerIsBetter` file to write.
     pub gha_benchmark: Option<PathBuf>,
 }
 

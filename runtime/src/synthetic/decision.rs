@@ -710,8 +710,7 @@ fn the_pilot_never_stops_early() {
     assert!(parity_established(&same), "{:?}", same.verdict);
     for (role, stops) in [(Role::Screen, true), (Role::Fresh, true), (Role::Pilot, false)] {
         for report in [&loss, &same] {
-            let mut looks = Looks::new(role, &JudgeOptions::default());
-            let stopped = looks.look(0.125, |_| report.clone()).is_some();
+            let stopped = Looks::new(role, &JudgeOptions::default()).stops(report);
             assert_eq!(stopped, stops, "{role:?} at {:?}", report.verdict.outcome);
         }
     }

@@ -1,0 +1,119 @@
+//! Measuring a comparison afresh, in processes of its own: a worker of this binary, a lock-step
+//! pair of this build and the baseline's when the comparison is against a git revision, or a
+//! counting process under callgrind for a pair judged on instructions. The first round of
+//! `RTCOMPARE_PROCESSES=k` and every process of a confirmation are measured here; what they
+//! measured is judged by the caller.
+
+use super::client::measure_in_worker;
+use super::counting::{Counter, Counts};
+use super::error::HarnessError;
+use super::plan::{ProcessPlan, TrialPlan};
+use crate::decide::{FRESH_SHARE, Role, fitting, signal};
+use crate::seeds;
+use crate::{Measured, Outcome, Report};
+use std::time::{Duration, Instant};
+
+/// Measures the comparison in `count` fresh processes (or lock-step pairs), one after another,
+/// each for the comparison's whole budget with its own seed drawn from the run's. `None` when
+/// the baseline build has no such comparison.
+pub(crate) fn series(plan: &TrialPlan<'_>, count: usize) -> Result<Option<Vec<Measured>>, HarnessError> {
+    let mut all = Vec::with_capacity(count);
+    for process in 0..count {
+        match measure(plan, &plan.process(plan.budget, seeds::nth(plan.settings.seed, process), Role::Fresh)) {
+            Ok(Some(measured)) => all.push(measured),
+            Ok(None) => return Ok(None),
+            Err(problem) if count > 1 => {
+                let what = if plan.against_revision() { "lock-step pair" } else { "worker process" };
+                return Err(HarnessError::InSeries { what, process: process + 1, count, problem: Box::new(problem) });
+            }
+            Err(problem) => return Err(problem),
+        }
+    }
+    Ok(Some(all))
+}
+
+/// A pair judged on instruction counts, counted in `count` processes: the run's counting process
+/// with the run's seed, then counting processes of their own, each with its own seed.
+pub(crate) fn counted_series(
+    plan: &TrialPlan<'_>,
+    counter: &Counter,
+    count: usize,
+) -> Result<Vec<Measured>, HarnessError> {
+    let seed = plan.settings.seed;
+    let mut all = vec![counter.measure(plan, seed, Counts::InRun).map_err(HarnessError::Uncounted)?];
+    for process in 1..count {
+        let measured = counter.measure(plan, seeds::nth(seed, process), Counts::Fresh);
+        all.push(measured.map_err(|why| HarnessError::Uncounted(format!("counting process {}: {why}", process + 1)))?);
+    }
+    Ok(all)
+}
+
+/// The fresh processes of a confirmation of `first`'s signal, for [`crate::decide::confirm`]:
+/// process `i` (the pilot first, which runs its whole share: what it costs plans the processes
+/// after it) measures an eighth of the budget ([`FRESH_SHARE`]) with the `i`-th seed drawn from
+/// `seed`, and gives what it measured and the wall time it took. A process that fails fails the
+/// confirmation, with what the first round said.
+pub(crate) fn confirmation<'a>(
+    plan: &'a TrialPlan<'a>,
+    first: &Report,
+    seed: u64,
+) -> impl FnMut(usize) -> Result<(Measured, Duration), HarnessError> + 'a {
+    let (said, side) = (first.verdict.outcome, signal(first).unwrap_or(Outcome::Parity));
+    let share = plan.budget.mul_f64(FRESH_SHARE);
+    move |process| {
+        let role = if process == 0 { Role::Pilot } else { Role::Fresh };
+        timed(|| {
+            let measured = measure(plan, &plan.process(share, seeds::nth(seed, process), role))
+                .and_then(|measured| measured.ok_or_else(|| HarnessError::MissingInBaseline(plan.name.to_owned())));
+            measured.map_err(|problem| HarnessError::Unconfirmed {
+                said,
+                side,
+                process: process + 1,
+                problem: Box::new(problem),
+            })
+        })
+    }
+}
+
+/// The fresh processes of a confirmation of a pair judged on instruction counts: process `i` is
+/// a counting process of its own with the `i`-th seed drawn from `seed`.
+pub(crate) fn counted_confirmation<'a>(
+    plan: &'a TrialPlan<'a>,
+    counter: &'a Counter,
+    seed: u64,
+) -> impl FnMut(usize) -> Result<(Measured, Duration), HarnessError> + 'a {
+    move |process| {
+        timed(|| {
+            let measured = counter.measure(plan, seeds::nth(seed, process), Counts::Fresh);
+            measured.map_err(|why| HarnessError::Uncounted(format!("fresh counting process {}: {why}", process + 1)))
+        })
+    }
+}
+
+/// How many fresh processes costing a given time still fit before `deadline`, for
+/// [`crate::decide::confirm`].
+pub(crate) fn room_until(deadline: Instant) -> impl FnMut(Duration) -> usize {
+    move |each| fitting(left(deadline), each)
+}
+
+/// The time left before `deadline`.
+pub(crate) fn left(deadline: Instant) -> Duration {
+    deadline.saturating_duration_since(Instant::now())
+}
+
+/// The one way to measure the comparison afresh as `process` plans: in a lock-step pair of this
+/// build and the baseline's when it is against a git revision, else in a worker process of this
+/// binary. `None` when the baseline build has no such comparison.
+fn measure(plan: &TrialPlan<'_>, process: &ProcessPlan) -> Result<Option<Measured>, HarnessError> {
+    if plan.against_revision() {
+        super::lockstep::measure_against_revision(plan, process)
+    } else {
+        measure_in_worker(plan, process).map(Some)
+    }
+}
+
+/// A fresh process measured by `measure`, with the wall time it took.
+fn timed<T, E>(measure: impl FnOnce() -> Result<T, E>) -> Result<(T, Duration), E> {
+    let started = Instant::now();
+    measure().map(|measured| (measured, started.elapsed()))
+}
