@@ -275,34 +275,16 @@ impl Destinations {
 
     /// Writes the run's files from every record of the run, and `own`'s tests (which it saved
     /// last). A process cannot know whether it is the run's last (nextest does not say how many
-    /// tests a run has), so each one writes every file; and one whose files were made before
-    /// another's record arrived may rename them over that one's, so each rebuilds them until the
-    /// folder holds nothing it has not read. The last rename is then of files that hold every
-    /// record saved before it, with no lock: it ends after one more pass per record saved
-    /// meanwhile.
+    /// tests a run has), so each one writes every file, holding the run's folder while it reads
+    /// the records and renames the files: the last to hold it writes files that hold every
+    /// record, its own saved before it.
     fn write_run(&self, own: &Run<'_>, errors: &mut Vec<OutputError>) -> Written {
-        let mut listing = match self.records.listing() {
-            Ok(listing) => listing,
-            Err(source) => {
-                errors.push(records_error(&self.records, source));
-                Vec::new()
-            }
-        };
-        loop {
-            let (records, unreadable) = self.records.read(&listing);
-            let mut failed: Vec<OutputError> =
-                unreadable.into_iter().map(|source| records_error(&self.records, source)).collect();
-            let (environment, tests, step_summary_start) = gathered(own, records, self.step_summary_start);
-            let run = Run { environment: &environment, tests: &tests, ..*own };
-            let written = self.write_files(&run, step_summary_start, &mut failed);
-            match self.records.listing() {
-                Ok(now) if now != listing => listing = now,
-                _ => {
-                    errors.extend(failed);
-                    return written;
-                }
-            }
-        }
+        let _held = self.records.hold().map_err(|source| errors.push(records_error(&self.records, source)));
+        let (records, unreadable) = self.records.read_all();
+        errors.extend(unreadable.into_iter().map(|source| records_error(&self.records, source)));
+        let (environment, tests, step_summary_start) = gathered(own, records, self.step_summary_start);
+        let run = Run { environment: &environment, tests: &tests, ..*own };
+        self.write_files(&run, step_summary_start, errors)
     }
 
     /// Writes the results file, the Markdown summaries and the continuous-benchmarking files of
@@ -613,12 +595,38 @@ mod tests {
         assert_eq!((written.markdown.len(), written.tracking.len()), (1, 2));
         // Each comparison kept its record in a file of its own; nothing temporary is left.
         assert_eq!(entries(&dir.join("perf/.runs")), ["run-1"]);
-        assert_eq!(entries(&dir.join("perf/.runs/run-1")).len(), 2);
+        let records = entries(&dir.join("perf/.runs/run-1"));
+        assert_eq!(records.iter().filter(|name| name.ends_with(".json")).count(), 2, "{records:?}");
         assert!(entries(&dir).iter().all(|name| !name.contains("tmp")), "{:?}", entries(&dir));
         // A later run replaces the files, and the records of the earlier run are removed.
         finish(&process_of_run(&dir, "run-2", None), &[record("perf::c_vs_slow", 50.0, 100.0)]);
         assert_eq!(contents(&dir), (vec!["perf::c_vs_slow".to_owned()], 2, 1));
         assert_eq!(entries(&dir.join("perf/.runs")), ["run-2"]);
+    }
+
+    /// A process that holds the run's folder keeps another from writing the run's files until it
+    /// lets go; the other then writes files holding a record saved meanwhile.
+    #[test]
+    fn a_process_writes_the_runs_files_only_while_it_holds_the_run() {
+        use crate::report::fixtures::record;
+        let dir = scratch("held");
+        let (first, second) = (process_of_run(&dir, "run-1", None), process_of_run(&dir, "run-1", None));
+        let held = first.records.hold().expect("the run's folder can be held");
+        std::thread::scope(|scope| {
+            let writer = scope.spawn(|| finish(&second, &[record("perf::b_vs_slow", 25.0, 100.0)]));
+            // `second` has saved its record and waits for the folder.
+            while first.records.read_all().0.is_empty() {
+                std::thread::yield_now();
+            }
+            assert!(!dir.join("perf.json").exists(), "nothing is written while the run is held");
+            let test = record("perf::a_vs_slow", 50.0, 100.0);
+            let started_at = "2026-12-04T18:00:00Z".to_owned();
+            let saved = Record { started_at, load_average_start: None, step_summary_start: None, test };
+            first.records.save(&saved).expect("a record can be saved");
+            drop(held);
+            writer.join().expect("the writer ends");
+        });
+        assert_eq!(contents(&dir).0, ["perf::a_vs_slow", "perf::b_vs_slow"]);
     }
 
     /// Processes of one run that finish at once, each renaming its files over the others', still

@@ -15,9 +15,9 @@ use serde::de::value::{MapAccessDeserializer, MapDeserializer, SeqDeserializer};
 use serde::de::{Deserializer, IntoDeserializer, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
 
 /// What a process saves for one comparison: the comparison, and what the run's files need of the
 /// process that measured it.
@@ -42,9 +42,6 @@ pub(crate) struct RunFolder {
     /// This run's folder name: its id, made safe for a file name.
     id: String,
 }
-
-/// The names of a folder's records, each with when it was last written.
-pub(crate) type Listing = Vec<(String, SystemTime)>;
 
 impl RunFolder {
     /// The records of run `id` among the pictures in `pictures`.
@@ -74,25 +71,32 @@ impl RunFolder {
         write_atomically(&self.folder().join(record_name(&record.test.name)), |file| file.write_all(&text))
     }
 
-    /// The records of this run's folder, by name, with when each was written (temporary files
-    /// left out).
-    pub(crate) fn listing(&self) -> io::Result<Listing> {
-        let mut listing = Vec::new();
-        for entry in std::fs::read_dir(self.folder())? {
-            let entry = entry?;
-            let Ok(name) = entry.file_name().into_string() else { continue };
-            if !name.starts_with('.') && name.ends_with(".json") {
-                listing.push((name, entry.metadata()?.modified()?));
-            }
+    /// Holds this run's folder for this process alone until the returned file is dropped, so
+    /// that one process at a time reads the records and writes the run's files. Where the
+    /// platform has no file locks, the folder is not held.
+    pub(crate) fn hold(&self) -> io::Result<File> {
+        std::fs::create_dir_all(self.folder())?;
+        let file = OpenOptions::new().create(true).truncate(false).write(true).open(self.folder().join(".lock"))?;
+        match file.lock() {
+            Err(error) if error.kind() != io::ErrorKind::Unsupported => Err(error),
+            _ => Ok(file),
         }
-        listing.sort();
-        Ok(listing)
     }
 
-    /// Reads the records of `listing`; each one that cannot be read is an error naming it.
-    pub(crate) fn read(&self, listing: &Listing) -> (Vec<Record>, Vec<io::Error>) {
+    /// Reads every record of this run's folder, in the order of their file names (temporary
+    /// files left out); each one that cannot be read is an error naming it.
+    pub(crate) fn read_all(&self) -> (Vec<Record>, Vec<io::Error>) {
+        let mut names: Vec<String> = match std::fs::read_dir(self.folder()) {
+            Ok(entries) => entries
+                .flatten()
+                .filter_map(|entry| entry.file_name().into_string().ok())
+                .filter(|name| !name.starts_with('.') && name.ends_with(".json"))
+                .collect(),
+            Err(error) => return (Vec::new(), vec![error]),
+        };
+        names.sort();
         let (mut records, mut errors) = (Vec::new(), Vec::new());
-        for (name, _) in listing {
+        for name in names {
             let path = self.folder().join(name);
             let read = std::fs::read_to_string(&path).and_then(|text| parse(&text).map_err(io::Error::other));
             match read {
@@ -242,13 +246,23 @@ mod tests {
             run.save(&record(fixtures::record(name, 50.0, 100.0))).unwrap();
         }
         assert!(!earlier.folder().exists(), "the earlier run's records are gone");
-        let listing = run.listing().unwrap();
-        assert_eq!(listing.len(), 2, "two names with one stem, one of them saved twice: {listing:?}");
-        let (records, errors) = run.read(&listing);
+        let (records, errors) = run.read_all();
         assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(records.len(), 2, "two names with one stem, one of them saved twice");
         let mut names: Vec<&str> = records.iter().map(|r| r.test.name.as_str()).collect();
         names.sort_unstable();
         assert_eq!(names, ["perf::a_vs_b/1", "perf::a_vs_b_1"]);
+    }
+
+    #[test]
+    fn a_held_run_is_held_by_one_file_alone() {
+        let dir = ScratchDir::new("held");
+        let run = RunFolder::new(&dir, "run-1");
+        let held = run.hold().expect("the run's folder can be held");
+        let other = File::open(run.folder().join(".lock")).expect("the lock file is there");
+        assert!(matches!(other.try_lock(), Err(std::fs::TryLockError::WouldBlock)), "held already");
+        drop(held);
+        assert!(other.try_lock().is_ok(), "free once the holder lets go");
     }
 
     #[test]
