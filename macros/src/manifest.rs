@@ -1,76 +1,76 @@
-//! Just enough of the package's `Cargo.toml` to know its library's crate name: `[lib] name`,
-//! or the package name with `-` replaced by `_`, and whether there is a library at all.
+//! Just enough of the package's `Cargo.toml`, read with a TOML parser: its library's crate name
+//! (`[lib] name`, or the package name with `-` replaced by `_`), whether there is a library at
+//! all, and the features it declares.
 
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use std::collections::BTreeMap;
 use std::path::Path;
+
+/// What is read of a `Cargo.toml`; every other key is ignored.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Manifest {
+    package: Package,
+    lib: Option<Lib>,
+    features: BTreeMap<String, IgnoredAny>,
+}
+
+/// The `[package]` keys read.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Package {
+    autolib: Option<bool>,
+}
+
+/// The `[lib]` keys read.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Lib {
+    name: Option<String>,
+}
+
+/// The manifest of the package at `manifest_dir`; `None` when it cannot be read (Cargo, which
+/// read it before compiling, then says why).
+fn read(manifest_dir: &Path) -> Option<Manifest> {
+    parse(&std::fs::read_to_string(manifest_dir.join("Cargo.toml")).ok()?)
+}
+
+fn parse(manifest: &str) -> Option<Manifest> {
+    basic_toml::from_str(manifest).ok()
+}
 
 /// The library crate name of the package at `manifest_dir`, or `None` when it has no library.
 pub(crate) fn library_crate(manifest_dir: &Path, package_name: &str) -> Option<String> {
-    let manifest = std::fs::read_to_string(manifest_dir.join("Cargo.toml")).ok()?;
-    let lib = table(&manifest, "lib");
-    let autolib_off = table(&manifest, "package").iter().any(|(k, v)| k == "autolib" && v == "false");
-    let has_lib = !lib.is_empty() || (!autolib_off && manifest_dir.join("src/lib.rs").is_file());
-    if !has_lib {
+    let manifest = read(manifest_dir)?;
+    let autolib = manifest.package.autolib != Some(false);
+    if manifest.lib.is_none() && !(autolib && manifest_dir.join("src/lib.rs").is_file()) {
         return None;
     }
-    let name = lib.iter().find(|(k, _)| k == "name").map(|(_, v)| v.clone());
+    let name = manifest.lib.and_then(|lib| lib.name);
     Some(name.unwrap_or_else(|| package_name.replace('-', "_")))
 }
 
-/// The names declared in the package's `[features]` table (empty when it has none or the
-/// manifest cannot be read).
+/// The features the package at `manifest_dir` declares in `[features]`.
 pub(crate) fn features(manifest_dir: &Path) -> Vec<String> {
-    let Ok(manifest) = std::fs::read_to_string(manifest_dir.join("Cargo.toml")) else {
-        return Vec::new();
-    };
-    table(&manifest, "features")
-        .into_iter()
-        .map(|(key, _)| key.trim_matches('"').to_owned())
-        .filter(|key| !key.is_empty() && !key.contains(['.', ' ']))
-        .collect()
-}
-
-/// `key = value` pairs of a top-level table (`[name]` or dotted `name.key = value`), with
-/// quotes stripped. Not a TOML parser: it reads the simple forms Cargo manifests use for these
-/// keys.
-fn table(manifest: &str, name: &str) -> Vec<(String, String)> {
-    let mut pairs = Vec::new();
-    let mut current = String::new();
-    for raw in manifest.lines() {
-        let line = raw.split(" #").next().unwrap_or("").trim();
-        if line.starts_with('[') {
-            current = line.trim_matches(|c| c == '[' || c == ']').trim().to_owned();
-            if line.starts_with("[[") {
-                current.clear();
-            }
-            continue;
-        }
-        let Some((key, value)) = line.split_once('=') else { continue };
-        let key = key.trim();
-        let value = value.trim().trim_matches('"').trim_matches('\'').to_owned();
-        if current == name {
-            pairs.push((key.to_owned(), value));
-        } else if current.is_empty()
-            && let Some(dotted) = key.strip_prefix(name).and_then(|k| k.strip_prefix('.'))
-        {
-            pairs.push((dotted.trim().to_owned(), value));
-        }
-    }
-    pairs
+    read(manifest_dir).map(|manifest| manifest.features.into_keys().collect()).unwrap_or_default()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::table;
+    use super::parse;
 
     #[test]
-    fn reads_the_lib_table_and_dotted_keys() {
-        let manifest = "[package]\nname = \"a-b\"\nautolib = false\n\n[lib]\nname = \"renamed\" # why\npath = 'src/x.rs'\n\n[[test]]\nname = \"perf\"\n";
-        assert_eq!(table(manifest, "lib"), vec![("name".into(), "renamed".into()), ("path".into(), "src/x.rs".into())]);
-        assert!(table(manifest, "package").contains(&("autolib".into(), "false".into())));
-        assert_eq!(table("lib.name = \"d\"\n", "lib"), vec![("name".into(), "d".into())]);
-        assert!(table("[[test]]\nname = \"perf\"\n", "lib").is_empty());
-        let features = "[features]\ndefault = [\"a\"]\nperf = [\"dep:x\"]\n\n[dependencies]\nx = \"1\"\n";
-        let keys: Vec<String> = table(features, "features").into_iter().map(|(k, _)| k).collect();
-        assert_eq!(keys, ["default", "perf"]);
+    fn reads_the_lib_table_the_features_and_dotted_keys() {
+        let manifest = "[package]\nname = \"a-b\"\nversion.workspace = true\nautolib = false\n\n[lib]\nname = \"renamed\" # why\npath = 'src/x.rs'\n\n[[test]]\nname = \"perf\"\n\n[features]\ndefault = [\"a\"]\nperf = [\n  \"dep:x\",\n]\n";
+        let read = parse(manifest).expect("a manifest");
+        assert_eq!(read.lib.and_then(|lib| lib.name).as_deref(), Some("renamed"));
+        assert_eq!(read.package.autolib, Some(false));
+        assert_eq!(read.features.into_keys().collect::<Vec<_>>(), ["default", "perf"]);
+        let dotted = parse("lib.name = \"d\"\n").expect("a manifest");
+        assert_eq!(dotted.lib.and_then(|lib| lib.name).as_deref(), Some("d"));
+        let inline = parse("lib = { name = \"e\" }\n").expect("a manifest");
+        assert_eq!(inline.lib.and_then(|lib| lib.name).as_deref(), Some("e"));
+        assert!(parse("[[test]]\nname = \"perf\"\n").expect("a manifest").lib.is_none());
     }
 }
