@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::process::Command;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 /// Said for any fact that could not be read.
 pub(crate) const UNKNOWN: &str = "unknown";
@@ -227,27 +227,12 @@ fn command_line(program: &str, args: &[&str]) -> Option<String> {
     (!line.is_empty()).then(|| line.to_owned())
 }
 
-/// A time as RFC 3339 in UTC with whole seconds, e.g. `2025-03-01T12:34:56Z`.
+/// A time as RFC 3339 in UTC with whole seconds, e.g. `2025-03-01T12:34:56Z`. A clock set
+/// before 1970 reads as its first second, one past the year 9999 as its last (humantime writes
+/// no other years).
 pub(crate) fn rfc3339(time: SystemTime) -> String {
-    let seconds = time.duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let (days, rest) = (seconds / 86_400, seconds % 86_400);
-    let (year, month, day) = civil_from_days(days as i64);
-    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rest / 3600, rest % 3600 / 60, rest % 60)
-}
-
-/// Days since 1970-01-01 to a proleptic Gregorian (year, month, day): Howard Hinnant's
-/// `civil_from_days`, which counts in 400-year eras starting on 1 March so leap days fall last.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097);
-    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = (day_of_year - (153 * month_index + 2) / 5 + 1) as u32;
-    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 } as u32;
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
+    let last = SystemTime::UNIX_EPOCH + Duration::from_secs(253_402_300_799);
+    humantime::format_rfc3339_seconds(time.clamp(SystemTime::UNIX_EPOCH, last)).to_string()
 }
 
 #[cfg(test)]
@@ -269,6 +254,13 @@ mod tests {
         // 2100 is not a leap year.
         assert_eq!(at(4_107_542_399), "2100-02-28T23:59:59Z");
         assert_eq!(at(4_107_542_400), "2100-03-01T00:00:00Z");
+    }
+
+    #[test]
+    fn times_keep_whole_seconds_and_stay_within_what_rfc3339_writes() {
+        assert_eq!(rfc3339(SystemTime::UNIX_EPOCH + Duration::from_millis(1_999)), "1970-01-01T00:00:01Z");
+        assert_eq!(rfc3339(SystemTime::UNIX_EPOCH - Duration::from_secs(1)), "1970-01-01T00:00:00Z");
+        assert_eq!(at(253_402_300_800), "9999-12-31T23:59:59Z");
     }
 
     #[test]
