@@ -42,29 +42,18 @@ pub fn nanos(text: &str) -> Result<u64, DurationError> {
 /// use rtcompare_duration::{DurationError, nanos};
 /// assert_eq!(nanos("0s"), Err(DurationError::OutOfRange));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DurationError {
     /// The text has no unit, or one this syntax does not know.
+    #[error("expected a duration with a unit, such as \"500ms\" or \"2s\" (units: ns, us, ms, s, m)")]
     NoUnit,
     /// What precedes the unit is not a number.
+    #[error("{0:?} is not a number; write e.g. \"2s\"")]
     NotANumber(String),
     /// The duration is zero, or 100 days or more.
+    #[error("the duration must be positive and below 100 days")]
     OutOfRange,
 }
-
-impl std::fmt::Display for DurationError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            DurationError::NoUnit => {
-                write!(f, "expected a duration with a unit, such as \"500ms\" or \"2s\" (units: ns, us, ms, s, m)")
-            }
-            DurationError::NotANumber(number) => write!(f, "{number:?} is not a number; write e.g. \"2s\""),
-            DurationError::OutOfRange => write!(f, "the duration must be positive and below 100 days"),
-        }
-    }
-}
-
-impl std::error::Error for DurationError {}
 
 #[cfg(test)]
 mod tests {

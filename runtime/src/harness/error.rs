@@ -37,59 +37,130 @@ impl fmt::Display for Process {
 }
 
 /// Why the harness could not measure a comparison, or prepare its baseline build.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub(crate) enum HarnessError {
     /// A measured function panicked in this process; its message.
+    #[error("a measured function panicked: {0}")]
     Panicked(String),
     /// The path of this test binary is unknown.
-    OwnBinary(io::Error),
+    #[error("cannot find this test binary: {0}")]
+    OwnBinary(#[source] io::Error),
     /// This test binary is not where Cargo puts test binaries.
+    #[error(
+        "this test binary ({0}) is not where Cargo puts test binaries (<target>/<profile>/deps/<name>-<hash>); run it \
+         through `cargo test` or `cargo nextest run`"
+    )]
     OutsideTarget(PathBuf),
     /// A process could not be started.
-    Start { process: Process, program: PathBuf, error: io::Error },
+    #[error("could not start {process} ({program}): {error}")]
+    Start {
+        process: Process,
+        program: PathBuf,
+        #[source]
+        error: io::Error,
+    },
     /// Processes outlived their time limit and were killed.
+    #[error(
+        "{process} did not finish within {after:.0?} and {} killed; raise RTCOMPARE_TIMEOUT if the comparison really \
+         takes that long",
+        if *.process == Process::Pair { "were" } else { "was" }
+    )]
     TimedOut { process: Process, after: Duration },
     /// A process ended before doing its part.
+    #[error(fmt = died)]
     Died { process: Process, how: How, last_words: Vec<String> },
     /// A child speaks another version of the child protocol: the version it announced, where
     /// its first message says one, and that message.
+    #[error(fmt = other_protocol)]
     OtherProtocol { process: Process, theirs: Option<u32>, line: String, ours: u32 },
     /// A child answered what the protocol does not allow.
+    #[error("{process} answered {answer:?} to {request}")]
     Protocol { process: Process, answer: String, request: String },
     /// A lock-step batch halted the measurement without a reason: a defect of rtcompare's.
+    #[error("a lock-step batch could not run, and no process said why; please report this as a bug of rtcompare")]
     Halted,
     /// This build's own lock-step process does not have the comparison.
+    #[error("this build's own process does not know the comparison `{0}`")]
     MissingHere(String),
     /// The baseline build no longer has the comparison.
+    #[error("the baseline build no longer has the comparison `{0}`")]
     MissingInBaseline(String),
     /// A comparison against a git revision, and no revision was given.
+    #[error("this comparison is against a git revision, and none was given: {0}")]
     NoRevision(String),
     /// git could not be run.
-    NoGit(io::Error),
+    #[error("could not run git: {0}; install git or put it on PATH")]
+    NoGit(#[source] io::Error),
     /// git ran and failed.
+    #[error("git {args} said: {said}")]
     Git { args: String, said: String },
     /// `cargo metadata` could not be run or failed.
+    #[error("{0}")]
     Metadata(String),
     /// The test target or package is not where `cargo metadata` and git say.
+    #[error("{0}")]
     Misplaced(String),
     /// A file or folder could not be read, written or removed.
-    Io { action: &'static str, path: PathBuf, error: io::Error },
+    #[error("cannot {action} {path}: {error}")]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        error: io::Error,
+    },
     /// The package is not in a git repository.
-    NotInRepository { dir: PathBuf, problem: Box<HarnessError> },
+    #[error(
+        "comparing against a git revision needs a git repository, and {dir} is not in one ({problem}); run from a git \
+         checkout or unset {}",
+        super::variables::BASELINE_VARIABLE
+    )]
+    NotInRepository {
+        dir: PathBuf,
+        #[source]
+        problem: Box<HarnessError>,
+    },
     /// git cannot resolve the revision to a commit.
+    #[error(
+        "git cannot resolve `{revision}` to a commit in {repository}. Name a branch, tag or commit that exists there; \
+         in CI, fetch the history first (actions/checkout with `fetch-depth: 0`)"
+    )]
     UnknownRevision { revision: String, repository: PathBuf },
     /// The baseline commit's own test target does not build either.
+    #[error("the baseline (commit {commit}) does not build: {}", .failure.message)]
     BaselineBuild { commit: String, failure: BuildFailure },
     /// The baseline revision could not be prepared.
-    Baseline { revision: String, problem: Box<HarnessError> },
+    #[error("{}={revision}: {problem}", super::variables::BASELINE_VARIABLE)]
+    Baseline {
+        revision: String,
+        #[source]
+        problem: Box<HarnessError>,
+    },
     /// One process of a series failed.
-    InSeries { what: &'static str, process: usize, count: usize, problem: Box<HarnessError> },
+    #[error("{what} {process} of {count}: {problem}")]
+    InSeries {
+        what: &'static str,
+        process: usize,
+        count: usize,
+        #[source]
+        problem: Box<HarnessError>,
+    },
     /// A comparison judged on instruction counts (`metric = "instructions"`) could not be
     /// counted, and why.
+    #[error("`metric = \"instructions\"` is judged on instruction counts: {0}")]
     Uncounted(String),
     /// A confirmation process failed after the first round saw a difference: what the first round
     /// said, the side fresh processes were asked to confirm, and which of them failed.
-    Unconfirmed { said: Outcome, side: Outcome, process: usize, problem: Box<HarnessError> },
+    #[error(
+        "the first round {}, but it could not be confirmed: worker process {process}: {problem}",
+        first_round_said(*.said, *.side)
+    )]
+    Unconfirmed {
+        said: Outcome,
+        side: Outcome,
+        process: usize,
+        #[source]
+        problem: Box<HarnessError>,
+    },
 }
 
 /// Why a build failed: the whole message, and the compiler's first error alone.
@@ -101,94 +172,31 @@ pub(crate) struct BuildFailure {
     pub first_error: String,
 }
 
-impl fmt::Display for HarnessError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            HarnessError::Panicked(message) => write!(f, "a measured function panicked: {message}"),
-            HarnessError::OwnBinary(error) => write!(f, "cannot find this test binary: {error}"),
-            HarnessError::OutsideTarget(exe) => write!(
-                f,
-                "this test binary ({}) is not where Cargo puts test binaries (<target>/<profile>/deps/<name>-<hash>); \
-                 run it through `cargo test` or `cargo nextest run`",
-                exe.display()
-            ),
-            HarnessError::Start { process, program, error } => {
-                write!(f, "could not start {process} ({}): {error}", program.display())
-            }
-            HarnessError::TimedOut { process, after } => write!(
-                f,
-                "{process} did not finish within {after:.0?} and {} killed; raise RTCOMPARE_TIMEOUT if the comparison \
-                 really takes that long",
-                if *process == Process::Pair { "were" } else { "was" }
-            ),
-            HarnessError::Died { process, how, last_words } if last_words.is_empty() => write!(f, "{process} {how}"),
-            HarnessError::Died { process, how, last_words } => {
-                write!(f, "{process} {how}; its last words:\n    {}", last_words.join("\n    "))
-            }
-            HarnessError::OtherProtocol { process, theirs, line, ours } => {
-                write!(f, "{process} speaks another version of rtcompare's child protocol (")?;
-                match theirs {
-                    Some(theirs) => write!(f, "version {theirs}")?,
-                    None => write!(f, "it announced {line:?}")?,
-                }
-                write!(f, "; this build speaks version {ours}); both revisions must use the same rtcompare")
-            }
-            HarnessError::Protocol { process, answer, request } => {
-                write!(f, "{process} answered {answer:?} to {request}")
-            }
-            HarnessError::Halted => write!(
-                f,
-                "a lock-step batch could not run, and no process said why; please report this as a bug of rtcompare"
-            ),
-            HarnessError::MissingHere(name) => {
-                write!(f, "this build's own process does not know the comparison `{name}`")
-            }
-            HarnessError::MissingInBaseline(name) => {
-                write!(f, "the baseline build no longer has the comparison `{name}`")
-            }
-            HarnessError::NoRevision(how) => {
-                write!(f, "this comparison is against a git revision, and none was given: {how}")
-            }
-            HarnessError::NoGit(error) => write!(f, "could not run git: {error}; install git or put it on PATH"),
-            HarnessError::Git { args, said } => write!(f, "git {args} said: {said}"),
-            HarnessError::Metadata(why) => write!(f, "{why}"),
-            HarnessError::Misplaced(why) => write!(f, "{why}"),
-            HarnessError::Io { action, path, error } => write!(f, "cannot {action} {}: {error}", path.display()),
-            HarnessError::NotInRepository { dir, problem } => write!(
-                f,
-                "comparing against a git revision needs a git repository, and {} is not in one ({problem}); run from a \
-                 git checkout or unset {}",
-                dir.display(),
-                super::variables::BASELINE_VARIABLE
-            ),
-            HarnessError::UnknownRevision { revision, repository } => write!(
-                f,
-                "git cannot resolve `{revision}` to a commit in {}. Name a branch, tag or commit that exists there; in \
-                 CI, fetch the history first (actions/checkout with `fetch-depth: 0`)",
-                repository.display()
-            ),
-            HarnessError::BaselineBuild { commit, failure } => {
-                write!(f, "the baseline (commit {commit}) does not build: {}", failure.message)
-            }
-            HarnessError::Baseline { revision, problem } => {
-                write!(f, "{}={revision}: {problem}", super::variables::BASELINE_VARIABLE)
-            }
-            HarnessError::InSeries { what, process, count, problem } => {
-                write!(f, "{what} {process} of {count}: {problem}")
-            }
-            HarnessError::Uncounted(why) => {
-                write!(f, "`metric = \"instructions\"` is judged on instruction counts: {why}")
-            }
-            HarnessError::Unconfirmed { said, side, process, problem } => write!(
-                f,
-                "the first round {}, but it could not be confirmed: worker process {process}: {problem}",
-                first_round_said(*said, *side)
-            ),
-        }
+/// [`HarnessError::Died`]'s message: the process, how it ended, and its last words if it had any.
+fn died(process: &Process, how: &How, last_words: &[String], f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    if last_words.is_empty() {
+        write!(f, "{process} {how}")
+    } else {
+        write!(f, "{process} {how}; its last words:\n    {}", last_words.join("\n    "))
     }
 }
 
-impl std::error::Error for HarnessError {}
+/// [`HarnessError::OtherProtocol`]'s message: the version the child announced, or else what it
+/// said.
+fn other_protocol(
+    process: &Process,
+    theirs: &Option<u32>,
+    line: &str,
+    ours: &u32,
+    f: &mut fmt::Formatter<'_>,
+) -> fmt::Result {
+    write!(f, "{process} speaks another version of rtcompare's child protocol (")?;
+    match theirs {
+        Some(theirs) => write!(f, "version {theirs}")?,
+        None => write!(f, "it announced {line:?}")?,
+    }
+    write!(f, "; this build speaks version {ours}); both revisions must use the same rtcompare")
+}
 
 impl HarnessError {
     /// A failed file operation: `action` is a verb ("read", "write", "remove", "create").

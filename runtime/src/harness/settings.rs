@@ -152,16 +152,9 @@ const KNOWN: &[(&str, &str)] = &[
 ];
 
 /// A malformed setting: names the variable, the value and a valid example.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct SettingsError(pub String);
-
-impl std::fmt::Display for SettingsError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for SettingsError {}
 
 impl Settings {
     /// How much of each verdict the text block shows (`RTCOMPARE_VERBOSE`).

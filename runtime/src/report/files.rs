@@ -10,7 +10,6 @@ use super::run::{Run, Test};
 use super::{bmf, gha, json, markdown, svg, tracking};
 use crate::environment::Environment;
 use std::collections::BTreeMap;
-use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -130,21 +129,14 @@ pub(crate) struct Written {
 }
 
 /// A file that cannot be written: what, where, why and how to fix it.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write the {what} at {path}: {source}; {fix}")]
 pub(crate) struct OutputError {
     what: &'static str,
     path: PathBuf,
     source: io::Error,
     fix: String,
 }
-
-impl fmt::Display for OutputError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot write the {} at {}: {}; {}", self.what, self.path.display(), self.source, self.fix)
-    }
-}
-
-impl std::error::Error for OutputError {}
 
 impl Destinations {
     /// The destinations of this process: from the requested paths, `$GITHUB_STEP_SUMMARY`,
