@@ -39,6 +39,7 @@ pub fn normal_quantile(p: f64) -> f64 {
     }
     Normal::standard().inverse_cdf(p)
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;
