@@ -243,14 +243,14 @@ fn measuring_trials(
     records: &Records,
     counter: &Arc<Counter>,
 ) -> Vec<Trial> {
-    let (settings, records, counter) = (settings.clone(), Arc::clone(records), Arc::clone(counter));
+    let (run_settings, records, counter) = (settings.clone(), Arc::clone(records), Arc::clone(counter));
     // Every registered comparison counts towards the confirmation level, whatever the filter:
     // the same level in every format and under every runner.
     let registered = comparisons.len();
-    trials(comparisons, &settings.clone(), move |name, comparison| {
+    trials(comparisons, settings, move |name, comparison| {
         let record = {
             let progress = measuring(name);
-            run_trial(comparison, name, &settings, registered, &counter, progress.hook())
+            run_trial(comparison, name, &run_settings, registered, &counter, progress.hook())
         };
         let outcome = record.failure.clone().map_or(Ok(()), |message| Err(Failed::from(message)));
         records.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(record);

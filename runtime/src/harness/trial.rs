@@ -23,8 +23,9 @@ static MEASURING: Mutex<()> = Mutex::new(());
 
 /// Measures one comparison (never two at once), confirms a win or a loss in fresh processes,
 /// and decides whether its test passes. `registered` is the number of comparisons registered in
-/// the binary, which sets the confirmation level ([`confirmation_alpha`](crate::decide::confirmation_alpha)); `progress` draws the
-/// progress of what this process measures itself.
+/// the binary, which sets the confirmation level
+/// ([`confirmation_alpha`](crate::decide::confirmation_alpha)); `progress` draws the progress of
+/// what this process measures itself.
 pub(crate) fn run_trial(
     comparison: Comparison,
     name: &str,
