@@ -172,6 +172,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_looks_of_a_process_spend_its_shortfall_once() {
+        let mut looks = Looks::new(Role::Screen, &JudgeOptions::default());
+        let interim: Vec<f64> = LOOKS.iter().map(|&t| 1.0 - looks.options_at(t).level).collect();
+        let spent = interim.iter().sum::<f64>() + (1.0 - looks.options_at_end().level);
+        assert!((spent - (1.0 - PROCESS_LEVEL)).abs() < 1e-12, "{interim:?} and the end spent {spent}");
+        assert!(interim.iter().all(|&share| share > 0.0), "every interim look may stop: {interim:?}");
+    }
+
+    #[test]
     fn most_of_the_level_is_kept_for_the_last_look() {
         let mut looks = Looks::new(Role::Screen, &JudgeOptions::default());
         let first = looks.options_at(0.125);
