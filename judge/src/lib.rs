@@ -10,13 +10,14 @@
 //!
 //! | module | what it holds |
 //! | --- | --- |
-//! | [`measure`] | what one process measured, as data: [`Metric`], [`Calibration`], [`Samples`], [`Measured`] |
+//! | [`measure`] | what one process measured, as data: [`Metric`], [`Calibration`], [`Samples`], [`Measured`], the work of a call |
 //! | [`rng`] | the seeded generators: [`Dprng`], [`Cprng`], the bootstrap's stream |
 //! | [`seeds`] | every seed derived from another, by what it is for |
 //! | [`stats`] | the statistics: quantiles, the paired bootstrap, drift, the parity rule, the signed-rank test |
 //! | [`validate`] | the A/A validation of each arm against its twin |
 //! | [`verdict`] | a round's report, its caveats, a confirmation and the judgement they make, as data |
 //! | [`caveats`] | which caveats a verdict carries |
+//! | [`counts`] | a comparison's instruction counts, and how they read beside its time verdict |
 //! | [`judging`] | what makes a report: [`judge`], [`judge_processes`] |
 //! | [`decide`] | when to stop measuring and what to call the result |
 //!
@@ -53,6 +54,7 @@
 #![warn(unnameable_types)]
 
 pub mod caveats;
+pub mod counts;
 pub mod decide;
 pub mod judging;
 pub mod measure;

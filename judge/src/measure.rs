@@ -261,3 +261,43 @@ pub struct Measured {
     /// The interleaved rounds.
     pub samples: Samples,
 }
+/// What a rate counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum ThroughputUnit {
+    /// Bytes, shown with binary prefixes (`MiB/s`).
+    Bytes,
+    /// Elements, shown with decimal prefixes (`Melem/s`).
+    Elements,
+}
+
+impl ThroughputUnit {
+    /// The name used in the results file: `bytes` or `elements`.
+    ///
+    /// ```
+    /// assert_eq!(rtcompare_judge::measure::ThroughputUnit::Bytes.as_str(), "bytes");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ThroughputUnit::Bytes => "bytes",
+            ThroughputUnit::Elements => "elements",
+        }
+    }
+}
+
+/// The work of one call of a test, resolved from its declared throughput (`throughput = bytes(N)`
+/// or `elements(N)`) and size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Work {
+    /// What is counted.
+    pub unit: ThroughputUnit,
+    /// How many per call.
+    pub per_call: u64,
+}
+
+impl Work {
+    /// The rate, in units per second, of calls taking `ns_per_call` nanoseconds each; infinite
+    /// for a call measured at zero.
+    pub fn per_second(self, ns_per_call: f64) -> f64 {
+        self.per_call as f64 * 1e9 / ns_per_call
+    }
+}

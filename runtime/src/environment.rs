@@ -1,149 +1,40 @@
-//! Run-wide facts about the machine and the build, read once before measuring, and the warnings
-//! they call for (an unoptimised build, a busy machine, a power-saving CPU governor).
-//!
-//! Everything is read from the places Linux exposes without privileges (`/proc`, `/sys`) or from
-//! `rustc` and `git` on the `PATH`; what cannot be read is recorded as `"unknown"` (or `null`), and
-//! never stops a run.
+//! Reads the run-wide facts about the machine and the build once, before measuring, from the
+//! places Linux exposes without privileges (`/proc`, `/sys`) and from `rustc` and `git` on the
+//! `PATH`. What cannot be read is recorded as [`UNKNOWN`] (or `None`) and never stops a run; the
+//! facts themselves, and the warnings they call for, are the report's [`Environment`].
 
-use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, SystemTime};
 
-/// Said for any fact that could not be read.
-pub(crate) const UNKNOWN: &str = "unknown";
+use rtcompare_report::{Environment, Git, Profile, Target, UNKNOWN};
 
-/// The machine and build a run measured on, as written to the results file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Environment {
-    /// When the run started, RFC 3339 in UTC.
-    pub started_at: String,
-    /// The CPU's model name.
-    pub cpu_model: String,
-    /// Logical CPUs this process may run on.
-    pub cores: usize,
-    /// 1-, 5- and 15-minute load averages when the run started.
-    pub load_average_start: Option<[f64; 3]>,
-    /// The same when the run ended (filled in after the last comparison).
-    pub load_average_end: Option<[f64; 3]>,
-    /// The first CPU's frequency governor (`performance`, `powersave`, ...).
-    pub governor: String,
-    /// `ac`, `battery` or `unknown`.
-    pub power: String,
-    /// `rustc --version` of the `rustc` on the `PATH` at run time.
-    pub rustc: String,
-    /// What is known of the build profile.
-    pub profile: Profile,
-    /// The target the test binary was built for.
-    pub target: Target,
-    /// The repository's state, or `None` outside a git repository.
-    pub git: Option<Git>,
-}
-
-/// What the test binary knows of its build profile.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Profile {
-    /// `cfg!(debug_assertions)` in the test crate.
-    pub debug_assertions: bool,
-    /// The optimisation level; a binary cannot see its own, so `"unknown"`.
-    pub opt_level: String,
-}
-
-/// The compilation target.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Target {
-    /// `std::env::consts::ARCH`, e.g. `x86_64`.
-    pub arch: String,
-    /// `std::env::consts::OS`, e.g. `linux`.
-    pub os: String,
-    /// `std::env::consts::FAMILY`, e.g. `unix`.
-    pub family: String,
-}
-
-/// The state of the git repository the run started in.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Git {
-    /// `git rev-parse HEAD`.
-    pub commit: String,
-    /// Whether `git status --porcelain` listed any change.
-    pub dirty: bool,
-}
-
-impl Environment {
-    /// Reads every fact now. Runs `rustc` and `git` once each, so call it before measuring.
-    pub(crate) fn read(debug_assertions: bool) -> Environment {
-        Environment {
-            started_at: rfc3339(SystemTime::now()),
-            cpu_model: cpu_model(),
-            cores: std::thread::available_parallelism().map_or(1, usize::from),
-            load_average_start: load_average(),
-            load_average_end: None,
-            governor: first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
-                .unwrap_or_else(|| UNKNOWN.to_owned()),
-            power: power_state(Path::new("/sys/class/power_supply")),
-            rustc: command_line("rustc", &["--version"]).unwrap_or_else(|| UNKNOWN.to_owned()),
-            profile: Profile { debug_assertions, opt_level: UNKNOWN.to_owned() },
-            target: Target {
-                arch: std::env::consts::ARCH.to_owned(),
-                os: std::env::consts::OS.to_owned(),
-                family: std::env::consts::FAMILY.to_owned(),
-            },
-            git: git_state(),
-        }
-    }
-
-    /// Records the load average at the end of the run.
-    pub(crate) fn finish(&mut self) {
-        self.load_average_end = load_average();
-    }
-
-    /// The caveats of this machine and build, each a sentence with its fix. They never stop a
-    /// run: a verdict on a busy laptop is still worth having, with its caveat.
-    pub(crate) fn warnings(&self) -> Vec<String> {
-        let mut warnings = Vec::new();
-        if self.profile.debug_assertions {
-            warnings.push(
-                "this is an unoptimised build (debug assertions are on), measured on purpose (RTCOMPARE_DEBUG=1): the \
-                 timings describe debug code, and no verdict fails a test; run `cargo test --release --test perf` \
-                 to measure the code you ship (or set `opt-level = 3` and `debug-assertions = false` under \
-                 `[profile.test]`)"
-                    .to_owned(),
-            );
-        }
-        let one_minute = self.load_average_start.map_or(0.0, |[one, ..]| one);
-        if one_minute > BUSY_LOAD_PER_CORE * self.cores as f64 {
-            warnings.push(format!(
-                "the machine is busy: the 1-minute load average is {one_minute:.2} on {} cores, so other programs compete \
-                 with the measurements (a build that just finished still counts for about a minute); close other \
-                 programs, or wait a minute and rerun, before trusting a small difference",
-                self.cores
-            ));
-        }
-        if self.governor != UNKNOWN && self.governor != "performance" {
-            warnings.push(format!(
-                "the CPU frequency governor is `{}`, so the clock speed changes under load and timings wander; for \
-                 steadier figures set it to `performance` (`sudo cpupower frequency-set -g performance`)",
-                self.governor
-            ));
-        }
-        if self.power == "battery" {
-            warnings.push(
-                "the machine runs on battery, which often slows and varies the CPU; plug in the power".to_owned(),
-            );
-        }
-        if self.cores < 2 {
-            warnings.push(format!(
-                "only {} core is available, so the operating system and every other program interrupt the \
-                 measurements; use a machine (or CI runner) with at least 2 cores",
-                self.cores
-            ));
-        }
-        warnings
+/// Reads every fact now. Runs `rustc` and `git` once each, so call it before measuring.
+pub(crate) fn read(debug_assertions: bool) -> Environment {
+    Environment {
+        started_at: rfc3339(SystemTime::now()),
+        cpu_model: cpu_model(),
+        cores: std::thread::available_parallelism().map_or(1, usize::from),
+        load_average_start: load_average(),
+        load_average_end: None,
+        governor: first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
+            .unwrap_or_else(|| UNKNOWN.to_owned()),
+        power: power_state(Path::new("/sys/class/power_supply")),
+        rustc: command_line("rustc", &["--version"]).unwrap_or_else(|| UNKNOWN.to_owned()),
+        profile: Profile { debug_assertions, opt_level: UNKNOWN.to_owned() },
+        target: Target {
+            arch: std::env::consts::ARCH.to_owned(),
+            os: std::env::consts::OS.to_owned(),
+            family: std::env::consts::FAMILY.to_owned(),
+        },
+        git: git_state(),
     }
 }
 
-/// A 1-minute load average above this share of the cores means other work competes for them.
-const BUSY_LOAD_PER_CORE: f64 = 0.7;
+/// Records the load average at the end of the run.
+pub(crate) fn finish(environment: &mut Environment) {
+    environment.load_average_end = load_average();
+}
 
 /// The first line of a file, trimmed, if it can be read and is not empty.
 fn first_line(path: impl AsRef<Path>) -> Option<String> {
@@ -277,46 +168,6 @@ mod tests {
         );
         assert_eq!(parse_cpu_model("CPU part\t: 0xd08\nHardware\t: BCM2835\n").as_deref(), Some("BCM2835"));
         assert_eq!(parse_cpu_model("processor\t: 0\n"), None);
-    }
-
-    fn quiet() -> Environment {
-        Environment {
-            started_at: at(0),
-            cpu_model: "test".to_owned(),
-            cores: 8,
-            load_average_start: Some([0.5, 0.5, 0.5]),
-            load_average_end: None,
-            governor: "performance".to_owned(),
-            power: "ac".to_owned(),
-            rustc: UNKNOWN.to_owned(),
-            profile: Profile { debug_assertions: false, opt_level: UNKNOWN.to_owned() },
-            target: Target { arch: "x86_64".to_owned(), os: "linux".to_owned(), family: "unix".to_owned() },
-            git: None,
-        }
-    }
-
-    #[test]
-    fn a_quiet_optimised_machine_has_no_warnings() {
-        assert!(quiet().warnings().is_empty());
-        assert!(
-            Environment { governor: UNKNOWN.to_owned(), power: UNKNOWN.to_owned(), ..quiet() }.warnings().is_empty()
-        );
-    }
-
-    #[test]
-    fn each_caveat_is_one_warning_naming_its_figure() {
-        let cases = [
-            (Environment { profile: Profile { debug_assertions: true, ..quiet().profile }, ..quiet() }, "--release"),
-            (Environment { load_average_start: Some([6.5, 1.0, 1.0]), ..quiet() }, "6.50 on 8 cores"),
-            (Environment { governor: "powersave".to_owned(), ..quiet() }, "`powersave`"),
-            (Environment { power: "battery".to_owned(), ..quiet() }, "plug in"),
-            (Environment { cores: 1, ..quiet() }, "only 1 core"),
-        ];
-        for (environment, phrase) in cases {
-            let warnings = environment.warnings();
-            assert_eq!(warnings.len(), 1, "{warnings:?}");
-            assert!(warnings[0].contains(phrase), "{warnings:?}");
-        }
     }
 
     #[test]

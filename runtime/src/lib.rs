@@ -40,12 +40,11 @@ pub mod report;
 mod scratch;
 #[cfg(test)]
 mod synthetic;
-mod units;
 
 // The judging layer is a crate of its own, `rtcompare-judge`, so that nothing that measures can
 // reach into it; its modules are named here as they were when they lived in this crate.
 pub use rtcompare_judge::stats;
-pub(crate) use rtcompare_judge::{caveats, decide, seeds, validate, verdict};
+pub(crate) use rtcompare_judge::{decide, seeds, validate, verdict};
 
 pub(crate) use compare::measure_and_judge;
 pub(crate) use compare::try_measure;

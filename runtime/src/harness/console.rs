@@ -6,12 +6,12 @@ mod progress;
 pub(crate) use progress::measuring;
 
 use crate::Outcome;
-use crate::report::{
-    Detail, Line, Test, Written, placement_summary, rankings, text_lines, unoptimised_note, with_counts,
-};
 use crate::verdict::Judgement;
 use anstream::{print, println};
 use anstyle::{AnsiColor, Style};
+use rtcompare_report::{
+    Detail, Line, Test, Written, placement_summary, rankings, text_lines, unoptimised_note, with_counts,
+};
 use std::path::Path;
 use std::time::Duration;
 
@@ -202,8 +202,8 @@ pub(crate) fn file_lines(written: &Written) -> Vec<String> {
     }
     for target in &written.markdown {
         let verb = match target.mode {
-            crate::report::Mode::Append => "appended to",
-            crate::report::Mode::Replace => "written to",
+            rtcompare_report::Mode::Append => "appended to",
+            rtcompare_report::Mode::Replace => "written to",
         };
         lines.push(format!("rtcompare: Markdown summary {verb} {} (${})", shown(&target.path), target.variable));
     }

@@ -309,7 +309,7 @@ fn within_limit(per_call_ns: f64, limit: Duration) -> Result<(), String> {
     Err(format!(
         "not counted: a call takes {}, so counting its {CALLS} calls would take about {:.1} s under callgrind, over \
          this comparison's limit of {:.1} s (its time budget; `time = \"...\"` or RTCOMPARE_TIME raise it)",
-        crate::units::format_value(per_call_ns, crate::Metric::Time),
+        rtcompare_report::format_value(per_call_ns, crate::Metric::Time),
         cost.as_secs_f64(),
         limit.as_secs_f64()
     ))

@@ -2,8 +2,8 @@
 //! type, whose message names what failed and, where there is one, the way on.
 
 use crate::child::How;
-use crate::report::first_round_said;
 use crate::stats::Outcome;
+use rtcompare_report::first_round_said;
 use std::fmt;
 use std::io;
 use std::path::PathBuf;

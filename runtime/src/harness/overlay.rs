@@ -83,7 +83,7 @@ pub(crate) fn mirror(from: &Path, to: &Path, folder: &Path) -> Result<(), Harnes
         }
         // Atomically: under nextest several processes of one run mirror the same files while
         // another's Cargo may be reading them.
-        crate::report::write_atomically(&copy, |file| std::io::Write::write_all(file, &bytes))
+        rtcompare_report::write_atomically(&copy, |file| std::io::Write::write_all(file, &bytes))
             .map_err(HarnessError::io("write", &copy))?;
     }
     Ok(())

@@ -9,9 +9,9 @@ use super::counting::Counter;
 use super::optimised::Unavailable;
 use super::unoptimised::refusal;
 use super::{Comparison, Settings, comparisons, run_trial};
-use crate::environment::Environment;
-use crate::report::{Destinations, Run, Test, Written};
 use libtest_mimic::{Arguments, Failed, FormatSetting, Trial};
+use rtcompare_report::Environment;
+use rtcompare_report::{Destinations, Run, Test, Written};
 use std::ffi::OsString;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
@@ -82,7 +82,7 @@ pub fn main(build: BuildInfo) -> ExitCode {
         return ExitCode::from(2);
     }
     let mut session =
-        Session { environment: Environment::read(build.debug_assertions), settings, destinations, counter };
+        Session { environment: crate::environment::read(build.debug_assertions), settings, destinations, counter };
     if args.format == Some(FormatSetting::Json) {
         args.test_threads = args.test_threads.or(Some(1));
         return run_json(&args, &comparisons, &mut session);
@@ -142,7 +142,7 @@ impl Session {
     /// matches nothing leaves the last run's files alone). Prints each failure; returns what was
     /// written and whether everything was.
     fn write_files(&mut self, tests: &[Test]) -> (Written, bool) {
-        self.environment.finish();
+        crate::environment::finish(&mut self.environment);
         if tests.is_empty() {
             return (Written::default(), true);
         }

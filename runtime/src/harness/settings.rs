@@ -4,7 +4,7 @@
 use super::variables::{CHILD_VARIABLE, OPTIMISED_VARIABLE};
 use crate::decide::FIRST_FUTILITY_CHECK;
 use crate::measure::Layout;
-use crate::report::Requested;
+use rtcompare_report::Requested;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -158,8 +158,8 @@ pub struct SettingsError(pub String);
 
 impl Settings {
     /// How much of each verdict the text block shows (`RTCOMPARE_VERBOSE`).
-    pub fn detail(&self) -> crate::report::Detail {
-        if self.verbose { crate::report::Detail::Verbose } else { crate::report::Detail::Short }
+    pub fn detail(&self) -> rtcompare_report::Detail {
+        if self.verbose { rtcompare_report::Detail::Verbose } else { rtcompare_report::Detail::Short }
     }
 
     /// Reads the settings from the process environment.

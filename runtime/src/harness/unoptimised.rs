@@ -4,7 +4,7 @@
 //! self (`optimised.rs`); where it cannot, it measures nothing unless `RTCOMPARE_DEBUG=1` asks for
 //! it. This module words that refusal and the command to run instead.
 
-use crate::report::binary_name;
+use rtcompare_report::binary_name;
 use std::ffi::OsString;
 use std::path::Path;
 

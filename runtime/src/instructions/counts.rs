@@ -1,23 +1,17 @@
-//! From callgrind's counts to what a verdict says about them, pure: the count per call from two
-//! batch sizes, the change between the arms, whether the twins agree, whether time and
-//! instructions tell the same story, and the functions whose counts moved most.
+//! From callgrind's dumps to a comparison's counts, pure: the count per call from two batch
+//! sizes, the change between the arms and the functions whose counts moved most. What a record
+//! keeps of them, and how they read beside the time verdict, is the judging crate's `counts`.
 //!
 //! Under callgrind a batch of `n` calls counts exactly `n · per_call + fixed` instructions (the
 //! loop around the calls and the requests that switch collection on and off are the fixed part):
 //! two sizes give both, whatever the fixed part is.
 
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::profile::Profile;
-use crate::stats::Outcome;
+pub(crate) use rtcompare_judge::counts::*;
 
-/// How far a twin's count per call may be from its primary's, relative, and the arm's count still
-/// be called stable. Identical code counts identically under callgrind, so any difference means
-/// the count varies within the process (a hash seed, a path that depends on timing); the
-/// allowance only keeps a difference of one instruction in a long call from being one.
-pub(crate) const TWIN_TOLERANCE: f64 = 1e-4;
+use super::profile::Profile;
 
 /// One batch under callgrind: how many calls it made and how many instructions it counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,115 +88,6 @@ pub(crate) fn change(candidate: f64, baseline: f64) -> Result<f64, NotCounted> {
     if baseline > 0.0 { Ok(candidate / baseline - 1.0) } else { Err(NotCounted::EmptyBaseline) }
 }
 
-/// Which way an instruction change points, against the verdict's tolerance: [`Outcome::Loss`]
-/// for more instructions beyond it, [`Outcome::Win`] for fewer, else [`Outcome::Parity`].
-pub(crate) fn direction(change: f64, tolerance: f64) -> Outcome {
-    if change > tolerance {
-        Outcome::Loss
-    } else if change < -tolerance {
-        Outcome::Win
-    } else {
-        Outcome::Parity
-    }
-}
-
-/// Whether the time verdict and the instruction change tell the same story.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Agreement {
-    /// Both moved the same way beyond the tolerance, or neither moved.
-    Agrees,
-    /// Time moved and the instructions did not: memory, cache or code layout.
-    TimeOnly,
-    /// The instructions moved and time did not: more (or less) work the CPU hid.
-    InstructionsOnly,
-    /// Time and instructions moved in opposite directions.
-    Opposite,
-}
-
-impl Agreement {
-    /// The name the results file gives it: `agrees`, `time_only`, `instructions_only`,
-    /// `opposite`.
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            Agreement::Agrees => "agrees",
-            Agreement::TimeOnly => "time_only",
-            Agreement::InstructionsOnly => "instructions_only",
-            Agreement::Opposite => "opposite",
-        }
-    }
-}
-
-/// The agreement of a time verdict with an instruction change, both read against the same
-/// tolerance (the verdict's).
-pub(crate) fn agreement(time: Outcome, change: f64, tolerance: f64) -> Agreement {
-    match (time, direction(change, tolerance)) {
-        (time, instructions) if time == instructions => Agreement::Agrees,
-        (Outcome::Parity, _) => Agreement::InstructionsOnly,
-        (_, Outcome::Parity) => Agreement::TimeOnly,
-        _ => Agreement::Opposite,
-    }
-}
-
-/// A value for each of a comparison's four batch loops, named as `harness::Batches` names them.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Routines<T> {
-    pub(crate) candidate: T,
-    pub(crate) candidate_twin: T,
-    pub(crate) baseline: T,
-    pub(crate) baseline_twin: T,
-}
-
-impl Routines<&'static str> {
-    /// The routines' names, as the dumps' labels spell them.
-    pub(crate) const NAMES: Routines<&'static str> = Routines {
-        candidate: "candidate",
-        candidate_twin: "candidate_twin",
-        baseline: "baseline",
-        baseline_twin: "baseline_twin",
-    };
-}
-
-impl<T> Routines<T> {
-    /// Each routine's value with its name.
-    pub(crate) fn named(&self) -> [(&'static str, &T); 4] {
-        let names = Routines::NAMES;
-        [
-            (names.candidate, &self.candidate),
-            (names.candidate_twin, &self.candidate_twin),
-            (names.baseline, &self.baseline),
-            (names.baseline_twin, &self.baseline_twin),
-        ]
-    }
-
-    /// `f` of each routine's value, or the first error.
-    pub(crate) fn try_map<U, E>(&self, mut f: impl FnMut(&T) -> Result<U, E>) -> Result<Routines<U>, E> {
-        Ok(Routines {
-            candidate: f(&self.candidate)?,
-            candidate_twin: f(&self.candidate_twin)?,
-            baseline: f(&self.baseline)?,
-            baseline_twin: f(&self.baseline_twin)?,
-        })
-    }
-}
-
-/// Whether both arms count the same per call as their twins, within [`TWIN_TOLERANCE`].
-pub(crate) fn stable(per_call: &Routines<f64>) -> bool {
-    let close = |primary: f64, twin: f64| (twin - primary).abs() <= TWIN_TOLERANCE * primary.abs();
-    close(per_call.candidate, per_call.candidate_twin) && close(per_call.baseline, per_call.baseline_twin)
-}
-
-/// A function whose inclusive count per call differs between the arms.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct FunctionChange {
-    /// Its demangled name.
-    pub(crate) name: String,
-    /// Instructions per call of the candidate's batch spent in it (and what it called).
-    pub(crate) candidate: f64,
-    /// The same in the baseline's batch.
-    pub(crate) baseline: f64,
-}
-
 /// Every function's inclusive count of event `index` per call, from an arm's two batches
 /// (`(calls, dump)`), leaving out the frames around the counted region, which hold the whole
 /// batch and say nothing about where its instructions went.
@@ -258,63 +143,6 @@ pub(crate) fn label(comparison: u64, routine: &str, calls: u64) -> String {
     format!("rtcompare {comparison} {routine} {calls}")
 }
 
-/// What callgrind counted for one comparison.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Counted {
-    /// Instructions per call of each of the four loops.
-    #[serde(flatten)]
-    pub(crate) per_call: Routines<f64>,
-    /// `candidate / baseline − 1`, per call.
-    pub(crate) change: f64,
-    /// Whether each arm counts what its twin counts.
-    pub(crate) stable: bool,
-    /// The functions whose counts per call moved most, largest first.
-    pub(crate) functions: Vec<FunctionChange>,
-}
-
-impl Counted {
-    /// How far a twin's count per call is from its arm's, relative, the larger of the two arms:
-    /// how much the count varies within the process (0 for code that counts the same every call).
-    pub(crate) fn twin_spread(&self) -> f64 {
-        let apart = |primary: f64, twin: f64| if primary > 0.0 { (twin / primary - 1.0).abs() } else { 0.0 };
-        let p = &self.per_call;
-        apart(p.candidate, p.candidate_twin).max(apart(p.baseline, p.baseline_twin))
-    }
-
-    /// How this count agrees with the time verdict, against its tolerance.
-    pub(crate) fn agreement(&self, time: Outcome, tolerance: f64) -> Agreement {
-        agreement(time, self.change, tolerance)
-    }
-}
-
-/// A comparison's instruction counts as its record carries them: where they come from, what
-/// was counted, and how they read beside the time verdict.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Instructions {
-    /// The counter: `callgrind`.
-    pub(crate) source: String,
-    /// The version of valgrind that counted.
-    pub(crate) valgrind: String,
-    /// The counts.
-    #[serde(flatten)]
-    pub(crate) counted: Counted,
-    /// How the instruction change reads beside the time verdict, against its tolerance.
-    pub(crate) agreement: Agreement,
-}
-
-impl Instructions {
-    /// The record of `counted`, counted by valgrind `version`, read beside a time verdict of
-    /// `time` against `tolerance`.
-    pub(crate) fn new(counted: Counted, version: &str, time: Outcome, tolerance: f64) -> Instructions {
-        Instructions {
-            source: "callgrind".to_owned(),
-            valgrind: version.to_owned(),
-            agreement: counted.agreement(time, tolerance),
-            counted,
-        }
-    }
-}
-
 /// Reads comparison `comparison`'s counts from a run's dumps: the four loops, each run in
 /// batches of `sizes.0` and `sizes.1` calls and dumped under [`label`]; `limit` functions at
 /// most.
@@ -351,6 +179,7 @@ pub(crate) fn counted(
 mod tests {
     use super::*;
     use crate::Dprng;
+    use crate::stats::Outcome;
 
     fn batch(calls: u64, instructions: u64) -> Batch {
         Batch { calls, instructions }

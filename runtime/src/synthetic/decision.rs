@@ -705,7 +705,22 @@ fn the_facade_pins_the_confirmation_level_of_three_registered_comparisons() {
 /// that what it costs is what a whole process costs.
 #[test]
 fn the_pilot_never_stops_early() {
-    use crate::report::fixtures::report;
+    // Sixty rounds with a deterministic ±1 % wobble around `ns` per op, at `slot` of each round.
+    let steady = |ns: f64, slot: u32| {
+        series((0..60).map(|i| ns * (1.0 + 0.002 * ((i * 37 + slot as usize * 3) % 11) as f64 - 0.01)).collect(), slot)
+    };
+    let report = |candidate: f64, baseline: f64| {
+        let samples = Samples {
+            candidate_iters: 10_000,
+            baseline_iters: 10_000,
+            candidate: steady(candidate, 0),
+            candidate_twin: steady(candidate, 1),
+            baseline: steady(baseline, 2),
+            baseline_twin: steady(baseline, 3),
+        };
+        let options = JudgeOptions { resamples: 500, seed: 7, ..JudgeOptions::default() };
+        judge("fast", "slow", Metric::Time, calibration(), samples, &options)
+    };
     let (loss, same) = (report(300.0, 100.0), report(100.0, 100.0));
     assert!(parity_established(&same), "{:?}", same.verdict);
     for (role, stops) in [(Role::Screen, true), (Role::Fresh, true), (Role::Pilot, false)] {

@@ -10,7 +10,7 @@ use crate::verdict::{Caveat, Judgement, Report, WarningKind};
 
 /// What a line of the text block says, so that a terminal can colour it without reading it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Line {
+pub enum Line {
     /// A figure: the arms, the difference, the ratio, sampling and confidence.
     Figure,
     /// The verdict, `win (confirmed)` and so on.
@@ -56,7 +56,7 @@ pub fn render_text(report: &Report, detail: Detail) -> String {
 
 /// The text block's lines of a comparison's judgement, each with what it says; with `work`, each
 /// arm's rate follows its time.
-pub(crate) fn text_lines(judgement: &Judgement, work: Option<Work>, detail: Detail) -> Vec<(Line, String)> {
+pub fn text_lines(judgement: &Judgement, work: Option<Work>, detail: Detail) -> Vec<(Line, String)> {
     let verbose = detail == Detail::Verbose;
     let report = &judgement.first;
     let mut lines = Vec::new();
@@ -123,7 +123,7 @@ fn detail_lines(judgement: &Judgement) -> Vec<String> {
 /// the baseline's time` — the verdict, then the change in the candidate's time (or bytes, or
 /// allocations) relative to the baseline's with criterion's sign (negative is faster) and its
 /// interval, then what it means in words.
-pub(crate) fn verdict_line(judgement: &Judgement) -> String {
+pub fn verdict_line(judgement: &Judgement) -> String {
     let (v, report) = (&judgement.verdict, &judgement.first);
     let e = &report.estimate;
     let meaning = match (v.outcome, v.resolved) {
@@ -142,7 +142,7 @@ pub(crate) fn verdict_line(judgement: &Judgement) -> String {
 }
 
 /// What a change is a change in, per metric.
-pub(crate) fn quantity(metric: Metric) -> &'static str {
+pub fn quantity(metric: Metric) -> &'static str {
     match metric {
         Metric::Time => "time",
         Metric::AllocBytes => "bytes",
@@ -185,7 +185,7 @@ fn confirmation_line(judgement: &Judgement) -> Option<String> {
 }
 
 /// `win (resolved)`, `parity (inconclusive)`, `loss (confirmed)` and so on.
-pub(crate) fn outcome_line(judgement: &Judgement) -> String {
+pub fn outcome_line(judgement: &Judgement) -> String {
     let v = &judgement.verdict;
     let qualifier = match (v.outcome, judgement.confirmed()) {
         (Outcome::Parity, _) if v.resolved => "established",
@@ -201,7 +201,7 @@ pub(crate) fn outcome_line(judgement: &Judgement) -> String {
 /// a factor when the arms are far apart (`is 4.18x faster`, `takes 4.04x the baseline's time`), a
 /// percentage when they are close (`is 1.20 % slower`). "4x slower" is avoided: it is read both
 /// as "takes 4x the time" and as "takes 5x the time".
-pub(crate) fn factor_words(difference: f64, metric: Metric) -> String {
+pub fn factor_words(difference: f64, metric: Metric) -> String {
     let ratio = 1.0 - difference;
     let (less, more, factor_less, factor_more) = match metric {
         Metric::Time => ("is {} faster", "is {} slower", "is {}x faster", "takes {}x the baseline's time"),
@@ -274,7 +274,7 @@ fn scheme_words(scheme: Resampling) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::fixtures;
+    use crate::fixtures;
 
     #[test]
     fn differences_read_as_factors_when_large_and_percentages_when_small() {
@@ -324,12 +324,12 @@ mod tests {
 
     #[test]
     fn with_throughput_each_arm_shows_its_rate_at_its_median() {
-        use crate::measure::{Amount, Throughput, ThroughputUnit};
+        use crate::measure::{ThroughputUnit, Work};
         let judgement = Judgement::of(fixtures::report(25.0, 100.0));
         let report = &judgement.first;
-        let declared = Throughput { unit: ThroughputUnit::Bytes, amount: Amount::Fixed(4096) };
+        let work = Work { unit: ThroughputUnit::Bytes, per_call: 4096 };
         let lines: Vec<String> =
-            text_lines(&judgement, declared.per_call(None), Detail::Verbose).into_iter().map(|(_, l)| l).collect();
+            text_lines(&judgement, Some(work), Detail::Verbose).into_iter().map(|(_, l)| l).collect();
         let candidate = format_rate(4096.0 * 1e9 / report.candidate_summary.median, ThroughputUnit::Bytes);
         let baseline = format_rate(4096.0 * 1e9 / report.baseline_summary.median, ThroughputUnit::Bytes);
         assert!(lines[1].ends_with(&format!(")  {candidate}")) && candidate.ends_with(" GiB/s"), "{lines:?}");

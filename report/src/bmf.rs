@@ -18,7 +18,7 @@ use serde_json::{Map, Value, json};
 
 /// The measure an arm is reported under: Bencher's `latency` for time (nanoseconds, its unit),
 /// the metric's own name for the counted metrics.
-pub(crate) fn measure(metric: Metric) -> &'static str {
+pub fn measure(metric: Metric) -> &'static str {
     match metric {
         Metric::Time => "latency",
         Metric::AllocBytes | Metric::Allocs | Metric::Instructions => metric.as_str(),
@@ -27,7 +27,7 @@ pub(crate) fn measure(metric: Metric) -> &'static str {
 
 /// The arms (from [`super::tracking::arm_entries`]) in the Bencher Metric Format, as JSON text
 /// (`{}` when nothing was measured).
-pub(crate) fn render(arms: &[ArmEntry]) -> String {
+pub fn render(arms: &[ArmEntry]) -> String {
     let mut benchmarks = Map::new();
     for arm in arms {
         let metric = json!({ "value": arm.median, "lower_value": arm.q1, "upper_value": arm.q3 });
@@ -57,7 +57,7 @@ pub(crate) fn render(arms: &[ArmEntry]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::fixtures;
+    use crate::fixtures;
 
     /// The example on Bencher's reference page, one benchmark with the latency measure and all
     /// three values (<https://bencher.dev/docs/reference/bencher-metric-format/>).
@@ -71,8 +71,8 @@ mod tests {
         }
     }"#;
 
-    fn rendered(tests: &[crate::report::Test]) -> Value {
-        serde_json::from_str(&render(&crate::report::tracking::arm_entries(tests))).unwrap()
+    fn rendered(tests: &[crate::Test]) -> Value {
+        serde_json::from_str(&render(&crate::tracking::arm_entries(tests))).unwrap()
     }
 
     #[test]
@@ -115,7 +115,7 @@ mod tests {
     fn a_pair_with_throughput_adds_each_arms_rate_as_a_measure() {
         use crate::measure::{ThroughputUnit, Work};
         let work = Some(Work { unit: ThroughputUnit::Bytes, per_call: 4096 });
-        let records = [crate::report::Test { work, ..fixtures::record("perf::fast_vs_slow", 25.0, 100.0) }];
+        let records = [crate::Test { work, ..fixtures::record("perf::fast_vs_slow", 25.0, 100.0) }];
         let ours = rendered(&records);
         let report = &records[0].judgement.as_ref().unwrap().first;
         let rate = &ours["perf::fast_vs_slow/candidate"]["bytes_per_second"];
@@ -126,9 +126,9 @@ mod tests {
 
     #[test]
     fn counted_instructions_are_a_measure_of_each_arm_without_bounds() {
-        use crate::report::instructions::tests::counts;
+        use crate::instructions::tests::counts;
         let instructions = Some(counts(25_027.0, 20_019.0, crate::Outcome::Loss));
-        let records = [crate::report::Test { instructions, ..fixtures::record("perf::fast_vs_slow", 125.0, 100.0) }];
+        let records = [crate::Test { instructions, ..fixtures::record("perf::fast_vs_slow", 125.0, 100.0) }];
         let ours = rendered(&records);
         assert_eq!(ours["perf::fast_vs_slow/candidate"]["instructions"], json!({ "value": 25_027.0 }));
         assert_eq!(ours["perf::fast_vs_slow/baseline"]["instructions"], json!({ "value": 20_019.0 }));

@@ -10,15 +10,15 @@
 use super::run::{Run, Test};
 use super::sentences::sentence;
 use crate::Metric;
+use crate::counts::Instructions;
 use crate::environment::Environment;
-use crate::instructions::counts::Instructions;
 use crate::verdict::{Caveat, Confirmation, ProcessMean, Report, Verdict};
 use serde::Serialize;
 use serde_json::ser::Formatter;
 use std::io;
 
 /// The version of the results file's layout.
-pub(crate) const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 2;
 
 #[derive(Serialize)]
 struct ResultsFile<'a> {
@@ -85,7 +85,7 @@ struct Warning {
 }
 
 /// The results file of a run, as JSON text.
-pub(crate) fn render(run: &Run<'_>) -> String {
+pub fn render(run: &Run<'_>) -> String {
     let file = ResultsFile {
         schema_version: SCHEMA_VERSION,
         rtcompare_version: env!("CARGO_PKG_VERSION"),
@@ -205,7 +205,7 @@ impl Formatter for FlatArrays {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::fixtures;
+    use crate::fixtures;
     use serde_json::Value;
 
     fn rendered() -> Value {
@@ -219,8 +219,8 @@ mod tests {
         use crate::measure::{ThroughputUnit, Work};
         let work = Some(Work { unit: ThroughputUnit::Elements, per_call: 1_000 });
         let records = [
-            crate::report::Test { work, ..fixtures::record("perf::fast_vs_slow", 50.0, 100.0) },
-            crate::report::Test { work, ..fixtures::panicked("perf::boom_vs_slow") },
+            crate::Test { work, ..fixtures::record("perf::fast_vs_slow", 50.0, 100.0) },
+            crate::Test { work, ..fixtures::panicked("perf::boom_vs_slow") },
         ];
         let environment = fixtures::environment();
         let file: Value = serde_json::from_str(&render(&fixtures::run(&environment, &records, false))).unwrap();

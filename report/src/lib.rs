@@ -1,24 +1,33 @@
-//! A comparison's [`Report`] and what it is made of, and how to show one: the text block
-//! printed under a test ([`render_text`]), its picture ([`render_svg`]), and the units both use
-//! ([`format_value`], [`format_ns`]).
+//! How rtcompare tells a comparison's outcome: every sentence about a verdict ([`sentence`] for a
+//! caveat, a test's failure), the text block printed under a test ([`render_text`]), its picture
+//! ([`render_svg`]), the units they share ([`format_value`], [`format_ns`]), and the files a run
+//! leaves behind: the JSON results file, a Markdown summary, one SVG picture per comparison, and
+//! the files continuous-benchmarking tools read (Bencher Metric Format, github-action-benchmark
+//! JSON). Each comparison saves its [`Test`] record in the run's folder; the run's files are
+//! rendered from every record there ([`Destinations::write`]).
+//!
+//! An internal crate: depend on `rtcompare`, which re-exports the public API. Its version moves
+//! together with rtcompare's, and it is not stable on its own. It neither measures nor judges:
+//! it renders what `rtcompare-judge` decided and the runtime recorded, and starts no process.
+//! Besides the files it writes and the run's records it reads, the only outside facts it reads
+//! are where a run's files go ([`Destinations::resolve`]: nextest's run id,
+//! `$GITHUB_STEP_SUMMARY`, the test binary's name).
 //!
 //! ```
-//! use rtcompare_runtime::report::{Detail, render_text};
+//! use rtcompare_report::{Detail, render_text};
 //! use rtcompare_runtime::{Arm, Options, compare};
 //! use std::time::Duration;
 //! let options = Options { budget: Duration::from_millis(20), ..Options::default() };
 //! let report = compare(Arm::from_fn("add", || 1 + 1), Arm::from_fn("mul", || 2 * 1), &options);
 //! println!("{}", render_text(&report, Detail::Short));
 //! ```
-//!
-//! Every sentence about a verdict is written here too ([`sentence`] for a caveat, a test's
-//! failure), and inside the crate this module makes the files a run leaves behind (the JSON results
-//! file, a Markdown summary, one SVG picture per comparison, and the files continuous-benchmarking
-//! tools read: Bencher Metric Format and github-action-benchmark JSON), from the record each
-//! comparison of the run saved.
+
+#![warn(missing_docs)]
+#![warn(unnameable_types)]
 
 mod atomic;
 mod bmf;
+mod environment;
 mod failure;
 mod files;
 mod gha;
@@ -30,42 +39,44 @@ mod markdown;
 mod ranking;
 mod records;
 mod run;
+#[cfg(test)]
+#[path = "../../runtime/src/scratch.rs"]
+mod scratch;
 mod sentences;
 mod svg;
 mod text;
 mod tracking;
+mod units;
 
-pub use crate::measure::{Calibration, Samples, Series};
-pub use crate::units::{format_ns, format_value};
-pub use crate::validate::{PlacementSpread, Validation};
-pub use crate::verdict::{
-    ArmRole, CLEAR_BEYOND_TOLERANCE, Caveat, DriftSeries, DriftTests, Ending, Report, ResamplingInfo, RoundFigures,
-    Settle, ThresholdConfidence, Validations, Verdict, WarningKind,
+// The judging crate's modules and names, as the rendering code names them.
+use rtcompare_judge::{Caveat, Metric, Outcome, caveats, counts, measure, stats, validate, verdict};
+
+pub use atomic::write_atomically;
+pub use environment::{Environment, Git, Profile, Target, UNKNOWN};
+pub use failure::{Failure, failure_message, uncounted_message, unoptimised_note};
+pub use files::{
+    Destinations, MarkdownTarget, Mode, OutputError, Requested, TrackingFormat, TrackingTarget, Written, binary_name,
 };
-pub(crate) use atomic::write_atomically;
-pub(crate) use failure::{Failure, failure_message, uncounted_message, unoptimised_note};
-pub(crate) use files::{Destinations, Mode, Requested, Written, binary_name};
-pub(crate) use instructions::with_counts;
-pub(crate) use ranking::rankings;
-pub(crate) use run::{Run, Test};
-pub use sentences::sentence;
-pub(crate) use sentences::{first_round_said, placement_summary};
+pub use instructions::with_counts;
+pub use ranking::{Ranking, rankings};
+pub use run::{Run, Test};
+pub use sentences::{first_round_said, placement_summary, sentence};
 pub use svg::render_svg;
-pub use text::{Detail, render_text};
-pub(crate) use text::{Line, factor_words, outcome_line, text_lines};
+pub use text::{Detail, Line, factor_words, outcome_line, render_text, text_lines};
+pub use units::{format_ns, format_value};
 
 /// Reports and records with known figures, for the tests of every output.
 #[cfg(test)]
-pub(crate) mod fixtures {
+pub mod fixtures {
     use super::run::{Run, Test};
-    use crate::environment::Environment;
+    use crate::environment::{Environment, Git, Profile, Target, UNKNOWN};
     use crate::measure::{Calibration, Samples, Series};
     use crate::verdict::{Confirmation, Ending, Judgement};
-    use crate::{JudgeOptions, Metric, Report, judge};
+    use rtcompare_judge::{JudgeOptions, Metric, Report, judge};
     use std::time::Duration;
 
     /// Rounds in every fixture report.
-    pub(crate) const ROUNDS: usize = 60;
+    pub const ROUNDS: usize = 60;
 
     /// A series around `median` with a deterministic ±2 % wobble, measured at `slot` of each
     /// round of four.
@@ -77,7 +88,7 @@ pub(crate) mod fixtures {
 
     /// A judged report of a candidate around `candidate` ns/op against a baseline around
     /// `baseline` ns/op.
-    pub(crate) fn report(candidate: f64, baseline: f64) -> Report {
+    pub fn report(candidate: f64, baseline: f64) -> Report {
         let samples = Samples {
             candidate_iters: 1000,
             baseline_iters: 1000,
@@ -101,8 +112,8 @@ pub(crate) mod fixtures {
     }
 
     /// `first` with a confirmation that `second` repeated it at the first look.
-    pub(crate) fn confirmed(first: Report, second: Report) -> Judgement {
-        crate::decide::conclude(
+    pub fn confirmed(first: Report, second: Report) -> Judgement {
+        rtcompare_judge::decide::conclude(
             first,
             Confirmation { report: second, confirmed: true, planned: 10, ending: Ending::Confirmed, settle: None },
         )
@@ -130,40 +141,52 @@ pub(crate) mod fixtures {
     }
 
     /// A measured, passing test.
-    pub(crate) fn record(name: &str, candidate: f64, baseline: f64) -> Test {
+    pub fn record(name: &str, candidate: f64, baseline: f64) -> Test {
         measured(name, report(candidate, baseline))
     }
 
     /// A passing test that measured `report` and confirmed nothing.
-    pub(crate) fn measured(name: &str, report: Report) -> Test {
+    pub fn measured(name: &str, report: Report) -> Test {
         judged(name, Judgement::of(report))
     }
 
     /// A passing test judged so.
-    pub(crate) fn judged(name: &str, judgement: Judgement) -> Test {
+    pub fn judged(name: &str, judgement: Judgement) -> Test {
         test(name, "fast", Some(judgement), None)
     }
 
     /// A test whose measured function panicked.
-    pub(crate) fn panicked(name: &str) -> Test {
+    pub fn panicked(name: &str) -> Test {
         test(name, "boom", None, Some("a measured function panicked: boom"))
     }
 
     /// A run of `tests` with the default budget and seed.
-    pub(crate) fn run<'a>(environment: &'a Environment, tests: &'a [Test], unoptimised: bool) -> Run<'a> {
+    pub fn run<'a>(environment: &'a Environment, tests: &'a [Test], unoptimised: bool) -> Run<'a> {
         Run { binary: "perf", budget: Duration::from_secs(1), seed: 0x005E_ED0F_C0A7, unoptimised, environment, tests }
     }
 
-    /// The environment of this machine, read as a run would.
-    pub(crate) fn environment() -> Environment {
-        Environment::read(false)
+    /// A quiet, optimised machine: one no warning is about.
+    pub fn environment() -> Environment {
+        Environment {
+            started_at: "2026-01-01T00:00:00Z".to_owned(),
+            cpu_model: "test".to_owned(),
+            cores: 8,
+            load_average_start: Some([0.5, 0.5, 0.5]),
+            load_average_end: None,
+            governor: "performance".to_owned(),
+            power: "ac".to_owned(),
+            rustc: UNKNOWN.to_owned(),
+            profile: Profile { debug_assertions: false, opt_level: UNKNOWN.to_owned() },
+            target: Target { arch: "x86_64".to_owned(), os: "linux".to_owned(), family: "unix".to_owned() },
+            git: Some(Git { commit: "0".repeat(40), dirty: false }),
+        }
     }
 
     /// The shape of a JSON document, to check a file against a published example: each number
     /// becomes `"number"`, each string `"string"` (and so on), an array the distinct shapes of
     /// its elements. The keys of objects at the nesting depths in `named` (0 = the top) are
     /// names rather than fields: they become one `"*"`, and all their values must share a shape.
-    pub(crate) fn skeleton(value: &serde_json::Value, named: &[usize]) -> serde_json::Value {
+    pub fn skeleton(value: &serde_json::Value, named: &[usize]) -> serde_json::Value {
         skeleton_at(value, named, 0)
     }
 

@@ -12,7 +12,7 @@ use crate::units::{change_interval, change_pct, format_rate, pct, signed_pct};
 use std::fmt::Write;
 
 /// The summary of a run as Markdown.
-pub(crate) fn render(run: &Run<'_>) -> String {
+pub fn render(run: &Run<'_>) -> String {
     let mut out = String::new();
     // Writing to a String cannot fail; the results are ignored for that reason.
     let _ = writeln!(out, "### rtcompare: `{}`\n", run.binary);
@@ -177,7 +177,7 @@ fn code(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::fixtures;
+    use crate::fixtures;
 
     fn summary(tests: &[Test]) -> String {
         let environment = fixtures::environment();
@@ -218,7 +218,7 @@ mod tests {
         use crate::measure::{ThroughputUnit, Work};
         let work = Some(Work { unit: ThroughputUnit::Elements, per_call: 1_000 });
         let records = [
-            crate::report::Test { work, ..fixtures::record("perf::fast_vs_slow", 25.0, 100.0) },
+            crate::Test { work, ..fixtures::record("perf::fast_vs_slow", 25.0, 100.0) },
             fixtures::record("perf::other_vs_slow", 50.0, 100.0),
             fixtures::panicked("perf::boom_vs_slow"),
         ];
@@ -237,8 +237,8 @@ mod tests {
 
     #[test]
     fn counted_comparisons_add_a_column_and_where_the_instructions_went() {
-        use crate::report::instructions::tests::counts;
-        let counted = crate::report::Test {
+        use crate::instructions::tests::counts;
+        let counted = crate::Test {
             instructions: Some(counts(25_027.0, 20_019.0, Outcome::Loss)),
             ..fixtures::record("perf::fast_vs_slow", 125.0, 100.0)
         };

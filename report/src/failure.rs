@@ -4,7 +4,7 @@
 
 use super::instructions::failure_clause;
 use crate::Metric;
-use crate::instructions::counts::Instructions;
+use crate::counts::Instructions;
 use crate::stats::Outcome;
 use crate::units::{change_interval, change_pct, format_value};
 use crate::verdict::Judgement;
@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 /// Why a verdict fails its test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub(crate) enum Failure {
+pub enum Failure {
     /// A confirmed loss, where none was allowed.
     Loss,
     /// Anything but a confirmed win, where a win was expected (`expect = "win"`).
@@ -23,7 +23,7 @@ pub(crate) enum Failure {
 /// The failure message of a test whose verdict in `judgement` failed it for `failure`: what was
 /// compared, the verdict, and the figures it rests on; with `instructions`, where the
 /// instructions went.
-pub(crate) fn failure_message(judgement: &Judgement, failure: Failure, instructions: Option<&Instructions>) -> String {
+pub fn failure_message(judgement: &Judgement, failure: Failure, instructions: Option<&Instructions>) -> String {
     let report = &judgement.first;
     let counts = instructions.map(|i| failure_clause(i, &report.candidate, &report.baseline)).unwrap_or_default();
     format!("{}{counts}", verdict_failure(judgement, failure))
@@ -31,7 +31,7 @@ pub(crate) fn failure_message(judgement: &Judgement, failure: Failure, instructi
 
 /// The failure of a comparison whose instructions could not be counted, where counting is
 /// required (`RTCOMPARE_INSTRUCTIONS=callgrind`).
-pub(crate) fn uncounted_message(why: &str) -> String {
+pub fn uncounted_message(why: &str) -> String {
     format!("instructions could not be counted, and RTCOMPARE_INSTRUCTIONS=callgrind requires it: {why}")
 }
 
@@ -88,7 +88,7 @@ fn confirmed_in(judgement: &Judgement) -> String {
 /// The line under a verdict measured in an unoptimised build (`RTCOMPARE_DEBUG=1`): that the
 /// figures describe debug code, and whether the verdict would have failed the test in an
 /// optimised build (`would_fail`).
-pub(crate) fn unoptimised_note(would_fail: bool) -> String {
+pub fn unoptimised_note(would_fail: bool) -> String {
     let consequence = if would_fail {
         "in an optimised build this verdict would fail the test; here it is reported and the test passes"
     } else {
@@ -100,7 +100,7 @@ pub(crate) fn unoptimised_note(would_fail: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::fixtures;
+    use crate::fixtures;
 
     #[test]
     fn a_failure_names_the_arms_and_gives_the_figures() {
@@ -118,7 +118,7 @@ mod tests {
             ),
             "{message}"
         );
-        let counts = crate::report::instructions::tests::counts(25_027.0, 20_019.0, Outcome::Loss);
+        let counts = crate::instructions::tests::counts(25_027.0, 20_019.0, Outcome::Loss);
         let message = failure_message(&loss, Failure::Loss, Some(&counts));
         assert!(message.ends_with("; instructions +25.02 % per call (agrees with time), most in `perf::spin` 20,018 → 25,021, `perf::extra_step` 0 → 6"), "{message}");
     }

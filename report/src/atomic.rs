@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A hidden file in the same directory as `path`, so that renaming it over `path` is atomic; its
 /// name is this process's and this call's, so that no two writers share one.
-pub(crate) fn sibling(path: &Path, purpose: &str) -> PathBuf {
+pub fn sibling(path: &Path, purpose: &str) -> PathBuf {
     static CALLS: AtomicU64 = AtomicU64::new(0);
     let name = path.file_name().map_or_else(|| "rtcompare".into(), |n| n.to_string_lossy());
     let call = CALLS.fetch_add(1, Ordering::Relaxed);
@@ -19,7 +19,7 @@ pub(crate) fn sibling(path: &Path, purpose: &str) -> PathBuf {
 /// Writes `path` through a temporary file in the same directory and a rename, so readers see the
 /// old file or the new one, never half of one. On failure the temporary file is removed and any
 /// older file is left as it was.
-pub(crate) fn write_atomically(path: &Path, fill: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
+pub fn write_atomically(path: &Path, fill: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
     let temporary = sibling(path, "tmp");
     let result = File::create(&temporary)
         .and_then(|mut file| fill(&mut file).and_then(|()| file.sync_all()))

@@ -28,7 +28,7 @@ struct Entry {
 /// The arms (from [`super::tracking::arm_entries`]) as github-action-benchmark
 /// `customSmallerIsBetter` JSON (`[]` when nothing was measured); `unoptimised` says the run
 /// measured a debug build on purpose.
-pub(crate) fn render(arms: &[ArmEntry], unoptimised: bool) -> String {
+pub fn render(arms: &[ArmEntry], unoptimised: bool) -> String {
     let mut entries: Vec<Entry> = Vec::new();
     for arm in arms {
         entries.push(entry(arm, unoptimised));
@@ -93,7 +93,7 @@ fn significant(value: f64, digits: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::fixtures;
+    use crate::fixtures;
     use serde_json::Value;
 
     /// The example in github-action-benchmark's README for the custom tools: the second entry
@@ -113,8 +113,8 @@ mod tests {
         }
     ]"#;
 
-    fn rendered(tests: &[crate::report::Test], debug: bool) -> Value {
-        serde_json::from_str(&render(&crate::report::tracking::arm_entries(tests), debug)).unwrap()
+    fn rendered(tests: &[crate::Test], debug: bool) -> Value {
+        serde_json::from_str(&render(&crate::tracking::arm_entries(tests), debug)).unwrap()
     }
 
     #[test]
@@ -158,9 +158,9 @@ mod tests {
 
     #[test]
     fn counted_instructions_are_an_entry_of_their_own_per_arm() {
-        use crate::report::instructions::tests::counts;
+        use crate::instructions::tests::counts;
         let instructions = Some(counts(25_027.0, 20_019.0, crate::Outcome::Loss));
-        let records = [crate::report::Test { instructions, ..fixtures::record("perf::fast_vs_slow", 125.0, 100.0) }];
+        let records = [crate::Test { instructions, ..fixtures::record("perf::fast_vs_slow", 125.0, 100.0) }];
         let ours = rendered(&records, false);
         let names: Vec<&str> = ours.as_array().unwrap().iter().filter_map(|e| e["name"].as_str()).collect();
         assert_eq!(

@@ -18,7 +18,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// The paths a run was asked to write to; `None` takes the default (the results file) or
 /// writes nothing (the others).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Requested {
+pub struct Requested {
     /// `RTCOMPARE_RESULTS`: the JSON results file (default under the target directory).
     pub results: Option<PathBuf>,
     /// `RTCOMPARE_MARKDOWN`: a Markdown summary to write (on GitHub Actions the summary is also
@@ -32,7 +32,7 @@ pub(crate) struct Requested {
 
 /// How a Markdown destination is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Mode {
+pub enum Mode {
     /// Added to the end (`$GITHUB_STEP_SUMMARY` collects every step's summary).
     Append,
     /// Replaced whole (`RTCOMPARE_MARKDOWN`).
@@ -41,7 +41,7 @@ pub(crate) enum Mode {
 
 /// A Markdown summary's destination.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct MarkdownTarget {
+pub struct MarkdownTarget {
     /// The file.
     pub path: PathBuf,
     /// Append or replace.
@@ -52,7 +52,7 @@ pub(crate) struct MarkdownTarget {
 
 /// Where a run's files go.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Destinations {
+pub struct Destinations {
     /// The test binary's name without Cargo's hash.
     pub binary: String,
     /// The JSON results file.
@@ -65,15 +65,15 @@ pub(crate) struct Destinations {
     pub tracking: Vec<TrackingTarget>,
     /// The records of the run this process is part of: the nextest run (`NEXTEST_RUN_ID`), or
     /// this process alone.
-    pub records: RunFolder,
+    pub(crate) records: RunFolder,
     /// The length of the appended Markdown summary (`$GITHUB_STEP_SUMMARY`) when this process
     /// started: the run's summary replaces what comes after it.
-    pub step_summary_start: Option<u64>,
+    pub(crate) step_summary_start: Option<u64>,
 }
 
 /// A file for a continuous-benchmarking tool.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct TrackingTarget {
+pub struct TrackingTarget {
     /// The file.
     pub path: PathBuf,
     /// Which format.
@@ -82,7 +82,7 @@ pub(crate) struct TrackingTarget {
 
 /// The formats continuous-benchmarking tools read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum TrackingFormat {
+pub enum TrackingFormat {
     /// Bencher Metric Format (`RTCOMPARE_BMF`).
     Bmf,
     /// github-action-benchmark `customSmallerIsBetter` JSON (`RTCOMPARE_GHA_BENCHMARK`).
@@ -91,7 +91,7 @@ pub(crate) enum TrackingFormat {
 
 impl TrackingFormat {
     /// The file's name in messages.
-    pub(crate) fn what(self) -> &'static str {
+    pub fn what(self) -> &'static str {
         match self {
             TrackingFormat::Bmf => "Bencher Metric Format file",
             TrackingFormat::GhaBenchmark => "github-action-benchmark file",
@@ -99,7 +99,7 @@ impl TrackingFormat {
     }
 
     /// The variable that names the file.
-    pub(crate) fn variable(self) -> &'static str {
+    pub fn variable(self) -> &'static str {
         match self {
             TrackingFormat::Bmf => "RTCOMPARE_BMF",
             TrackingFormat::GhaBenchmark => "RTCOMPARE_GHA_BENCHMARK",
@@ -117,7 +117,7 @@ impl TrackingFormat {
 
 /// What was written, for the closing summary.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Written {
+pub struct Written {
     /// The results file.
     pub results: Option<PathBuf>,
     /// The pictures' directory and how many were written there.
@@ -131,7 +131,7 @@ pub(crate) struct Written {
 /// A file that cannot be written: what, where, why and how to fix it.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot write the {what} at {path}: {source}; {fix}")]
-pub(crate) struct OutputError {
+pub struct OutputError {
     what: &'static str,
     path: PathBuf,
     source: io::Error,
@@ -141,7 +141,7 @@ pub(crate) struct OutputError {
 impl Destinations {
     /// The destinations of this process: from the requested paths, `$GITHUB_STEP_SUMMARY`,
     /// `NEXTEST_RUN_ID` and the test binary's own path.
-    pub(crate) fn resolve(settings: &Requested) -> Destinations {
+    pub fn resolve(settings: &Requested) -> Destinations {
         let exe = std::env::current_exe().ok();
         let step_summary = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()).map(PathBuf::from);
         let run = std::env::var("NEXTEST_RUN_ID").ok().filter(|id| !id.is_empty()).unwrap_or_else(own_run_id);
@@ -186,7 +186,7 @@ impl Destinations {
 
     /// Creates the directories and proves each destination writable, so that a wrong path fails
     /// the run before minutes of measuring rather than after.
-    pub(crate) fn probe(&self) -> Result<(), OutputError> {
+    pub fn probe(&self) -> Result<(), OutputError> {
         let results_error = |source| OutputError {
             what: "results file",
             path: self.results.clone(),
@@ -234,7 +234,7 @@ impl Destinations {
     /// then writes the results file, the Markdown summaries and the continuous-benchmarking files
     /// of every test of the run, from the run's records. Returns what was written and every
     /// error (one failure does not stop the others).
-    pub(crate) fn write(&self, run: &Run<'_>) -> (Written, Vec<OutputError>) {
+    pub fn write(&self, run: &Run<'_>) -> (Written, Vec<OutputError>) {
         let mut errors = Vec::new();
         let pictures = self.write_pictures(run, &mut errors);
         for test in run.tests {
@@ -354,7 +354,7 @@ fn records_error(records: &RunFolder, source: io::Error) -> OutputError {
 }
 
 /// `…/deps/perf-1a2b3c4d5e6f7a8b` → `perf`: the file stem without Cargo's `-<hash>` suffix.
-pub(crate) fn binary_name(exe: &Path) -> Option<String> {
+pub fn binary_name(exe: &Path) -> Option<String> {
     let stem = exe.file_stem()?.to_str()?;
     let name = match stem.rsplit_once('-') {
         Some((name, hash)) if !name.is_empty() && hash.len() >= 8 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => {
@@ -553,9 +553,9 @@ mod tests {
     }
 
     /// Writes the files of a process that ran `tests`, failing on any error.
-    fn finish(destinations: &Destinations, tests: &[crate::report::Test]) -> Written {
-        let environment = crate::report::fixtures::environment();
-        let (written, errors) = destinations.write(&crate::report::fixtures::run(&environment, tests, false));
+    fn finish(destinations: &Destinations, tests: &[crate::Test]) -> Written {
+        let environment = crate::fixtures::environment();
+        let (written, errors) = destinations.write(&crate::fixtures::run(&environment, tests, false));
         assert!(errors.is_empty(), "{}", errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"));
         written
     }
@@ -575,7 +575,7 @@ mod tests {
 
     #[test]
     fn processes_of_one_nextest_run_each_add_their_test_to_the_same_files() {
-        use crate::report::fixtures::record;
+        use crate::fixtures::record;
         let dir = scratch("shared");
         // Two processes of one run, each with the destinations it resolved when it started.
         let (first, second) = (process_of_run(&dir, "run-1", None), process_of_run(&dir, "run-1", None));
@@ -600,7 +600,7 @@ mod tests {
     /// lets go; the other then writes files holding a record saved meanwhile.
     #[test]
     fn a_process_writes_the_runs_files_only_while_it_holds_the_run() {
-        use crate::report::fixtures::record;
+        use crate::fixtures::record;
         let dir = scratch("held");
         let (first, second) = (process_of_run(&dir, "run-1", None), process_of_run(&dir, "run-1", None));
         let held = first.records.hold().expect("the run's folder can be held");
@@ -625,7 +625,7 @@ mod tests {
     /// leave files that hold every one of their tests.
     #[test]
     fn processes_that_write_at_once_leave_every_test_in_the_files() {
-        use crate::report::fixtures::record;
+        use crate::fixtures::record;
         let dir = scratch("race");
         let names: Vec<String> = (0..6).map(|i| format!("perf::f{i}_vs_slow")).collect();
         let processes: Vec<Destinations> = names.iter().map(|_| process_of_run(&dir, "run", None)).collect();
@@ -640,7 +640,7 @@ mod tests {
 
     #[test]
     fn a_process_killed_while_writing_its_record_loses_only_its_own_test() {
-        use crate::report::fixtures::record;
+        use crate::fixtures::record;
         let dir = scratch("killed");
         finish(&process_of_run(&dir, "run", None), &[record("perf::a_vs_slow", 50.0, 100.0)]);
         // What a process killed inside `write_atomically` leaves: a temporary file, half written.
@@ -651,14 +651,14 @@ mod tests {
 
     #[test]
     fn an_unreadable_record_is_named_and_the_process_still_writes_its_own_test() {
-        use crate::report::fixtures::record;
+        use crate::fixtures::record;
         let dir = scratch("unreadable");
         let destinations = process_of_run(&dir, "run", None);
         std::fs::create_dir_all(dir.join("perf/.runs/run")).unwrap();
         std::fs::write(dir.join("perf/.runs/run/0-1.json"), "not a record").unwrap();
-        let environment = crate::report::fixtures::environment();
+        let environment = crate::fixtures::environment();
         let tests = [record("perf::a_vs_slow", 50.0, 100.0)];
-        let (written, errors) = destinations.write(&crate::report::fixtures::run(&environment, &tests, false));
+        let (written, errors) = destinations.write(&crate::fixtures::run(&environment, &tests, false));
         let message = errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n");
         assert!(
             errors.len() == 1 && message.contains("0-1.json") && message.contains("remove the folder"),
@@ -670,7 +670,7 @@ mod tests {
 
     #[test]
     fn the_step_summary_of_a_nextest_run_is_one_summary_after_what_came_before() {
-        use crate::report::fixtures::record;
+        use crate::fixtures::record;
         let dir = scratch("step-summary");
         let summary = dir.join("step_summary.md");
         std::fs::write(&summary, "## an earlier step\n").unwrap();
@@ -687,7 +687,7 @@ mod tests {
 
     #[test]
     fn without_a_nextest_run_each_run_writes_its_own_tests_and_appends_its_summary() {
-        use crate::report::fixtures::record;
+        use crate::fixtures::record;
         let dir = scratch("cargo-test");
         let summary = dir.join("step_summary.md");
         let settings = Requested { results: Some(dir.join("perf.json")), ..Requested::default() };
@@ -706,7 +706,7 @@ mod tests {
     /// not be saved, and say when the run's first process started.
     #[test]
     fn a_run_is_every_record_and_this_processs_own_tests_from_its_first_start() {
-        use crate::report::fixtures;
+        use crate::fixtures;
         let environment = fixtures::environment();
         let saved = |name: &str, started_at: &str, start: u64| Record {
             started_at: started_at.to_owned(),

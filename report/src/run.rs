@@ -4,15 +4,15 @@
 
 use super::failure::Failure;
 use crate::Metric;
+use crate::counts::Instructions;
 use crate::environment::Environment;
-use crate::instructions::counts::Instructions;
 use crate::measure::Work;
 use crate::verdict::Judgement;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// A finished run: everything the files are made from.
-pub(crate) struct Run<'a> {
+pub struct Run<'a> {
     /// The test binary's name without Cargo's hash (`perf`).
     pub binary: &'a str,
     /// The measurement budget per comparison (`RTCOMPARE_TIME`).
@@ -29,7 +29,7 @@ pub(crate) struct Run<'a> {
 
 /// One test of a run: what its attribute declared and what came of it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Test {
+pub struct Test {
     /// The libtest name.
     pub name: String,
     /// The module the attribute is in; the same baseline text elsewhere may name another
@@ -71,7 +71,7 @@ pub(crate) struct Test {
 
 impl Test {
     /// Whether the test passed.
-    pub(crate) fn passed(&self) -> bool {
+    pub fn passed(&self) -> bool {
         self.failure.is_none()
     }
 }

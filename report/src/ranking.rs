@@ -12,7 +12,7 @@ use std::fmt::Write;
 
 /// One baseline's candidates, fastest first.
 #[derive(Debug)]
-pub(crate) struct Ranking {
+pub struct Ranking {
     baseline: String,
     size: Option<u64>,
     metric: Metric,
@@ -31,7 +31,7 @@ struct Row {
 
 /// A table for each baseline (in its module, at one size, on one metric) that two or more
 /// measured tests of `tests` compare against.
-pub(crate) fn rankings(tests: &[Test]) -> Vec<Ranking> {
+pub fn rankings(tests: &[Test]) -> Vec<Ranking> {
     let mut groups: BTreeMap<(&str, &str, Option<u64>, &str), Ranking> = BTreeMap::new();
     for test in tests {
         let Some(judgement) = &test.judgement else { continue };
@@ -72,7 +72,7 @@ impl Ranking {
     }
 
     /// The table for the terminal: a title line, then one indented line per candidate.
-    pub(crate) fn render_text(&self) -> String {
+    pub fn render_text(&self) -> String {
         let mut out = String::new();
         let quantity = super::text::quantity(self.metric);
         // Writing to a String cannot fail; the results are ignored for that reason.
@@ -100,7 +100,7 @@ impl Ranking {
     }
 
     /// The table for the Markdown summary: a heading, then one row per candidate.
-    pub(crate) fn render_markdown(&self) -> String {
+    pub fn render_markdown(&self) -> String {
         let mut out = String::new();
         let quantity = super::text::quantity(self.metric);
         let _ = writeln!(out, "#### {}\n", self.title());
@@ -171,7 +171,7 @@ fn ratio_text(ratio: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::fixtures;
+    use crate::fixtures;
 
     /// A measured test of `candidate` against `baseline` with the given per-op medians.
     fn test(candidate: &str, baseline: &str, size: Option<u64>, c: f64, b: f64) -> Test {

@@ -5,10 +5,11 @@
 
 use super::factor_words;
 use super::outcome_line;
+use crate::Metric;
 use crate::stats::{Outcome, quantile_sorted, sorted_copy};
 use crate::units::{Unit, display_unit, format_value, signed_pct};
 use crate::verdict::Judgement;
-use crate::{Metric, Report};
+use crate::verdict::Report;
 use std::fmt::Write;
 
 const WIDTH: f64 = 900.0;
@@ -56,7 +57,7 @@ pub fn render_svg(report: &Report, title: &str) -> String {
 }
 
 /// The picture of a comparison's judgement, titled `title`.
-pub(crate) fn picture(judgement: &Judgement, title: &str) -> String {
+pub fn picture(judgement: &Judgement, title: &str) -> String {
     let report = &judgement.first;
     let mut svg = String::new();
     // Writing to a String cannot fail; the results are ignored for that reason.
@@ -75,7 +76,7 @@ pub(crate) fn picture(judgement: &Judgement, title: &str) -> String {
 }
 
 /// The test name as a file name: letters, digits, `-`, `_` and `.` kept, anything else `_`.
-pub(crate) fn file_stem(name: &str) -> String {
+pub fn file_stem(name: &str) -> String {
     let stem: String =
         name.chars().map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' }).take(200).collect();
     if stem.is_empty() || stem.starts_with('.') { format!("_{stem}") } else { stem }
@@ -525,7 +526,7 @@ fn unit(metric: Metric, high: f64) -> Unit {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::fixtures;
+    use crate::fixtures;
 
     fn parse(svg: &str) -> roxmltree::Document<'_> {
         roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("not well-formed: {e}\n{svg}"))

@@ -11,7 +11,7 @@ use crate::verdict::Judgement;
 
 /// One arm of one measured comparison, as the tracking formats report it.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct ArmEntry {
+pub struct ArmEntry {
     /// `<test name>/candidate` or `<test name>/baseline`: stable while the test keeps its name.
     pub name: String,
     /// `candidate` or `baseline`.
@@ -42,7 +42,7 @@ pub(crate) struct ArmEntry {
 
 /// Two entries (candidate, then baseline) per test that measured something, in the order of
 /// the tests; tests that measured nothing, and arms whose figures are not finite, have none.
-pub(crate) fn arm_entries(tests: &[Test]) -> Vec<ArmEntry> {
+pub fn arm_entries(tests: &[Test]) -> Vec<ArmEntry> {
     let mut entries = Vec::new();
     for test in tests {
         let Some(judgement) = &test.judgement else { continue };
@@ -92,7 +92,7 @@ fn entry(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::fixtures;
+    use crate::fixtures;
 
     #[test]
     fn each_measured_test_gives_its_candidate_and_its_baseline() {
@@ -117,7 +117,7 @@ mod tests {
 
     #[test]
     fn a_counted_test_gives_each_arm_its_instructions_unless_they_vary() {
-        use crate::report::instructions::tests::counts;
+        use crate::instructions::tests::counts;
         let mut counted = Test {
             instructions: Some(counts(25_027.0, 20_019.0, crate::Outcome::Loss)),
             ..fixtures::record("perf::fast_vs_slow", 125.0, 100.0)

@@ -254,7 +254,7 @@ fn leaned(side: Outcome, first: &RoundFigures, fresh: &RoundFigures) -> String {
 
 /// What a first round whose own outcome was `said` said of `side`, for a sentence: `said loss`,
 /// or `leaned to a loss` for a parity that leaned to `side`.
-pub(crate) fn first_round_said(said: Outcome, side: Outcome) -> String {
+pub fn first_round_said(said: Outcome, side: Outcome) -> String {
     match (said, side) {
         (Outcome::Parity, Outcome::Win | Outcome::Loss) => format!("leaned to a {}", side.as_str()),
         (said, _) => format!("said {}", said.as_str()),
@@ -264,7 +264,7 @@ pub(crate) fn first_round_said(said: Outcome, side: Outcome) -> String {
 /// A caveat's kind in one line, as the short block prints it: its kind, what it means for the
 /// verdict, and where the HOWTO explains it and its fix (`docs/howto.md`, a section per kind).
 /// The full sentence with the figures ([`sentence`]) is printed under `RTCOMPARE_VERBOSE=1`.
-pub(crate) fn one_line(kind: WarningKind) -> String {
+pub fn one_line(kind: WarningKind) -> String {
     let meaning = match kind {
         WarningKind::Drift => {
             "the timings drifted while they were measured, so the verdict may lean on when each arm ran"
@@ -292,7 +292,7 @@ pub(crate) fn one_line(kind: WarningKind) -> String {
 /// The short format's one line for placement, in place of a caveat in each block: the arms
 /// whose speed depends on where the linker puts them, in the verdicts it could change (not those
 /// beyond doubt); `None` when there are none.
-pub(crate) fn placement_summary(judgements: &[&Judgement]) -> Option<String> {
+pub fn placement_summary(judgements: &[&Judgement]) -> Option<String> {
     let arms: Vec<String> = judgements
         .iter()
         .filter(|judgement| !beyond_doubt(judgement))
@@ -322,7 +322,7 @@ pub(crate) fn placement_summary(judgements: &[&Judgement]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::fixtures;
+    use crate::fixtures;
 
     /// A caveat names no arm itself: its sentence takes the names of the report it is rendered
     /// with, so a caveat made at an interim look reads the same as one made at the end.

@@ -7,11 +7,11 @@ use super::fixtures;
 use super::json;
 use super::run::Test;
 use super::{Detail, Failure, bmf, failure_message, gha, markdown, placement_summary, rankings, text_lines};
-use crate::decide::{Confirmation, conclude};
 use crate::measure::{Calibration, Samples, Series, ThroughputUnit, Work};
 use crate::stats::Outcome;
 use crate::verdict::{Caveat, DriftSeries, Ending, Judgement, Report};
-use crate::{JudgeOptions, Measured, Metric, judge_processes};
+use rtcompare_judge::decide::{Confirmation, conclude};
+use rtcompare_judge::{JudgeOptions, Measured, Metric, judge_processes};
 use std::fmt::Write;
 
 /// One process's rounds: a candidate around `candidate` and a baseline around `baseline` ns/op,
@@ -137,7 +137,7 @@ fn rendered(reports: &[(&'static str, Judgement)]) -> String {
 
 #[test]
 fn the_outputs_of_seeded_reports_are_unchanged() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/report/golden.txt");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/golden.txt");
     let text = rendered(&reports());
     if std::env::var_os("RTCOMPARE_BLESS").is_some_and(|v| v == "1") {
         std::fs::write(&path, &text).unwrap();
