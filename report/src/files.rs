@@ -13,7 +13,6 @@ use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The paths a run was asked to write to; `None` takes the default (the results file) or
 /// writes nothing (the others).
@@ -139,19 +138,22 @@ pub struct OutputError {
 }
 
 impl Destinations {
-    /// The destinations of this process: from the requested paths, `$GITHUB_STEP_SUMMARY`,
-    /// `NEXTEST_RUN_ID` and the test binary's own path.
-    pub fn resolve(settings: &Requested) -> Destinations {
-        let exe = std::env::current_exe().ok();
-        let step_summary = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()).map(PathBuf::from);
-        let run = std::env::var("NEXTEST_RUN_ID").ok().filter(|id| !id.is_empty()).unwrap_or_else(own_run_id);
-        Destinations::from_parts(settings, step_summary, exe.as_deref(), &run)
-    }
-
-    /// [`Destinations::resolve`] with its inputs given, for tests.
-    fn from_parts(settings: &Requested, step_summary: Option<PathBuf>, exe: Option<&Path>, run: &str) -> Destinations {
+    /// The destinations of a process: the `requested` paths, the Markdown summary to append to
+    /// (`step_summary`, `$GITHUB_STEP_SUMMARY` on GitHub Actions), the test binary's path (`exe`,
+    /// which names the files and, without a requested results file, places them under its
+    /// target directory) and the id of the `run` the process is part of (its records' folder).
+    ///
+    /// ```
+    /// use rtcompare_report::{Destinations, Requested};
+    /// use std::path::Path;
+    /// let exe = Path::new("/work/target/release/deps/perf-0123456789abcdef");
+    /// let destinations = Destinations::new(&Requested::default(), None, Some(exe), "run-1");
+    /// assert_eq!(destinations.binary, "perf");
+    /// assert_eq!(destinations.results, Path::new("/work/target/rtcompare/perf.json"));
+    /// ```
+    pub fn new(requested: &Requested, step_summary: Option<PathBuf>, exe: Option<&Path>, run: &str) -> Destinations {
         let binary = exe.and_then(binary_name).unwrap_or_else(|| "rtcompare".to_owned());
-        let results = match &settings.results {
+        let results = match &requested.results {
             Some(path) => path.clone(),
             None => default_directory(exe).join(format!("{binary}.json")),
         };
@@ -159,12 +161,12 @@ impl Destinations {
         if let Some(path) = step_summary {
             markdown.push(MarkdownTarget { path, mode: Mode::Append, variable: "GITHUB_STEP_SUMMARY" });
         }
-        if let Some(path) = &settings.markdown {
+        if let Some(path) = &requested.markdown {
             markdown.push(MarkdownTarget { path: path.clone(), mode: Mode::Replace, variable: "RTCOMPARE_MARKDOWN" });
         }
         let mut tracking = Vec::new();
         for (path, format) in
-            [(&settings.bmf, TrackingFormat::Bmf), (&settings.gha_benchmark, TrackingFormat::GhaBenchmark)]
+            [(&requested.bmf, TrackingFormat::Bmf), (&requested.gha_benchmark, TrackingFormat::GhaBenchmark)]
         {
             if let Some(path) = path {
                 tracking.push(TrackingTarget { path: path.clone(), format });
@@ -324,12 +326,6 @@ fn gathered(own: &Run<'_>, records: Vec<Record>, own_start: Option<u64>) -> (Env
     (environment, tests.into_values().collect(), step_summary_start)
 }
 
-/// A run id for a process that is a run of its own: its process id and when it started.
-fn own_run_id() -> String {
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-    format!("{}-{nanos}", std::process::id())
-}
-
 /// A file that could not be written after the run, though it was writable before.
 fn written_error(what: &'static str, path: &Path, source: io::Error) -> OutputError {
     OutputError {
@@ -458,16 +454,16 @@ mod tests {
     fn the_default_path_is_under_the_target_directory_named_after_the_binary() {
         let settings = Requested::default();
         let exe = Path::new("/repo/target/release/deps/perf-1a2b3c4d5e6f7a8b");
-        let d = Destinations::from_parts(&settings, None, Some(exe), "run");
+        let d = Destinations::new(&settings, None, Some(exe), "run");
         assert_eq!(d.binary, "perf");
         assert_eq!(d.results, Path::new("/repo/target/rtcompare/perf.json"));
         assert_eq!(d.pictures, Path::new("/repo/target/rtcompare/perf"));
         assert!(d.markdown.is_empty());
-        let elsewhere = Destinations::from_parts(&settings, None, Some(Path::new("/opt/bin/my-bench")), "run");
+        let elsewhere = Destinations::new(&settings, None, Some(Path::new("/opt/bin/my-bench")), "run");
         assert_eq!(elsewhere.binary, "my-bench");
         assert_eq!(elsewhere.results, Path::new("target/rtcompare/my-bench.json"));
         assert_eq!(
-            Destinations::from_parts(&settings, None, None, "run").results,
+            Destinations::new(&settings, None, None, "run").results,
             Path::new("target/rtcompare/rtcompare.json")
         );
     }
@@ -479,7 +475,7 @@ mod tests {
             markdown: Some(PathBuf::from("out/r.md")),
             ..Requested::default()
         };
-        let d = Destinations::from_parts(&settings, Some(PathBuf::from("/gh/summary")), None, "run");
+        let d = Destinations::new(&settings, Some(PathBuf::from("/gh/summary")), None, "run");
         assert_eq!((d.results.as_path(), d.pictures.as_path()), (Path::new("out/r.json"), Path::new("out/r")));
         let modes: Vec<(&str, Mode)> = d.markdown.iter().map(|t| (t.variable, t.mode)).collect();
         assert_eq!(modes, [("GITHUB_STEP_SUMMARY", Mode::Append), ("RTCOMPARE_MARKDOWN", Mode::Replace)]);
@@ -489,7 +485,7 @@ mod tests {
             gha_benchmark: Some(PathBuf::from("out/gha.json")),
             ..Requested::default()
         };
-        let tracking = Destinations::from_parts(&settings, None, None, "run").tracking;
+        let tracking = Destinations::new(&settings, None, None, "run").tracking;
         let formats: Vec<(&Path, TrackingFormat)> = tracking.iter().map(|t| (t.path.as_path(), t.format)).collect();
         assert_eq!(
             formats,
@@ -510,7 +506,7 @@ mod tests {
         ] {
             let settings =
                 Requested { results: Some(dir.join("r.json")), bmf, gha_benchmark: gha, ..Requested::default() };
-            let message = Destinations::from_parts(&settings, None, None, "run").probe().unwrap_err().to_string();
+            let message = Destinations::new(&settings, None, None, "run").probe().unwrap_err().to_string();
             assert!(message.contains("blocker/") && message.contains(variable), "{message}");
         }
         // Writable paths are probed without leaving anything behind.
@@ -520,7 +516,7 @@ mod tests {
             gha_benchmark: Some(dir.join("t/gha.json")),
             ..Requested::default()
         };
-        Destinations::from_parts(&settings, None, None, "run").probe().unwrap();
+        Destinations::new(&settings, None, None, "run").probe().unwrap();
         assert!(entries(&dir.join("t")).is_empty());
     }
 
@@ -528,14 +524,14 @@ mod tests {
     fn probing_creates_the_directories_and_names_an_unwritable_path() {
         let dir = scratch("probe");
         let settings = Requested { results: Some(dir.join("deep/er/r.json")), ..Requested::default() };
-        let d = Destinations::from_parts(&settings, None, None, "run");
+        let d = Destinations::new(&settings, None, None, "run");
         d.probe().unwrap();
         assert!(dir.join("deep/er/r").is_dir());
         assert_eq!(entries(&dir.join("deep/er")), ["r"]);
         // A file where a directory should be: creating the directory fails.
         std::fs::write(dir.join("blocker"), "").unwrap();
         let settings = Requested { results: Some(dir.join("blocker/r.json")), ..Requested::default() };
-        let message = Destinations::from_parts(&settings, None, None, "run").probe().unwrap_err().to_string();
+        let message = Destinations::new(&settings, None, None, "run").probe().unwrap_err().to_string();
         assert!(message.contains("blocker/r.json") && message.contains("RTCOMPARE_RESULTS="), "{message}");
     }
 
@@ -547,7 +543,7 @@ mod tests {
             bmf: Some(dir.join("bmf.json")),
             gha_benchmark: Some(dir.join("gha.json")),
         };
-        let destinations = Destinations::from_parts(&settings, step_summary, None, id);
+        let destinations = Destinations::new(&settings, step_summary, None, id);
         destinations.probe().unwrap();
         destinations
     }
@@ -692,7 +688,7 @@ mod tests {
         let summary = dir.join("step_summary.md");
         let settings = Requested { results: Some(dir.join("perf.json")), ..Requested::default() };
         for name in ["perf::a_vs_slow", "perf::b_vs_slow"] {
-            let destinations = Destinations::from_parts(&settings, Some(summary.clone()), None, &own_run_id());
+            let destinations = Destinations::new(&settings, Some(summary.clone()), None, &format!("own-{name}"));
             destinations.probe().unwrap();
             finish(&destinations, &[record(name, 50.0, 100.0)]);
         }

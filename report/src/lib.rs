@@ -8,10 +8,10 @@
 //!
 //! An internal crate: depend on `rtcompare`, which re-exports the public API. Its version moves
 //! together with rtcompare's, and it is not stable on its own. It neither measures nor judges:
-//! it renders what `rtcompare-judge` decided and the runtime recorded, and starts no process.
-//! Besides the files it writes and the run's records it reads, the only outside facts it reads
-//! are where a run's files go ([`Destinations::resolve`]: nextest's run id,
-//! `$GITHUB_STEP_SUMMARY`, the test binary's name).
+//! it renders what `rtcompare-judge` decided and the runtime recorded. Apart from the files it
+//! writes and the run's records it reads back, it reaches nothing outside: no clock, no
+//! environment variable, no process (the runtime tells it where the files go,
+//! [`Destinations::new`]; `judge/tests/pure.rs` checks it).
 //!
 //! ```
 //! use rtcompare_report::{Detail, render_text};

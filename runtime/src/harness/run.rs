@@ -62,7 +62,7 @@ pub fn main(build: BuildInfo) -> ExitCode {
         return super::server::serve(&comparisons, child.cpu);
     }
     apply_color(&args);
-    let destinations = Destinations::resolve(&settings.outputs);
+    let destinations = settings.destinations();
     // A path that cannot be written fails now, not after minutes of measuring.
     if let Err(error) = destinations.probe() {
         eprintln!("error: {error}");
@@ -113,7 +113,7 @@ fn selects(
 /// where that cannot be done, measures nothing and names the command to run instead (exit 2).
 fn in_optimised_build(build: &BuildInfo, settings: &Settings) -> ExitCode {
     // The results file where this binary would write it, not under the optimised build's folder.
-    let results = Destinations::resolve(&settings.outputs).results;
+    let results = settings.destinations().results;
     match super::optimised::run(build, settings, &results) {
         Ok(code) => code,
         Err(Unavailable(why)) => {

@@ -4,9 +4,9 @@
 use super::variables::{CHILD_VARIABLE, OPTIMISED_VARIABLE};
 use crate::decide::FIRST_FUTILITY_CHECK;
 use crate::measure::Layout;
-use rtcompare_report::Requested;
+use rtcompare_report::{Destinations, Requested};
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Run-wide settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -128,6 +128,22 @@ impl Settings {
     pub fn worker_timeout(&self, budget: Duration) -> Duration {
         self.timeout.unwrap_or_else(|| (budget * 30).max(Duration::from_secs(60)))
     }
+
+    /// Where this process's files go: the requested paths, with `$GITHUB_STEP_SUMMARY` on
+    /// GitHub Actions, the test binary's path (which names them) and the run this process is
+    /// part of: nextest's (`NEXTEST_RUN_ID`), else one of its own.
+    pub(crate) fn destinations(&self) -> Destinations {
+        let exe = std::env::current_exe().ok();
+        let step_summary = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()).map(PathBuf::from);
+        let run = std::env::var("NEXTEST_RUN_ID").ok().filter(|id| !id.is_empty()).unwrap_or_else(own_run_id);
+        Destinations::new(&self.outputs, step_summary, exe.as_deref(), &run)
+    }
+}
+
+/// A run id for a process that is a run of its own: its process id and when it started.
+fn own_run_id() -> String {
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    format!("{}-{nanos}", std::process::id())
 }
 
 /// Every variable this version reads, with a valid example of each.
