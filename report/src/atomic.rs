@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A hidden file in the same directory as `path`, so that renaming it over `path` is atomic; its
 /// name is this process's and this call's, so that no two writers share one.
-pub fn sibling(path: &Path, purpose: &str) -> PathBuf {
+pub(crate) fn sibling(path: &Path, purpose: &str) -> PathBuf {
     static CALLS: AtomicU64 = AtomicU64::new(0);
     let name = path.file_name().map_or_else(|| "rtcompare".into(), |n| n.to_string_lossy());
     let call = CALLS.fetch_add(1, Ordering::Relaxed);

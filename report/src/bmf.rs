@@ -18,7 +18,7 @@ use serde_json::{Map, Value, json};
 
 /// The measure an arm is reported under: Bencher's `latency` for time (nanoseconds, its unit),
 /// the metric's own name for the counted metrics.
-pub fn measure(metric: Metric) -> &'static str {
+pub(crate) fn measure(metric: Metric) -> &'static str {
     match metric {
         Metric::Time => "latency",
         Metric::AllocBytes | Metric::Allocs | Metric::Instructions => metric.as_str(),
@@ -27,7 +27,7 @@ pub fn measure(metric: Metric) -> &'static str {
 
 /// The arms (from [`super::tracking::arm_entries`]) in the Bencher Metric Format, as JSON text
 /// (`{}` when nothing was measured).
-pub fn render(arms: &[ArmEntry]) -> String {
+pub(crate) fn render(arms: &[ArmEntry]) -> String {
     let mut benchmarks = Map::new();
     for arm in arms {
         let metric = json!({ "value": arm.median, "lower_value": arm.q1, "upper_value": arm.q3 });

@@ -28,7 +28,7 @@ struct Entry {
 /// The arms (from [`super::tracking::arm_entries`]) as github-action-benchmark
 /// `customSmallerIsBetter` JSON (`[]` when nothing was measured); `unoptimised` says the run
 /// measured a debug build on purpose.
-pub fn render(arms: &[ArmEntry], unoptimised: bool) -> String {
+pub(crate) fn render(arms: &[ArmEntry], unoptimised: bool) -> String {
     let mut entries: Vec<Entry> = Vec::new();
     for arm in arms {
         entries.push(entry(arm, unoptimised));

@@ -41,7 +41,7 @@ pub fn with_counts(
 /// `; instructions +25.02 %` after a verdict line, where the count changes how the verdict reads:
 /// beside a win or a loss, or where time and instructions disagree; `None` beside a parity the
 /// instructions agree with. A count that varies within the process gives no figure.
-pub fn verdict_clause(instructions: &Instructions, time: Outcome) -> Option<String> {
+pub(crate) fn verdict_clause(instructions: &Instructions, time: Outcome) -> Option<String> {
     let counted = &instructions.counted;
     if !counted.stable {
         return Some(format!("; {}", varying(instructions)));
@@ -81,7 +81,7 @@ fn agreement_words(agreement: Agreement, change: f64) -> &'static str {
 
 /// The verbose block's lines: both arms' counts and their twins', the change and its
 /// agreement, then the functions that moved most.
-pub fn verbose_lines(instructions: &Instructions) -> Vec<String> {
+pub(crate) fn verbose_lines(instructions: &Instructions) -> Vec<String> {
     let (counted, per_call) = (&instructions.counted, &instructions.counted.per_call);
     let figure = if counted.stable {
         format!("change {}", signed_pct(counted.change))
@@ -108,14 +108,14 @@ pub fn verbose_lines(instructions: &Instructions) -> Vec<String> {
 }
 
 /// The verbose line of a comparison whose instructions were not counted.
-pub fn not_counted_line(why: &str) -> String {
+pub(crate) fn not_counted_line(why: &str) -> String {
     format!("instructions: {why}")
 }
 
 /// `; instructions +25.02 % per call (agrees with time), most in `spin` 20,007 → 25,007` for a
 /// failure message: the change, and the functions other than the arms themselves whose counts
 /// moved most.
-pub fn failure_clause(instructions: &Instructions, candidate: &str, baseline: &str) -> String {
+pub(crate) fn failure_clause(instructions: &Instructions, candidate: &str, baseline: &str) -> String {
     let counted = &instructions.counted;
     let is_arm =
         |name: &str| [candidate, baseline].iter().any(|arm| name == *arm || name.ends_with(&format!("::{arm}")));
@@ -139,7 +139,7 @@ fn function_change(f: &FunctionChange) -> String {
 
 /// An instruction count per call: whole numbers grouped by thousands (`25,027`), others to a
 /// tenth.
-pub fn count(value: f64) -> String {
+pub(crate) fn count(value: f64) -> String {
     let rounded = value.round();
     if (value - rounded).abs() > 1e-6 {
         return format!("{value:.1}");
@@ -156,13 +156,13 @@ pub fn count(value: f64) -> String {
 }
 
 #[cfg(test)]
-pub mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::counts::{Counted, Routines};
 
     /// A count of `candidate` against `baseline` instructions per call, twins alike, read
     /// beside a time verdict of `time` within 1 %.
-    pub fn counts(candidate: f64, baseline: f64, time: Outcome) -> Instructions {
+    pub(crate) fn counts(candidate: f64, baseline: f64, time: Outcome) -> Instructions {
         let per_call = Routines { candidate, candidate_twin: candidate, baseline, baseline_twin: baseline };
         let functions = vec![
             FunctionChange { name: "perf::fast".to_owned(), candidate, baseline: 0.0 },

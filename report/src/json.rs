@@ -18,7 +18,7 @@ use serde_json::ser::Formatter;
 use std::io;
 
 /// The version of the results file's layout.
-pub const SCHEMA_VERSION: u32 = 2;
+pub(crate) const SCHEMA_VERSION: u32 = 2;
 
 #[derive(Serialize)]
 struct ResultsFile<'a> {
@@ -85,7 +85,7 @@ struct Warning {
 }
 
 /// The results file of a run, as JSON text.
-pub fn render(run: &Run<'_>) -> String {
+pub(crate) fn render(run: &Run<'_>) -> String {
     let file = ResultsFile {
         schema_version: SCHEMA_VERSION,
         rtcompare_version: env!("CARGO_PKG_VERSION"),

@@ -24,6 +24,7 @@
 
 #![warn(missing_docs)]
 #![warn(unnameable_types)]
+#![warn(unreachable_pub)]
 
 mod atomic;
 mod bmf;
@@ -41,6 +42,7 @@ mod records;
 mod run;
 #[cfg(test)]
 #[path = "../../runtime/src/scratch.rs"]
+#[allow(unreachable_pub)] // shared with crates that use it from their root
 mod scratch;
 mod sentences;
 mod svg;

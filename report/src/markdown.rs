@@ -12,7 +12,7 @@ use crate::units::{change_interval, change_pct, format_rate, pct, signed_pct};
 use std::fmt::Write;
 
 /// The summary of a run as Markdown.
-pub fn render(run: &Run<'_>) -> String {
+pub(crate) fn render(run: &Run<'_>) -> String {
     let mut out = String::new();
     // Writing to a String cannot fail; the results are ignored for that reason.
     let _ = writeln!(out, "### rtcompare: `{}`\n", run.binary);

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 /// What a process saves for one comparison: the comparison, and what the run's files need of the
 /// process that measured it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Record {
+pub(crate) struct Record {
     /// When its process started, RFC 3339 in UTC: a run started when its first process did.
     pub started_at: String,
     /// The load average when its process started.
@@ -36,7 +36,7 @@ pub struct Record {
 
 /// The records folder of one run.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RunFolder {
+pub(crate) struct RunFolder {
     /// The folder of every run's folder, among the pictures.
     root: PathBuf,
     /// This run's folder name: its id, made safe for a file name.
@@ -45,7 +45,7 @@ pub struct RunFolder {
 
 impl RunFolder {
     /// The records of run `id` among the pictures in `pictures`.
-    pub fn new(pictures: &Path, id: &str) -> RunFolder {
+    pub(crate) fn new(pictures: &Path, id: &str) -> RunFolder {
         let root = pictures.join(".runs");
         // nextest's ids are UUIDs; anything else is kept to characters every file system takes.
         let id: String = id
@@ -57,14 +57,14 @@ impl RunFolder {
     }
 
     /// This run's folder.
-    pub fn folder(&self) -> PathBuf {
+    pub(crate) fn folder(&self) -> PathBuf {
         self.root.join(&self.id)
     }
 
     /// Saves `record` as the file of its comparison in this run's folder, after removing the
     /// folders of other runs. A comparison saved twice in one run (nextest retries a failed
     /// test) keeps its newest record.
-    pub fn save(&self, record: &Record) -> io::Result<()> {
+    pub(crate) fn save(&self, record: &Record) -> io::Result<()> {
         self.remove_other_runs();
         std::fs::create_dir_all(self.folder())?;
         let text = serde_json::to_vec(record).map_err(io::Error::other)?;
@@ -74,7 +74,7 @@ impl RunFolder {
     /// Holds this run's folder for this process alone until the returned file is dropped, so
     /// that one process at a time reads the records and writes the run's files. Where the
     /// platform has no file locks, the folder is not held.
-    pub fn hold(&self) -> io::Result<File> {
+    pub(crate) fn hold(&self) -> io::Result<File> {
         std::fs::create_dir_all(self.folder())?;
         let file = OpenOptions::new().create(true).truncate(false).write(true).open(self.folder().join(".lock"))?;
         match file.lock() {
@@ -85,7 +85,7 @@ impl RunFolder {
 
     /// Reads every record of this run's folder, in the order of their file names (temporary
     /// files left out); each one that cannot be read is an error naming it.
-    pub fn read_all(&self) -> (Vec<Record>, Vec<io::Error>) {
+    pub(crate) fn read_all(&self) -> (Vec<Record>, Vec<io::Error>) {
         let mut names: Vec<String> = match std::fs::read_dir(self.folder()) {
             Ok(entries) => entries
                 .flatten()
@@ -138,7 +138,7 @@ fn record_name(test: &str) -> String {
 
 /// A record read back from its text. serde_json writes a figure that is not finite (NaN, ±∞) as
 /// `null`; such a `null` where a number belongs is read back as NaN.
-pub fn parse(text: &str) -> Result<Record, serde_json::Error> {
+pub(crate) fn parse(text: &str) -> Result<Record, serde_json::Error> {
     Record::deserialize(Lenient(serde_json::from_str(text)?))
 }
 

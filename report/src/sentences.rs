@@ -264,7 +264,7 @@ pub fn first_round_said(said: Outcome, side: Outcome) -> String {
 /// A caveat's kind in one line, as the short block prints it: its kind, what it means for the
 /// verdict, and where the HOWTO explains it and its fix (`docs/howto.md`, a section per kind).
 /// The full sentence with the figures ([`sentence`]) is printed under `RTCOMPARE_VERBOSE=1`.
-pub fn one_line(kind: WarningKind) -> String {
+pub(crate) fn one_line(kind: WarningKind) -> String {
     let meaning = match kind {
         WarningKind::Drift => {
             "the timings drifted while they were measured, so the verdict may lean on when each arm ran"

@@ -57,7 +57,7 @@ pub fn render_svg(report: &Report, title: &str) -> String {
 }
 
 /// The picture of a comparison's judgement, titled `title`.
-pub fn picture(judgement: &Judgement, title: &str) -> String {
+pub(crate) fn picture(judgement: &Judgement, title: &str) -> String {
     let report = &judgement.first;
     let mut svg = String::new();
     // Writing to a String cannot fail; the results are ignored for that reason.
@@ -76,7 +76,7 @@ pub fn picture(judgement: &Judgement, title: &str) -> String {
 }
 
 /// The test name as a file name: letters, digits, `-`, `_` and `.` kept, anything else `_`.
-pub fn file_stem(name: &str) -> String {
+pub(crate) fn file_stem(name: &str) -> String {
     let stem: String =
         name.chars().map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' }).take(200).collect();
     if stem.is_empty() || stem.starts_with('.') { format!("_{stem}") } else { stem }

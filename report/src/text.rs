@@ -123,7 +123,7 @@ fn detail_lines(judgement: &Judgement) -> Vec<String> {
 /// the baseline's time` — the verdict, then the change in the candidate's time (or bytes, or
 /// allocations) relative to the baseline's with criterion's sign (negative is faster) and its
 /// interval, then what it means in words.
-pub fn verdict_line(judgement: &Judgement) -> String {
+pub(crate) fn verdict_line(judgement: &Judgement) -> String {
     let (v, report) = (&judgement.verdict, &judgement.first);
     let e = &report.estimate;
     let meaning = match (v.outcome, v.resolved) {
@@ -142,7 +142,7 @@ pub fn verdict_line(judgement: &Judgement) -> String {
 }
 
 /// What a change is a change in, per metric.
-pub fn quantity(metric: Metric) -> &'static str {
+pub(crate) fn quantity(metric: Metric) -> &'static str {
     match metric {
         Metric::Time => "time",
         Metric::AllocBytes => "bytes",

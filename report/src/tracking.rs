@@ -11,7 +11,7 @@ use crate::verdict::Judgement;
 
 /// One arm of one measured comparison, as the tracking formats report it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ArmEntry {
+pub(crate) struct ArmEntry {
     /// `<test name>/candidate` or `<test name>/baseline`: stable while the test keeps its name.
     pub name: String,
     /// `candidate` or `baseline`.
@@ -42,7 +42,7 @@ pub struct ArmEntry {
 
 /// Two entries (candidate, then baseline) per test that measured something, in the order of
 /// the tests; tests that measured nothing, and arms whose figures are not finite, have none.
-pub fn arm_entries(tests: &[Test]) -> Vec<ArmEntry> {
+pub(crate) fn arm_entries(tests: &[Test]) -> Vec<ArmEntry> {
     let mut entries = Vec::new();
     for test in tests {
         let Some(judgement) = &test.judgement else { continue };

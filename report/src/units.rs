@@ -6,11 +6,11 @@ use crate::Metric;
 use crate::measure::ThroughputUnit;
 
 /// A display unit: its name and its size in the metric's base unit (ns, bytes, allocations).
-pub type Unit = (&'static str, f64);
+pub(crate) type Unit = (&'static str, f64);
 
 /// The largest unit of `metric` that keeps `magnitude` at 1 or more; the base unit (`ns`, `B`,
 /// `allocs`, `instructions`) below that.
-pub fn display_unit(metric: Metric, magnitude: f64) -> Unit {
+pub(crate) fn display_unit(metric: Metric, magnitude: f64) -> Unit {
     const KIB: f64 = 1024.0;
     match metric {
         Metric::Time if magnitude >= 1e9 => ("s", 1e9),
@@ -63,7 +63,7 @@ pub fn format_value(value: f64, metric: Metric) -> String {
 /// A rate in units per second: bytes with binary prefixes (`B/s`, `KiB/s`, `MiB/s`, `GiB/s`,
 /// `TiB/s`), elements with decimal ones (`elem/s`, `Kelem/s`, `Melem/s`, `Gelem/s`), three or four
 /// significant digits.
-pub fn format_rate(per_second: f64, unit: ThroughputUnit) -> String {
+pub(crate) fn format_rate(per_second: f64, unit: ThroughputUnit) -> String {
     let (base, steps, names): (f64, usize, &[&str]) = match unit {
         ThroughputUnit::Bytes => (1024.0, 4, &["B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s"]),
         ThroughputUnit::Elements => (1000.0, 4, &["elem/s", "Kelem/s", "Melem/s", "Gelem/s", "Telem/s"]),
@@ -88,13 +88,13 @@ fn trim_count(value: f64) -> String {
 }
 
 /// `0.0412` as `4.12 %`.
-pub fn pct(value: f64) -> String {
+pub(crate) fn pct(value: f64) -> String {
     format!("{:.2} %", value * 100.0)
 }
 
 /// An interval's level as a percentage with no more digits than it needs and never rounded up to
 /// 100: `0.95` as `95 %`, `0.9978` as `99.78 %`, `0.99997` as `99.997 %`.
-pub fn level_pct(level: f64) -> String {
+pub(crate) fn level_pct(level: f64) -> String {
     let percent = level * 100.0;
     let digits = (0..=4)
         .find(|&d| format!("{percent:.d$}").parse::<f64>().is_ok_and(|p| p < 100.0 && (p - percent).abs() < 0.005));
@@ -104,19 +104,19 @@ pub fn level_pct(level: f64) -> String {
 
 /// A difference `d = 1 − candidate/baseline` as the change in the candidate's time (or count)
 /// relative to the baseline's, criterion's sign: `-0.0412` (slower) as `+4.12 %`.
-pub fn change_pct(difference: f64) -> String {
+pub(crate) fn change_pct(difference: f64) -> String {
     // `0.0 - d` rather than `-d`: no change prints as `+0.00 %`, never `-0.00 %`.
     signed_pct(0.0 - difference)
 }
 
 /// An interval of the difference `[low, high]` as the interval of the change: `[-high, -low]`
 /// with criterion's sign, `[+1.00 %, +7.00 %]` for `[-0.07, -0.01]`.
-pub fn change_interval(low: f64, high: f64) -> String {
+pub(crate) fn change_interval(low: f64, high: f64) -> String {
     format!("[{}, {}]", change_pct(high), change_pct(low))
 }
 
 /// `-0.0412` as `-4.12 %`, always with a sign.
-pub fn signed_pct(value: f64) -> String {
+pub(crate) fn signed_pct(value: f64) -> String {
     format!("{:+.2} %", value * 100.0)
 }
 
