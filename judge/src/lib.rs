@@ -52,6 +52,7 @@
 
 #![warn(missing_docs)]
 #![warn(unnameable_types)]
+#![warn(unreachable_pub)]
 
 pub mod caveats;
 pub mod counts;

@@ -41,7 +41,7 @@ pub fn compare(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> Repo
 
 /// [`measure()`], and the judgement of the look that ended the collection: an interim look whose
 /// judgement stopped it, or the last look at the end of the budget. Each look is judged once.
-pub fn measure_and_judge(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> (Measured, Report) {
+pub(crate) fn measure_and_judge(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> (Measured, Report) {
     let (measured, mut looks, stopped) = unhalted(collect_with_looks(candidate, baseline, options));
     let report = stopped.unwrap_or_else(|| {
         let (samples, at) = (measured.samples.clone(), looks.options_at_end());

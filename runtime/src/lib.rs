@@ -28,6 +28,7 @@
 
 #![warn(missing_docs)]
 #![warn(unnameable_types)]
+#![warn(unreachable_pub)]
 
 mod child;
 mod compare;
@@ -37,6 +38,7 @@ mod instructions;
 mod measure;
 pub mod report;
 #[cfg(test)]
+#[allow(unreachable_pub)] // shared with crates that use it from their root
 mod scratch;
 #[cfg(test)]
 mod synthetic;

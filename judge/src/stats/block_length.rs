@@ -82,7 +82,7 @@ pub fn block_length(series: &[f64]) -> usize {
 /// Clamped to `[1, 4]`: the correction exists to undo a known downward bias, so it never
 /// narrows, and beyond a doubling of the spread the estimate's own noise would dominate.
 /// 1 when there is nothing to estimate from (fewer than three values, constant signs).
-pub fn block_variance_inflation(series: &[f64], len: usize) -> f64 {
+pub(super) fn block_variance_inflation(series: &[f64], len: usize) -> f64 {
     let n = series.len();
     let centre = median(series);
     let signs: Vec<f64> = series

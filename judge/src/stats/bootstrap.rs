@@ -283,7 +283,7 @@ impl Bootstrap {
 
 /// Share of sorted `replicates` with `d* ≥ threshold`; NaN when there are none. Shared by every
 /// resampling scheme so the threshold rule (ties count at 0) is written once.
-pub fn share_at_least(replicates: &[f64], threshold: f64) -> f64 {
+pub(super) fn share_at_least(replicates: &[f64], threshold: f64) -> f64 {
     if replicates.is_empty() {
         return f64::NAN;
     }

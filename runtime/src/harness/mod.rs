@@ -29,8 +29,9 @@ mod unoptimised;
 mod variables;
 
 pub use build::BuildInfo;
-pub use registry::{AttributeSettings, Batches, Comparison, Expectation, Registration, comparisons};
-pub use revision::revision_label;
+pub use registry::{AttributeSettings, Batches, Expectation, Registration};
+pub(crate) use registry::{Comparison, comparisons};
+pub(crate) use revision::revision_label;
 pub use run::main;
-pub use settings::Settings;
+pub(crate) use settings::Settings;
 pub(crate) use trial::run_trial;

@@ -140,7 +140,7 @@ impl Registration {
 
 /// One test: a registered pair, at one size when it has `args`.
 #[derive(Clone, Copy, Debug)]
-pub struct Comparison {
+pub(crate) struct Comparison {
     /// The registration.
     pub registration: &'static Registration,
     /// The size passed to setup (0 when the pair has no `args`).
@@ -150,12 +150,12 @@ pub struct Comparison {
 impl Comparison {
     /// What one call processes, from `throughput` and this test's size; `None` without
     /// `throughput`.
-    pub fn work(&self) -> Option<Work> {
+    pub(crate) fn work(&self) -> Option<Work> {
         self.registration.settings.throughput?.per_call(self.size)
     }
 
     /// The libtest name: [`Registration::test_name`], then `/size` for a pair with `args`.
-    pub fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         match self.size {
             Some(size) => format!("{}/{size}", self.registration.test_name()),
             None => self.registration.test_name(),
@@ -165,7 +165,7 @@ impl Comparison {
 
 /// Every registered comparison linked into this binary, one per size, sorted by test name
 /// (sizes in the order written).
-pub fn comparisons() -> Vec<(String, Comparison)> {
+pub(crate) fn comparisons() -> Vec<(String, Comparison)> {
     let mut registrations: Vec<&'static Registration> = inventory::iter::<Registration>.into_iter().collect();
     registrations.sort_by_key(|r| r.test_name());
     let mut all = Vec::new();

@@ -41,14 +41,14 @@ pub(crate) fn prepared() -> Option<&'static Baseline> {
 /// The revision part of the name of a comparison against a revision: `RTCOMPARE_BASELINE` with
 /// every character but ASCII letters, digits and `_` replaced by `_` (`HEAD~1` gives `HEAD_1`,
 /// `origin/main` gives `origin_main`), or `baseline` while the variable is unset.
-pub fn sanitise_revision(revision: &str) -> String {
+pub(crate) fn sanitise_revision(revision: &str) -> String {
     revision.trim().chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
 }
 
 /// [`sanitise_revision`] of this process's `RTCOMPARE_BASELINE`, or `baseline` when it is unset
 /// or empty. Every process of a run sees the same variable, so the names agree between the
 /// test process and the processes it starts.
-pub fn revision_label() -> String {
+pub(crate) fn revision_label() -> String {
     std::env::var(BASELINE_VARIABLE)
         .ok()
         .map(|revision| sanitise_revision(&revision))

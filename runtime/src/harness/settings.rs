@@ -10,7 +10,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Run-wide settings.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Settings {
+pub(crate) struct Settings {
     /// `RTCOMPARE_TIME`: measurement budget per comparison (default 1 s).
     pub time: Duration,
     /// `RTCOMPARE_SEED`: seed of round orders and resampling (default fixed, so runs repeat).
@@ -61,7 +61,7 @@ pub struct Settings {
 
 /// `RTCOMPARE_INSTRUCTIONS`: whether instructions are counted beside time.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Instructions {
+pub(crate) enum Instructions {
     /// `auto` (the default): counted where valgrind is found and the platform has callgrind's
     /// requests; elsewhere one line per run says why, and nothing else changes.
     #[default]
@@ -75,7 +75,7 @@ pub enum Instructions {
 
 /// What a child process started by rtcompare was told beside its role (`RTCOMPARE_LOCKSTEP`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ChildRole {
+pub(crate) struct ChildRole {
     /// The CPU to pin itself to (`cpu=N`): a lock-step pair's, the one its parent ran on.
     pub cpu: Option<usize>,
 }
@@ -96,10 +96,10 @@ impl ChildRole {
 /// The most fresh processes a confirmation measures when `RTCOMPARE_MAX_PROCESSES` is not set.
 /// The time cap usually leaves room for fewer (about 18 at the default budget), so this only
 /// binds for long budgets.
-pub const DEFAULT_MAX_PROCESSES: usize = 24;
+pub(crate) const DEFAULT_MAX_PROCESSES: usize = 24;
 
 /// The seed used when `RTCOMPARE_SEED` is not set.
-pub const DEFAULT_SEED: u64 = 0x005E_ED0F_C0A7;
+pub(crate) const DEFAULT_SEED: u64 = 0x005E_ED0F_C0A7;
 
 impl Default for Settings {
     fn default() -> Self {
@@ -125,7 +125,7 @@ impl Default for Settings {
 impl Settings {
     /// The time limit of one worker process: `RTCOMPARE_TIMEOUT`, else 60 s or 30 times the
     /// budget, whichever is longer.
-    pub fn worker_timeout(&self, budget: Duration) -> Duration {
+    pub(crate) fn worker_timeout(&self, budget: Duration) -> Duration {
         self.timeout.unwrap_or_else(|| (budget * 30).max(Duration::from_secs(60)))
     }
 
@@ -170,16 +170,16 @@ const KNOWN: &[(&str, &str)] = &[
 /// A malformed setting: names the variable, the value and a valid example.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
-pub struct SettingsError(pub String);
+pub(crate) struct SettingsError(pub String);
 
 impl Settings {
     /// How much of each verdict the text block shows (`RTCOMPARE_VERBOSE`).
-    pub fn detail(&self) -> rtcompare_report::Detail {
+    pub(crate) fn detail(&self) -> rtcompare_report::Detail {
         if self.verbose { rtcompare_report::Detail::Verbose } else { rtcompare_report::Detail::Short }
     }
 
     /// Reads the settings from the process environment.
-    pub fn from_env() -> Result<Settings, SettingsError> {
+    pub(crate) fn from_env() -> Result<Settings, SettingsError> {
         Settings::from_vars(
             std::env::vars_os().filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?))),
         )
@@ -188,7 +188,7 @@ impl Settings {
     /// Reads the settings from `(name, value)` pairs; variables not starting with `RTCOMPARE_`
     /// are ignored, unknown `RTCOMPARE_` ones are an error (a typo would otherwise be silently
     /// ignored).
-    pub fn from_vars(vars: impl IntoIterator<Item = (String, String)>) -> Result<Settings, SettingsError> {
+    pub(crate) fn from_vars(vars: impl IntoIterator<Item = (String, String)>) -> Result<Settings, SettingsError> {
         let mut settings = Settings::default();
         for (name, value) in vars.into_iter().filter(|(name, _)| name.starts_with("RTCOMPARE_")) {
             settings.set(&name, &value).map_err(|problem| match problem {
@@ -327,7 +327,7 @@ fn file_path(value: &str) -> Result<PathBuf, Problem> {
 
 /// Parses a duration like `500ms`, `2s`, `1.5s`, `250us`, `800ns` or `1m` (a positive number
 /// with a unit).
-pub fn parse_duration(text: &str) -> Result<Duration, rtcompare_duration::DurationError> {
+pub(crate) fn parse_duration(text: &str) -> Result<Duration, rtcompare_duration::DurationError> {
     rtcompare_duration::nanos(text).map(Duration::from_nanos)
 }
 

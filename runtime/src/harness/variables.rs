@@ -6,13 +6,13 @@
 /// or `cpu=N` to pin itself to CPU `N` first. Named after the lock-step pairs that were its first
 /// use, and kept so: a baseline build of an earlier rtcompare still answers it with the version
 /// it speaks, which the parent can then name.
-pub const CHILD_VARIABLE: &str = "RTCOMPARE_LOCKSTEP";
+pub(crate) const CHILD_VARIABLE: &str = "RTCOMPARE_LOCKSTEP";
 
 /// The variable that marks the optimised build an unoptimised perf binary built and started in
 /// its place; its value is the unoptimised build's target folder, where the results file and
 /// baseline builds go as if it had measured itself. It also keeps the optimised build from
 /// re-building itself should it have debug assertions on too.
-pub const OPTIMISED_VARIABLE: &str = "RTCOMPARE_OPTIMISED";
+pub(crate) const OPTIMISED_VARIABLE: &str = "RTCOMPARE_OPTIMISED";
 
 /// The variable naming the baseline revision.
-pub const BASELINE_VARIABLE: &str = "RTCOMPARE_BASELINE";
+pub(crate) const BASELINE_VARIABLE: &str = "RTCOMPARE_BASELINE";

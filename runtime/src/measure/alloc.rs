@@ -117,7 +117,7 @@ pub(crate) fn stop_counting() -> AllocCounts {
 
 /// Whether a [`CountingAllocator`] is this process's global allocator: allocates one box with
 /// counting on and checks that it was seen.
-pub fn counting_allocator_installed() -> bool {
+pub(crate) fn counting_allocator_installed() -> bool {
     let before = start_counting();
     let probe = std::hint::black_box(Box::new(std::hint::black_box(7u64)));
     let after = stop_counting();

@@ -23,11 +23,11 @@ type Routine<'a> = Box<dyn FnMut(u64, u64, Meter) -> Result<u64, Halt> + 'a>;
 /// A batch that could not run, which ends the measurement it belongs to. Only an arm whose
 /// batches run elsewhere ([`Arm::from_copies`]) halts, and whoever built it knows why.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Halt;
+pub(crate) struct Halt;
 
 /// What one batch measured: the metered total, and how it divided over the placement copies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Batch {
+pub(crate) struct Batch {
     /// The metered total over every copy, in the metric's unit.
     pub total: u64,
     /// Operations each copy ran (0 for copies the arm does not have, or that this batch was too

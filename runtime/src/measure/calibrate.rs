@@ -10,7 +10,7 @@ use super::{Arm, Calibration, Halt, Meter, Metric, Options, clock_precision};
 /// use the larger. Equal sizes keep loop overhead equal; but sizing a 1 ns candidate's batch for a
 /// 10 µs baseline would make each baseline batch last seconds, and a difference that large does
 /// not hinge on a nanosecond of loop overhead.
-pub const MAX_SHARED_BATCH_RATIO: u64 = 8;
+pub(crate) const MAX_SHARED_BATCH_RATIO: u64 = 8;
 
 /// Sizes the batches of both arms: each arm's smallest batch reaching the target duration, and
 /// then the larger of the two for both (unless they differ by more than
@@ -19,7 +19,11 @@ pub const MAX_SHARED_BATCH_RATIO: u64 = 8;
 ///
 /// # Errors
 /// [`Halt`] when an arm's batch could not run (see [`Arm::from_copies`]).
-pub fn calibrate(candidate: &mut Arm<'_>, baseline: &mut Arm<'_>, options: &Options) -> Result<Calibration, Halt> {
+pub(crate) fn calibrate(
+    candidate: &mut Arm<'_>,
+    baseline: &mut Arm<'_>,
+    options: &Options,
+) -> Result<Calibration, Halt> {
     let clock_step_ns = clock_precision();
     let min_batch_ns = options.batch_floor().as_nanos() as f64;
     // A batch spread over placement copies reads the clock once per copy, so its total can be off

@@ -7,7 +7,7 @@ use std::time::Instant;
 /// Reads the clock back to back many times and keeps the smallest non-zero difference. On
 /// Linux this is usually the cost of one reading (tens of nanoseconds), not the clock's
 /// nominal 1 ns resolution; either way it is the error a single batch reading can carry.
-pub fn clock_precision() -> f64 {
+pub(crate) fn clock_precision() -> f64 {
     const READINGS: usize = 20_000;
     let mut smallest = u128::MAX;
     let mut previous = Instant::now();

@@ -37,7 +37,7 @@ const ROUTINES: usize = Routine::ALL.len();
 /// [`Collection::start`], it runs rounds until the budget is spent and yields at each look
 /// ([`Collection::next_look`]), so that what stops it early is the caller's policy
 /// ([`crate::decide::Looks`]), applied between rounds.
-pub struct Collection<'r, 'c, 'b> {
+pub(crate) struct Collection<'r, 'c, 'b> {
     candidate: &'r mut Arm<'c>,
     baseline: &'r mut Arm<'b>,
     options: &'r Options,
@@ -63,7 +63,7 @@ impl<'r, 'c, 'b> Collection<'r, 'c, 'b> {
     ///
     /// # Errors
     /// [`Halt`] when an arm's batch could not run (see [`Arm::from_copies`]).
-    pub fn start(
+    pub(crate) fn start(
         candidate: &'r mut Arm<'c>,
         baseline: &'r mut Arm<'b>,
         options: &'r Options,
@@ -98,7 +98,7 @@ impl<'r, 'c, 'b> Collection<'r, 'c, 'b> {
     ///
     /// # Errors
     /// [`Halt`] when an arm's batch could not run.
-    pub fn next_look(&mut self) -> Result<Option<(f64, &Samples)>, Halt> {
+    pub(crate) fn next_look(&mut self) -> Result<Option<(f64, &Samples)>, Halt> {
         while !self.done() {
             self.round()?;
             if let Some(progress) = self.options.progress {
@@ -117,7 +117,7 @@ impl<'r, 'c, 'b> Collection<'r, 'c, 'b> {
     }
 
     /// The rounds collected.
-    pub fn into_samples(self) -> Samples {
+    pub(crate) fn into_samples(self) -> Samples {
         self.samples
     }
 

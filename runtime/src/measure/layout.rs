@@ -76,13 +76,13 @@ impl Layout {
 }
 
 /// Granularity of the stack shift in bytes: the stack's alignment on x86-64 and AArch64.
-pub const STACK_STEP: usize = 16;
+pub(crate) const STACK_STEP: usize = 16;
 /// Distinct stack shifts: 0 to 4,080 bytes, every 16-byte offset within a 4 KiB page.
-pub const STACK_SHIFTS: usize = COARSE_SHIFTS * FINE_SHIFTS;
+pub(crate) const STACK_SHIFTS: usize = COARSE_SHIFTS * FINE_SHIFTS;
 /// Small size classes perturbed: chunks of 32 to 528 bytes in 16-byte steps.
-pub const HEAP_CLASSES: usize = 32;
+pub(crate) const HEAP_CLASSES: usize = 32;
 /// Most blocks held per size class (glibc's tcache keeps 7 per class).
-pub const MAX_BLOCKS: usize = 7;
+pub(crate) const MAX_BLOCKS: usize = 7;
 
 const COARSE_STEP: usize = 64;
 const COARSE_SHIFTS: usize = 64;

@@ -13,11 +13,11 @@
 //! linker could have produced, whatever folder the binary was built in.
 
 /// How many copies of each batch routine, at different code offsets, the macro generates.
-pub const PLACEMENTS: usize = 4;
+pub(crate) const PLACEMENTS: usize = 4;
 
 /// Bytes between the code offsets of consecutive copies: the function alignment the linker
 /// uses, so [`PLACEMENTS`] copies cover a 64-byte block.
-pub const PLACEMENT_STEP: usize = 16;
+pub(crate) const PLACEMENT_STEP: usize = 16;
 
 /// Aligns the code that follows to a 64-byte boundary, then pads it by `COPY × 16` bytes of
 /// no-ops. Called once at the top of a batch routine, before its timed loop, so the padding
@@ -50,7 +50,7 @@ pub fn place<const COPY: usize>() {
 /// Splits a batch of `iters` operations over `copies` copies: as evenly as possible, the
 /// remainder going to the copies after `rotation` (so batches smaller than the number of copies
 /// visit every copy over consecutive rounds).
-pub fn split_batch(iters: u64, copies: usize, rotation: u64) -> [u64; PLACEMENTS] {
+pub(crate) fn split_batch(iters: u64, copies: usize, rotation: u64) -> [u64; PLACEMENTS] {
     let copies = copies.clamp(1, PLACEMENTS);
     let n = copies as u64;
     let mut split = [0; PLACEMENTS];
