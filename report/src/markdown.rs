@@ -6,7 +6,7 @@ use super::instructions::count as instruction_count;
 use super::ranking::rankings;
 use super::run::{Run, Test};
 use super::sentences::sentence;
-use super::{factor_words, outcome_line};
+use super::text::{factor_words, outcome_line};
 use crate::Outcome;
 use crate::units::{change_interval, change_pct, format_rate, pct, signed_pct};
 use std::fmt::Write;

@@ -3,8 +3,7 @@
 //! the bootstrap interval of the difference against the ±tolerance band. Plain SVG, written by
 //! hand; any browser or CI page shows it.
 
-use super::factor_words;
-use super::outcome_line;
+use super::text::{factor_words, outcome_line};
 use crate::Metric;
 use crate::stats::{Outcome, quantile_sorted, sorted_copy};
 use crate::units::{Unit, display_unit, format_value, signed_pct};

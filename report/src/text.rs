@@ -185,7 +185,7 @@ fn confirmation_line(judgement: &Judgement) -> Option<String> {
 }
 
 /// `win (resolved)`, `parity (inconclusive)`, `loss (confirmed)` and so on.
-pub fn outcome_line(judgement: &Judgement) -> String {
+pub(crate) fn outcome_line(judgement: &Judgement) -> String {
     let v = &judgement.verdict;
     let qualifier = match (v.outcome, judgement.confirmed()) {
         (Outcome::Parity, _) if v.resolved => "established",
@@ -201,7 +201,7 @@ pub fn outcome_line(judgement: &Judgement) -> String {
 /// a factor when the arms are far apart (`is 4.18x faster`, `takes 4.04x the baseline's time`), a
 /// percentage when they are close (`is 1.20 % slower`). "4x slower" is avoided: it is read both
 /// as "takes 4x the time" and as "takes 5x the time".
-pub fn factor_words(difference: f64, metric: Metric) -> String {
+pub(crate) fn factor_words(difference: f64, metric: Metric) -> String {
     let ratio = 1.0 - difference;
     let (less, more, factor_less, factor_more) = match metric {
         Metric::Time => ("is {} faster", "is {} slower", "is {}x faster", "takes {}x the baseline's time"),
