@@ -33,15 +33,9 @@ pub fn write_atomically(path: &Path, fill: impl FnOnce(&mut File) -> io::Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::entries;
     use crate::scratch::ScratchDir;
     use std::io::Write;
-
-    fn entries(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> =
-            std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-        names.sort();
-        names
-    }
 
     #[test]
     fn atomic_writes_replace_the_file_and_leave_no_temporary_behind() {

@@ -436,18 +436,12 @@ fn markdown_fix(target: &MarkdownTarget) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::entries;
     use crate::scratch::ScratchDir;
 
     /// A fresh directory under the system's temporary directory, removed when the test ends.
     fn scratch(name: &str) -> ScratchDir {
         ScratchDir::new(&format!("files-{name}"))
-    }
-
-    fn entries(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> =
-            std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-        names.sort();
-        names
     }
 
     #[test]

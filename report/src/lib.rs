@@ -184,6 +184,14 @@ pub mod fixtures {
         }
     }
 
+    /// The names in `dir`, sorted.
+    pub(crate) fn entries(dir: &std::path::Path) -> Vec<String> {
+        let mut names: Vec<String> =
+            std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        names
+    }
+
     /// The shape of a JSON document, to check a file against a published example: each number
     /// becomes `"number"`, each string `"string"` (and so on), an array the distinct shapes of
     /// its elements. The keys of objects at the nesting depths in `named` (0 = the top) are
