@@ -6,9 +6,10 @@
 //! within a round, sampling noise at this sample size. The figures here say how large such an
 //! invented difference gets, so that a real comparison can be read against it.
 
+use crate::JudgeOptions;
 use crate::stats::{
-    DEFAULT_RESAMPLES, DRIFT_ALPHA, Resampling, bootstrap_difference, choose_resampling, detect_drift,
-    lag1_autocorrelation, median, paired_ratios, quantile_sorted,
+    DRIFT_ALPHA, Resampling, bootstrap_difference, choose_resampling, detect_drift, lag1_autocorrelation, median,
+    paired_ratios, quantile_sorted,
 };
 
 /// Settings of [`validate_harness`].
@@ -27,10 +28,16 @@ pub struct ValidationOptions {
 }
 
 impl Default for ValidationOptions {
-    /// Level 0.95, [`DEFAULT_RESAMPLES`] resamples, seed 0 and a tolerance of 0.04 (the default
-    /// parity threshold).
+    /// The judging defaults' level, resamples and seed, and their parity threshold as the
+    /// tolerance.
     fn default() -> Self {
-        ValidationOptions { level: 0.95, resamples: DEFAULT_RESAMPLES, seed: 0, tolerance: 0.04 }
+        let judging = JudgeOptions::default();
+        ValidationOptions {
+            level: judging.level,
+            resamples: judging.resamples,
+            seed: judging.seed,
+            tolerance: judging.parity,
+        }
     }
 }
 
