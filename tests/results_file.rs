@@ -23,6 +23,7 @@ struct ResultsFile {
     binary: String,
     settings: RunSettings,
     environment: Environment,
+    duration_s: f64,
     comparisons: Vec<Comparison>,
 }
 
@@ -84,6 +85,7 @@ struct Throughput {
 #[serde(deny_unknown_fields)]
 struct Comparison {
     name: String,
+    revision: Option<Revision>,
     candidate: String,
     baseline: String,
     metric: String,
@@ -94,6 +96,7 @@ struct Comparison {
     line: u32,
     expect: String,
     passed: bool,
+    duration_s: f64,
     failure: Option<String>,
     verdict: Option<Verdict>,
     warnings: Vec<Warning>,
@@ -104,6 +107,14 @@ struct Comparison {
     confirmation: Option<Confirmation>,
     instructions: Option<Instructions>,
     instructions_not_counted: Option<String>,
+}
+
+/// The git revision of a comparison against one.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Revision {
+    name: String,
+    commit: String,
 }
 
 /// Instruction counts (docs/instructions.md), where valgrind counted them.
@@ -442,6 +453,7 @@ fn check_figures(file: &ResultsFile) {
     );
     assert_eq!((c.metric.as_str(), c.unit.as_str(), c.size), ("time", "ns", None));
     assert!(c.passed && c.failure.is_none());
+    assert!(c.revision.is_none(), "a pair in one build");
     let verdict = c.verdict.as_ref().unwrap_or_else(|| panic!("no verdict"));
     assert_eq!(verdict.outcome, "win");
     assert!(verdict.ratio < 0.5 && verdict.best_ratio < 0.5, "ratios are candidate over baseline");
@@ -449,6 +461,10 @@ fn check_figures(file: &ResultsFile) {
     assert_eq!(verdict.ratio, first.verdict.ratio, "the verdict's figures are the first round's");
     let confirmation = c.confirmation.as_ref().unwrap_or_else(|| panic!("a 4x win is confirmed"));
     assert!(confirmation.confirmed && confirmation.ending == "confirmed" && confirmation.settle.is_none());
+    // The test took its first round, its confirmation and its count; the run, its one test.
+    let measured = first.duration_s + confirmation.report.duration_s;
+    assert!(c.duration_s >= measured && measured > 0.0, "{} s for {measured} s measured", c.duration_s);
+    assert_eq!(file.duration_s, c.duration_s);
     assert!(confirmation.planned >= confirmation.report.resampling.processes, "{}", confirmation.planned);
     assert_eq!(confirmation.report.verdict.outcome, "win");
     assert_eq!(c.warnings.len(), c.caveats.len(), "a sentence per caveat");

@@ -72,6 +72,14 @@ fn parse() -> u64 {
 }
 ";
 
+/// `changed` judged on its instruction counts.
+const COUNTED: &str = r#"
+#[compare(metric = "instructions")]
+fn counted() -> u64 {
+    library::changed()
+}
+"#;
+
 /// Comparisons with input, in each of the shapes a candidate can take it.
 const WITH_INPUTS: &str = "
 fn numbers(rng: &mut rtcompare::Dprng) -> Vec<u32> {
@@ -122,7 +130,7 @@ fn repository(name: &str) -> PathBuf {
     let lock = std::fs::read_to_string(root().join("Cargo.lock")).expect("rtcompare's Cargo.lock");
     write(&dir, "Cargo.lock", &lock);
     write(&dir, ".gitignore", "target/\n");
-    git(&dir, &["init", "--quiet", "."]);
+    git(&dir, &["init", "--quiet", "--initial-branch=master", "."]);
     dir
 }
 
@@ -196,17 +204,17 @@ fn a_slower_function_fails_as_a_confirmed_loss_even_when_its_comparison_is_new()
     assert_eq!(output.status.code(), Some(101), "{everything}");
     assert!(everything.contains("building this `perf` target against its library"), "{everything}");
     for name in ["changed", "parse"] {
-        let block = block(&out, &format!("perf::{name}_vs_HEAD_1"));
-        assert!(block.starts_with(&format!("test perf::{name}_vs_HEAD_1 ... FAILED")), "{everything}");
+        let block = block(&out, &format!("perf::{name}_vs_baseline"));
+        assert!(block.starts_with(&format!("test perf::{name}_vs_baseline ... FAILED")), "{everything}");
         assert!(block.contains(&format!("baseline  {name} at HEAD~1")), "{everything}");
         assert!(block.contains("    loss (confirmed)"), "{everything}");
     }
-    let unchanged = block(&out, "perf::unchanged_vs_HEAD_1");
-    assert!(unchanged.starts_with("test perf::unchanged_vs_HEAD_1 ... ok"), "{everything}");
+    let unchanged = block(&out, "perf::unchanged_vs_baseline");
+    assert!(unchanged.starts_with("test perf::unchanged_vs_baseline ... ok"), "{everything}");
     assert!(parity_or_unconfirmed(&unchanged), "{everything}");
     assert!(
         out.contains(
-            "failures:\n    perf::changed_vs_HEAD_1\n    perf::parse_vs_HEAD_1\n\ntest result: FAILED. 1 passed; 2 failed"
+            "failures:\n    perf::changed_vs_baseline\n    perf::parse_vs_baseline\n\ntest result: FAILED. 1 passed; 2 failed"
         ),
         "{everything}"
     );
@@ -217,15 +225,105 @@ fn a_slower_function_fails_as_a_confirmed_loss_even_when_its_comparison_is_new()
     let out = stdout(&output);
     assert!(output.status.success(), "{}", text(&output));
     assert!(out.contains("test perf::changed_vs_baseline ... ignored\n    compares this function against itself at a git revision: run with RTCOMPARE_BASELINE=<revision>"), "{}", text(&output));
+    // The repository's one branch is `master`, and the hint names it.
+    assert!(out.contains("e.g. `RTCOMPARE_BASELINE=master cargo test --release --test perf`"), "{}", text(&output));
     assert!(out.contains("0 passed; 0 failed; 3 ignored"), "{}", text(&output));
     let output = perf(&dir, Some("HEAD~1"), &["--list", "--format", "terse"]);
     let listed = stdout(&output);
     assert_eq!(
         listed.lines().filter(|l| l.ends_with(": test")).collect::<Vec<_>>(),
-        ["perf::changed_vs_HEAD_1: test", "perf::parse_vs_HEAD_1: test", "perf::unchanged_vs_HEAD_1: test"],
+        ["perf::changed_vs_baseline: test", "perf::parse_vs_baseline: test", "perf::unchanged_vs_baseline: test"],
         "{}",
         text(&output)
     );
+}
+
+/// The pull request that adopts rtcompare: the commit under test adds rtcompare, its `[[test]]`
+/// target and a perf test to a library whose commit before has none of them, and the package is
+/// named `itoa`, as is a package rtcompare itself depends on (through serde_json). The baseline
+/// build brings the target and the dev-dependency into the old manifest, saying so, names the
+/// package so that Cargo cannot take it for the other `itoa`, and the function made three times
+/// slower fails as a confirmed loss.
+#[test]
+fn the_pull_request_that_adopts_rtcompare_compares_against_the_commit_before_it() {
+    let _turn = take_turn();
+    let dir = repository("itoa");
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).expect("the fixture's manifest");
+    let (library_only, _) = manifest.split_once("\n[dev-dependencies]").expect("the manifest's dev-dependencies");
+    write(&dir, "Cargo.toml", &format!("{library_only}\n"));
+    write(&dir, "src/lib.rs", &lib_rs(1_000, ""));
+    git(&dir, &["add", "--all"]);
+    git(&dir, &["commit", "--quiet", "-m", "A library, before rtcompare"]);
+    write(&dir, "Cargo.toml", &manifest);
+    // Where valgrind counts, the gate on instruction counts too (without it, such a test fails).
+    let counted = if valgrind_on_path() { COUNTED } else { "" };
+    commit(&dir, &lib_rs(3_000, ""), &perf_rs(counted), "Adopt rtcompare; make `changed` three times slower");
+    let output = perf_for(&dir, Some("HEAD~1"), &[], "1s");
+    let (out, everything) = (stdout(&output), text(&output));
+    assert_eq!(output.status.code(), Some(101), "{everything}");
+    assert!(
+        everything.contains(
+            "'s Cargo.toml the baseline build added the `[[test]]` target `perf` and the dev-dependency `rtcompare` \
+             from the current manifest"
+        ),
+        "{everything}"
+    );
+    assert!(!everything.contains("ambiguous"), "{everything}");
+    let changed = block(&out, "perf::changed_vs_baseline");
+    assert!(changed.starts_with("test perf::changed_vs_baseline ... FAILED"), "{everything}");
+    assert!(changed.contains("    loss (confirmed)"), "{everything}");
+    let unchanged = block(&out, "perf::unchanged_vs_baseline");
+    assert!(unchanged.starts_with("test perf::unchanged_vs_baseline ... ok"), "{everything}");
+    assert!(parity_or_unconfirmed(&unchanged), "{everything}");
+
+    // The results file keys each comparison by a name free of the revision, which it records
+    // beside it, with how long each took; instructions are counted in one process per build.
+    let file = results_file(&everything);
+    let commit = text_of(Command::new("git").current_dir(&dir).args(["rev-parse", "HEAD~1"]));
+    for comparison in file["comparisons"].as_array().unwrap_or_else(|| panic!("no comparisons: {file}")) {
+        assert_eq!(comparison["revision"], serde_json::json!({"name": "HEAD~1", "commit": commit.trim()}));
+        assert!(comparison["duration_s"].as_f64().is_some_and(|s| s > 0.0), "{comparison}");
+    }
+    let total: f64 =
+        file["comparisons"].as_array().into_iter().flatten().filter_map(|c| c["duration_s"].as_f64()).sum();
+    assert_eq!(file["duration_s"].as_f64(), Some(total), "the run's duration is its comparisons'");
+    if !valgrind_on_path() {
+        eprintln!("valgrind is not on PATH: the instruction counts against a revision were not checked");
+    } else {
+        let changed = file["comparisons"]
+            .as_array()
+            .and_then(|all| all.iter().find(|c| c["name"] == "perf::changed_vs_baseline"));
+        let counts = changed.map(|c| &c["instructions"]).unwrap_or_else(|| panic!("no `changed` in {file}"));
+        // Three times the additions: about three times the instructions per call.
+        let change = counts["change"].as_f64().unwrap_or_else(|| panic!("not counted: {file}"));
+        assert!((1.5..2.5).contains(&change), "instructions {change:+} in {counts}");
+        assert_eq!(counts["agreement"], "agrees", "{counts}");
+        assert!(changed.is_some_and(|c| c["failure"].as_str().is_some_and(|f| f.contains("instructions +"))), "{file}");
+        let counted = block(&out, "perf::counted_vs_baseline");
+        assert!(counted.starts_with("test perf::counted_vs_baseline ... FAILED"), "{everything}");
+        assert!(counted.contains("    loss (confirmed): instructions +"), "{everything}");
+    }
+}
+
+/// The results file a run wrote, as its line in the run's output `everything` names it.
+fn results_file(everything: &str) -> serde_json::Value {
+    let line = everything.lines().find_map(|line| line.strip_prefix("rtcompare: results file "));
+    let line = line.unwrap_or_else(|| panic!("no results file in:\n{everything}"));
+    let path = Path::new(line.split(" (").next().unwrap_or(line));
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// What `command` printed on its standard output, having succeeded.
+fn text_of(command: &mut Command) -> String {
+    let output = run(command);
+    assert!(output.status.success(), "{}", text(&output));
+    stdout(&output)
+}
+
+/// Whether valgrind is on PATH, so that instructions are counted beside time.
+fn valgrind_on_path() -> bool {
+    Command::new("valgrind").arg("--version").output().is_ok_and(|output| output.status.success())
 }
 
 /// A/A across builds: the library's functions did not change, so both pairs are parity. The
@@ -244,13 +342,13 @@ fn an_unchanged_library_gives_parity_and_a_target_it_cannot_build_falls_back_to_
     assert!(output.status.success(), "{everything}");
     assert!(everything.contains("rtcompare: this `perf` target does not build against commit "), "{everything}");
     assert!(everything.contains("measuring that commit's own `perf` target instead"), "{everything}");
-    for name in ["perf::changed_vs_HEAD_1", "perf::unchanged_vs_HEAD_1"] {
+    for name in ["perf::changed_vs_baseline", "perf::unchanged_vs_baseline"] {
         let block = block(&out, name);
         assert!(block.starts_with(&format!("test {name} ... ok")), "{everything}");
         assert!(parity_or_unconfirmed(&block), "{everything}");
     }
-    let parse = block(&out, "perf::parse_vs_HEAD_1");
-    assert!(parse.starts_with("test perf::parse_vs_HEAD_1 ... ok"), "{everything}");
+    let parse = block(&out, "perf::parse_vs_baseline");
+    assert!(parse.starts_with("test perf::parse_vs_baseline ... ok"), "{everything}");
     assert!(parse.contains("new: `parse` has no comparison at the baseline revision"), "{everything}");
     assert!(out.contains("1 new since the baseline revision"), "{everything}");
 }
@@ -268,7 +366,7 @@ fn a_baseline_process_that_dies_fails_its_pair_and_the_others_still_run() {
     let out = stdout(&output);
     assert_eq!(output.status.code(), Some(101), "{}", text(&output));
     assert!(
-        block(&out, "perf::dies_vs_HEAD_1").starts_with("test perf::dies_vs_HEAD_1 ... FAILED"),
+        block(&out, "perf::dies_vs_baseline").starts_with("test perf::dies_vs_baseline ... FAILED"),
         "{}",
         text(&output)
     );
@@ -278,7 +376,7 @@ fn a_baseline_process_that_dies_fails_its_pair_and_the_others_still_run() {
         text(&output)
     );
     assert!(out.contains("only at the baseline"), "{}", text(&output));
-    for name in ["perf::changed_vs_HEAD_1", "perf::unchanged_vs_HEAD_1"] {
+    for name in ["perf::changed_vs_baseline", "perf::unchanged_vs_baseline"] {
         assert!(block(&out, name).starts_with(&format!("test {name} ... ok")), "{}", text(&output));
     }
 }
@@ -312,7 +410,7 @@ fn a_baseline_on_another_rtcompare_is_built_with_this_one() {
     let (out, everything) = (stdout(&output), text(&output));
     assert!(output.status.success(), "{everything}");
     assert!(!everything.contains("speaks another version"), "{everything}");
-    for name in ["perf::changed_vs_HEAD_1", "perf::unchanged_vs_HEAD_1"] {
+    for name in ["perf::changed_vs_baseline", "perf::unchanged_vs_baseline"] {
         assert!(block(&out, name).starts_with(&format!("test {name} ... ok")), "{everything}");
     }
 }
@@ -330,11 +428,11 @@ fn bad_baselines_stop_the_run_before_anything_is_measured() {
     let output = perf(&dir, Some("HEAD~1"), &["--list", "--format", "terse"]);
     let listed = stdout(&output);
     for name in [
-        "perf::consume_vs_HEAD_1",
-        "perf::sort_vs_HEAD_1",
-        "perf::sorted_copy_vs_HEAD_1",
-        "perf::total_vs_HEAD_1/10",
-        "perf::total_vs_HEAD_1/100",
+        "perf::consume_vs_baseline",
+        "perf::sort_vs_baseline",
+        "perf::sorted_copy_vs_baseline",
+        "perf::total_vs_baseline/10",
+        "perf::total_vs_baseline/100",
     ] {
         assert!(listed.contains(&format!("{name}: test\n")), "{name}: {}", text(&output));
     }
@@ -349,11 +447,17 @@ fn bad_baselines_stop_the_run_before_anything_is_measured() {
     );
     assert!(!stdout(&output).contains("running"), "{everything}");
 
+    // A library that does not build: Cargo's error first, no other target tried, and what to do.
     let output = perf(&dir, Some("HEAD~1"), &[]);
     let everything = text(&output);
     assert_eq!(output.status.code(), Some(2), "{everything}");
-    assert!(everything.contains("error: RTCOMPARE_BASELINE=HEAD~1: the baseline (commit "), "{everything}");
-    assert!(everything.contains(") does not build: `cargo test --no-run"), "{everything}");
+    let error = everything.find("error: RTCOMPARE_BASELINE=HEAD~1: the baseline (commit ").map(|at| &everything[at..]);
+    let error = error.unwrap_or_else(|| panic!("no baseline error in:\n{everything}"));
+    assert!(error.contains(") does not build: `cargo test --no-run"), "{everything}");
+    let cargos = error.lines().nth(1).unwrap_or_default();
+    assert!(cargos.trim_start().starts_with("error: expected "), "Cargo's own error second: {everything}");
+    assert!(error.contains("That commit's library does not build here"), "{everything}");
+    assert!(!everything.contains("measuring that commit's own"), "{everything}");
     assert!(!stdout(&output).contains("running"), "{everything}");
 
     // The same binary, told its package is in a folder outside any repository.

@@ -119,6 +119,9 @@ impl TrackingFormat {
 pub struct Written {
     /// The results file.
     pub results: Option<PathBuf>,
+    /// How many comparisons the results file held before that it no longer holds: those of a
+    /// larger run that this one (filtered, or with comparisons since removed) did not run.
+    pub dropped: usize,
     /// The pictures' directory and how many were written there.
     pub pictures: Option<(PathBuf, usize)>,
     /// Markdown summaries written.
@@ -285,8 +288,12 @@ impl Destinations {
     /// `run`; the appended summary replaces what follows `step_summary_start`.
     fn write_files(&self, run: &Run<'_>, step_summary_start: Option<u64>, errors: &mut Vec<OutputError>) -> Written {
         let mut written = Written::default();
+        let before = json::names(&self.results);
         match write_atomically(&self.results, |file| file.write_all(json::render(run).as_bytes())) {
-            Ok(()) => written.results = Some(self.results.clone()),
+            Ok(()) => {
+                written.results = Some(self.results.clone());
+                written.dropped = before.iter().filter(|name| !run.tests.iter().any(|t| &t.name == *name)).count();
+            }
             Err(source) => errors.push(written_error("results file", &self.results, source)),
         }
         let summary = markdown::render(run);
@@ -575,14 +582,17 @@ mod tests {
         assert_eq!(contents(&dir), (vec!["perf::a_vs_slow".to_owned(), "perf::b_vs_slow".to_owned()], 4, 2));
         assert_eq!(written.results.as_deref(), Some(dir.join("perf.json").as_path()));
         assert_eq!((written.markdown.len(), written.tracking.len()), (1, 2));
+        assert_eq!(written.dropped, 0, "the file held `b`, and holds it still");
         // Each comparison kept its record in a file of its own; nothing temporary is left.
         assert_eq!(entries(&dir.join("perf/.runs")), ["run-1"]);
         let records = entries(&dir.join("perf/.runs/run-1"));
         assert_eq!(records.iter().filter(|name| name.ends_with(".json")).count(), 2, "{records:?}");
         assert!(entries(&dir).iter().all(|name| !name.contains("tmp")), "{:?}", entries(&dir));
-        // A later run replaces the files, and the records of the earlier run are removed.
-        finish(&process_of_run(&dir, "run-2", None), &[record("perf::c_vs_slow", 50.0, 100.0)]);
+        // A later run replaces the files, saying how many comparisons it dropped, and the records
+        // of the earlier run are removed.
+        let later = finish(&process_of_run(&dir, "run-2", None), &[record("perf::c_vs_slow", 50.0, 100.0)]);
         assert_eq!(contents(&dir), (vec!["perf::c_vs_slow".to_owned()], 2, 1));
+        assert_eq!(later.dropped, 2, "`a` and `b` of the earlier run");
         assert_eq!(entries(&dir.join("perf/.runs")), ["run-2"]);
     }
 

@@ -7,7 +7,7 @@
 //! caveat's sentence, the rates of a pair with `throughput` and the mean over processes. A change
 //! to a field's name or meaning is a new [`SCHEMA_VERSION`].
 
-use super::run::{Run, Test};
+use super::run::{Revision, Run, Test};
 use super::sentences::sentence;
 use crate::Metric;
 use crate::counts::Instructions;
@@ -27,6 +27,8 @@ struct ResultsFile<'a> {
     binary: &'a str,
     settings: RunSettings,
     environment: &'a Environment,
+    /// The seconds every comparison of the run took, added up.
+    duration_s: f64,
     comparisons: Vec<Comparison<'a>>,
 }
 
@@ -41,6 +43,8 @@ struct RunSettings {
 #[derive(Serialize)]
 struct Comparison<'a> {
     name: &'a str,
+    /// The git revision of a comparison against one; `null` for a pair in one build.
+    revision: Option<&'a Revision>,
     candidate: &'a str,
     baseline: &'a str,
     metric: Metric,
@@ -52,6 +56,7 @@ struct Comparison<'a> {
     line: u32,
     expect: &'a str,
     passed: bool,
+    duration_s: f64,
     failure: Option<&'a str>,
     verdict: Option<&'a Verdict>,
     /// Each caveat of `caveats` in words, in the same order.
@@ -92,6 +97,7 @@ pub(crate) fn render(run: &Run<'_>) -> String {
         binary: run.binary,
         settings: RunSettings { time_s: run.budget.as_secs_f64(), seed: run.seed },
         environment: run.environment,
+        duration_s: run.tests.iter().map(|test| test.duration_s).sum(),
         comparisons: run.tests.iter().map(comparison).collect(),
     };
     let mut out = Vec::new();
@@ -101,12 +107,28 @@ pub(crate) fn render(run: &Run<'_>) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// The names of the comparisons in the results file at `path`; none where there is no such file
+/// or it cannot be read.
+pub(crate) fn names(path: &std::path::Path) -> Vec<String> {
+    #[derive(serde::Deserialize)]
+    struct Named {
+        name: String,
+    }
+    #[derive(serde::Deserialize)]
+    struct Names {
+        comparisons: Vec<Named>,
+    }
+    let read = std::fs::read(path).ok().and_then(|bytes| serde_json::from_slice::<Names>(&bytes).ok());
+    read.map_or_else(Vec::new, |file| file.comparisons.into_iter().map(|c| c.name).collect())
+}
+
 fn comparison(test: &Test) -> Comparison<'_> {
     let judgement = test.judgement.as_ref();
     let first = judgement.map(|j| &j.first);
     let metric = first.map_or(test.metric, |r| r.metric);
     Comparison {
         name: &test.name,
+        revision: test.revision.as_ref(),
         candidate: first.map_or(&test.candidate, |r| &r.candidate),
         baseline: first.map_or(&test.baseline, |r| &r.baseline),
         metric,
@@ -122,6 +144,7 @@ fn comparison(test: &Test) -> Comparison<'_> {
         line: test.line,
         expect: &test.expect,
         passed: test.passed(),
+        duration_s: test.duration_s,
         failure: test.failure.as_deref(),
         verdict: judgement.map(|j| &j.verdict),
         warnings: judgement.map_or_else(Vec::new, |j| {

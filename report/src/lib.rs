@@ -61,7 +61,7 @@ pub use files::{
 };
 pub use instructions::with_counts;
 pub use ranking::{Ranking, rankings};
-pub use run::{Run, Test};
+pub use run::{Revision, Run, Test};
 pub use sentences::{first_round_said, placement_summary, sentence};
 pub use svg::render_svg;
 pub use text::{Detail, Line, render_text, text_lines};
@@ -139,6 +139,8 @@ pub mod fixtures {
             failure: failure.map(str::to_owned),
             instructions: None,
             instructions_not_counted: None,
+            revision: None,
+            duration_s: 0.5,
         }
     }
 

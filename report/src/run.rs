@@ -67,6 +67,22 @@ pub struct Test {
     /// Why instructions were not counted, where counting was on and they were not.
     #[serde(default)]
     pub instructions_not_counted: Option<String>,
+    /// The git revision a comparison of a function with itself was measured against
+    /// (`RTCOMPARE_BASELINE`); `None` for a pair in one build.
+    #[serde(default)]
+    pub revision: Option<Revision>,
+    /// How long the test took, in seconds: its first round, its confirmation and its count.
+    #[serde(default)]
+    pub duration_s: f64,
+}
+
+/// The git revision a comparison was measured against.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Revision {
+    /// The revision as the run was given it (`main`, `HEAD~1`, a tag).
+    pub name: String,
+    /// The commit it resolved to.
+    pub commit: String,
 }
 
 impl Test {

@@ -1,12 +1,18 @@
 //! Building this test target again with Cargo: where the running binary sits in Cargo's target
-//! folder, and the `cargo test --no-run` that builds the same package, test target, features and
-//! `--target` triple in a target folder of its own. A comparison against a git revision builds
-//! the baseline's checkout with it (`revision.rs`), and an unoptimised perf binary its own
-//! optimised build (`optimised.rs`).
+//! folder, what `cargo metadata` says of its package, and the `cargo test --no-run` that builds
+//! the same package, target, features and `--target` triple in a target folder of its own. A
+//! comparison against a git revision builds the baseline's checkout with it (`revision.rs`), and
+//! an unoptimised perf binary its own optimised build (`optimised.rs`).
+//!
+//! The package is named by its package ID spec (`path+file:///…#name@1.0.0`), never by its bare
+//! name: a package that rtcompare itself depends on (itoa, memchr, serde) shares its name with a
+//! package in the graph, and Cargo calls a bare name ambiguous.
 
 use super::build::BuildInfo;
 use super::error::HarnessError;
 use crate::child;
+use serde_json::Value;
+use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -52,6 +58,113 @@ fn known_target(name: &str) -> bool {
         .is_ok_and(|output| String::from_utf8_lossy(&output.stdout).lines().any(|line| line.trim() == name))
 }
 
+/// The kind of target a perf binary is, as Cargo's manifest (`[[test]]`) and flags (`--test`)
+/// name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TargetKind {
+    /// A `[[test]]` target, run by `cargo test`.
+    Test,
+    /// A `[[bench]]` target, run by `cargo bench`.
+    Bench,
+}
+
+impl TargetKind {
+    /// The manifest's word for it: `test` for `[[test]]`, `bench` for `[[bench]]`.
+    pub(crate) fn word(self) -> &'static str {
+        match self {
+            TargetKind::Test => "test",
+            TargetKind::Bench => "bench",
+        }
+    }
+}
+
+/// A package as `cargo metadata --no-deps` describes it: what building one of its targets
+/// elsewhere needs.
+#[derive(Clone, Debug)]
+pub(crate) struct Package {
+    /// Its package ID spec, which no other package in the graph shares.
+    pub id: String,
+    /// The features it declares, those of its optional dependencies among them.
+    pub features: BTreeSet<String>,
+    /// Its `[[test]]` and `[[bench]]` targets: name, kind and root file.
+    pub targets: Vec<(String, TargetKind, PathBuf)>,
+    /// Its dependencies as `cargo metadata` gives them, one JSON object each.
+    pub dependencies: Vec<Value>,
+    /// The folder of its workspace's root manifest, where the lock file is.
+    pub workspace_root: PathBuf,
+}
+
+impl Package {
+    /// The package whose manifest is `package_dir/Cargo.toml`, read with `cargo`.
+    pub(crate) fn read(cargo: &OsString, package_dir: &Path) -> Result<Package, HarnessError> {
+        let metadata = metadata(cargo, package_dir, false)?;
+        Package::of(&metadata, package_dir).ok_or_else(|| {
+            HarnessError::Metadata(format!(
+                "cargo metadata lists no package whose manifest is {}",
+                package_dir.join("Cargo.toml").display()
+            ))
+        })
+    }
+
+    /// The package of `cargo metadata`'s JSON whose manifest is in `package_dir`.
+    fn of(metadata: &Value, package_dir: &Path) -> Option<Package> {
+        let wanted = canonical(&package_dir.join("Cargo.toml"));
+        let package = metadata["packages"]
+            .as_array()?
+            .iter()
+            .find(|p| p["manifest_path"].as_str().is_some_and(|path| canonical(Path::new(path)) == wanted))?;
+        let kind = |target: &Value| {
+            let kinds = target["kind"].as_array()?;
+            if kinds.iter().any(|k| k == "test") {
+                Some(TargetKind::Test)
+            } else if kinds.iter().any(|k| k == "bench") {
+                Some(TargetKind::Bench)
+            } else {
+                None
+            }
+        };
+        let targets = package["targets"].as_array()?.iter().filter_map(|target| {
+            Some((target["name"].as_str()?.to_owned(), kind(target)?, PathBuf::from(target["src_path"].as_str()?)))
+        });
+        Some(Package {
+            id: package["id"].as_str()?.to_owned(),
+            features: package["features"].as_object().map(|f| f.keys().cloned().collect()).unwrap_or_default(),
+            targets: targets.collect(),
+            dependencies: package["dependencies"].as_array().cloned().unwrap_or_default(),
+            workspace_root: PathBuf::from(metadata["workspace_root"].as_str()?),
+        })
+    }
+
+    /// The kind and root file of its test or bench target `name`.
+    pub(crate) fn target(&self, name: &str) -> Option<(TargetKind, &Path)> {
+        self.targets.iter().find(|(n, ..)| n == name).map(|(_, kind, root)| (*kind, root.as_path()))
+    }
+}
+
+/// `path` with its links resolved, or as it is where it cannot be.
+pub(crate) fn canonical(path: &Path) -> PathBuf {
+    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// `cargo metadata` of the package at `package_dir` as JSON; with `resolve`, with its whole
+/// dependency graph resolved, else (`--no-deps`) its workspace's packages only.
+pub(crate) fn metadata(cargo: &OsString, package_dir: &Path, resolve: bool) -> Result<Value, HarnessError> {
+    let mut command = Command::new(cargo);
+    command.args(["metadata", "--format-version", "1", "--manifest-path"]).arg(package_dir.join("Cargo.toml"));
+    if !resolve {
+        command.arg("--no-deps");
+    }
+    let output = child::output(&mut command).map_err(|e| {
+        HarnessError::Metadata(format!("could not run cargo metadata: {e}; put cargo on PATH or set CARGO"))
+    })?;
+    if !output.status.success() {
+        let said = String::from_utf8_lossy(&output.stderr);
+        return Err(HarnessError::Metadata(format!("`{}` failed: {}", describe(&command), said.trim())));
+    }
+    serde_json::from_slice(&output.stdout)
+        .map_err(|e| HarnessError::Metadata(format!("cargo metadata printed what is not JSON: {e}")))
+}
+
 /// One `cargo test --no-run` of the running binary's test target.
 #[derive(Clone, Debug)]
 pub(crate) struct TestBuild<'a> {
@@ -59,6 +172,10 @@ pub(crate) struct TestBuild<'a> {
     pub cargo: OsString,
     /// The package's folder, holding the `Cargo.toml` that is built.
     pub package_dir: &'a Path,
+    /// The package, as `cargo metadata` read it there.
+    pub package: &'a Package,
+    /// The kind of the target.
+    pub kind: TargetKind,
     /// The profile's folder name: `debug` builds the test profile, `release` passes `--release`,
     /// any other `--profile <name>`.
     pub profile: &'a str,
@@ -67,16 +184,18 @@ pub(crate) struct TestBuild<'a> {
 }
 
 impl TestBuild<'_> {
-    /// The command: the package and test target of `layout`, its `--target` triple, and exactly
-    /// the features `build` was compiled with. Cargo's JSON messages go to standard output (read
-    /// them with [`executable`]), its progress and diagnostics to standard error.
+    /// The command: the package and target of `layout`, its `--target` triple, and the features
+    /// `build` was compiled with that the package declares ([`TestBuild::features`]). Cargo's
+    /// JSON messages go to standard output (read them with [`executable`]), its progress and
+    /// diagnostics to standard error.
     pub(crate) fn command(&self, build: &BuildInfo, layout: &BinaryLocation) -> Command {
         let mut command = Command::new(&self.cargo);
+        let flag = format!("--{}", self.kind.word());
         command
             .current_dir(self.package_dir)
             .args(["test", "--no-run", "--message-format=json-render-diagnostics", "--manifest-path"])
             .arg(self.package_dir.join("Cargo.toml"))
-            .args(["--package", build.package, "--test", &layout.target]);
+            .args(["--package", &self.package.id, &flag, &layout.target]);
         match self.profile {
             "debug" => {}
             "release" => {
@@ -89,7 +208,7 @@ impl TestBuild<'_> {
         if let Some(triple) = &layout.triple {
             command.args(["--target", triple]);
         }
-        let features: Vec<&str> = build.features.iter().filter(|(_, on)| *on).map(|(name, _)| *name).collect();
+        let (features, _) = self.features(build);
         command.arg("--no-default-features");
         if !features.is_empty() {
             command.args(["--features", &features.join(",")]);
@@ -112,6 +231,17 @@ impl TestBuild<'_> {
         command.stdin(Stdio::null());
         command
     }
+
+    /// The features on in `build`, split into those the package declares, which the build turns
+    /// on, and those it does not (another revision's package may lack a feature added since).
+    pub(crate) fn features(&self, build: &BuildInfo) -> (Vec<&'static str>, Vec<&'static str>) {
+        build
+            .features
+            .iter()
+            .filter(|(_, on)| *on)
+            .map(|(name, _)| *name)
+            .partition(|name| self.package.features.contains(*name))
+    }
 }
 
 /// The executable of the test target `target` in Cargo's JSON messages.
@@ -121,6 +251,19 @@ pub(crate) fn executable(messages: &str, target: &str) -> Option<PathBuf> {
             && message["target"]["name"] == target
             && message["profile"]["test"] == true;
         is_target.then(|| message["executable"].as_str().map(PathBuf::from)).flatten()
+    })
+}
+
+/// Whether Cargo's JSON messages say that the library of the package `id` was built (or was
+/// fresh): a build that failed after it failed in a target that uses the library.
+pub(crate) fn built_library(messages: &str, id: &str) -> bool {
+    const LIBRARIES: [&str; 6] = ["lib", "rlib", "dylib", "cdylib", "staticlib", "proc-macro"];
+    messages.lines().filter_map(|line| serde_json::from_str::<Value>(line).ok()).any(|message| {
+        message["reason"] == "compiler-artifact"
+            && message["package_id"] == id
+            && message["target"]["kind"]
+                .as_array()
+                .is_some_and(|kinds| kinds.iter().any(|k| LIBRARIES.iter().any(|l| k == l)))
     })
 }
 
@@ -184,9 +327,19 @@ mod tests {
             target: "perf".to_owned(),
         };
         let folder = Path::new("/w/target/rtcompare-optimised");
+        // A package that has lost the feature `extra`, as another revision of it may have.
+        let package = Package {
+            id: "path+file:///w#my-crate@0.1.0".to_owned(),
+            features: ["fast", "slow"].map(str::to_owned).into(),
+            targets: Vec::new(),
+            dependencies: Vec::new(),
+            workspace_root: PathBuf::from("/w"),
+        };
         let build = TestBuild {
             cargo: "/bin/cargo".into(),
             package_dir: Path::new("/w"),
+            package: &package,
+            kind: TargetKind::Test,
             profile: "release",
             target_dir: folder,
         };
@@ -195,9 +348,11 @@ mod tests {
         assert_eq!(command.get_current_dir(), Some(Path::new("/w")));
         assert_eq!(
             args(&command).join(" "),
-            "test --no-run --message-format=json-render-diagnostics --manifest-path /w/Cargo.toml --package my-crate \
-             --test perf --release --target x86_64-unknown-linux-gnu --no-default-features --features fast,extra"
+            "test --no-run --message-format=json-render-diagnostics --manifest-path /w/Cargo.toml --package \
+             path+file:///w#my-crate@0.1.0 --test perf --release --target x86_64-unknown-linux-gnu \
+             --no-default-features --features fast"
         );
+        assert_eq!(build.features(&BUILD), (vec!["fast"], vec!["extra"]), "on and declared; on and not declared");
         let env = |name: &str| command.get_envs().find(|(n, _)| *n == name).map(|(_, value)| value);
         assert_eq!(env("CARGO_TARGET_DIR"), Some(Some(folder.as_os_str())));
         assert_eq!(env("CARGO_BUILD_BUILD_DIR"), Some(Some(folder.as_os_str())));
@@ -209,5 +364,45 @@ mod tests {
         let of = |profile| args(&TestBuild { profile, ..build.clone() }.command(&plain, &layout)).join(" ");
         assert!(of("debug").ends_with("--test perf --no-default-features"), "{}", of("debug"));
         assert!(of("bench-fast").ends_with("--test perf --profile bench-fast --no-default-features"));
+        let bench = TestBuild { kind: TargetKind::Bench, ..build.clone() }.command(&plain, &layout);
+        assert!(args(&bench).join(" ").contains(" --bench perf --release "), "{:?}", args(&bench));
+    }
+
+    /// The shape of `cargo metadata --no-deps` for a workspace of two packages.
+    const METADATA: &str = r#"{"workspace_root":"/w","packages":[
+        {"name":"other","id":"path+file:///w/other#0.1.0","manifest_path":"/w/other/Cargo.toml","features":{},
+         "dependencies":[],"targets":[{"name":"perf","kind":["test"],"src_path":"/w/other/tests/perf.rs"}]},
+        {"name":"itoa","id":"path+file:///w#itoa@1.0.15","manifest_path":"/w/Cargo.toml",
+         "features":{"no-panic":["dep:no-panic"]},"dependencies":[{"name":"no-panic","kind":null}],
+         "targets":[{"name":"itoa","kind":["lib"],"src_path":"/w/src/lib.rs"},
+                    {"name":"bench","kind":["bench"],"src_path":"/w/benches/bench.rs"},
+                    {"name":"perf","kind":["test"],"src_path":"/w/tests/perf/main.rs"}]}]}"#;
+
+    #[test]
+    fn the_package_is_the_one_whose_manifest_is_in_the_folder() {
+        let metadata = serde_json::from_str(METADATA).expect("JSON");
+        let package = Package::of(&metadata, Path::new("/w")).expect("the package in /w");
+        assert_eq!(package.id, "path+file:///w#itoa@1.0.15");
+        assert_eq!(package.features, ["no-panic".to_owned()].into());
+        assert_eq!(package.target("perf"), Some((TargetKind::Test, Path::new("/w/tests/perf/main.rs"))));
+        assert_eq!(package.target("bench"), Some((TargetKind::Bench, Path::new("/w/benches/bench.rs"))));
+        assert_eq!(package.target("itoa"), None, "a library is no perf target");
+        assert_eq!((package.dependencies.len(), package.workspace_root.as_path()), (1, Path::new("/w")));
+        assert_eq!(
+            Package::of(&metadata, Path::new("/w/other")).map(|p| p.id),
+            Some("path+file:///w/other#0.1.0".to_owned())
+        );
+        assert!(Package::of(&metadata, Path::new("/elsewhere")).is_none());
+    }
+
+    #[test]
+    fn a_built_library_is_read_from_cargos_messages() {
+        let lib =
+            r#"{"reason":"compiler-artifact","package_id":"path+file:///w#itoa@1.0.15","target":{"kind":["lib"]}}"#;
+        let other = r#"{"reason":"compiler-artifact","package_id":"registry+https://github.com/rust-lang/crates.io-index#itoa@1.0.19","target":{"kind":["lib"]}}"#;
+        assert!(built_library(&format!("{other}\n{lib}\n"), "path+file:///w#itoa@1.0.15"));
+        assert!(!built_library(other, "path+file:///w#itoa@1.0.15"), "another package of the same name");
+        let test = lib.replace(r#"["lib"]"#, r#"["test"]"#);
+        assert!(!built_library(&test, "path+file:///w#itoa@1.0.15"), "a test target is no library");
     }
 }

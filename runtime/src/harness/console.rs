@@ -194,7 +194,15 @@ pub(crate) fn print_summary(tests: &[Test], written: &Written, unoptimised: bool
 pub(crate) fn file_lines(written: &Written) -> Vec<String> {
     let mut lines = Vec::new();
     if let Some(path) = &written.results {
-        lines.push(format!("rtcompare: results file {}", shown(path)));
+        let dropped = match written.dropped {
+            0 => String::new(),
+            n => format!(
+                " (it held {n} other comparison{} of an earlier run, which this run did not run; RTCOMPARE_RESULTS \
+                 names another file for a filtered run)",
+                if n == 1 { "" } else { "s" }
+            ),
+        };
+        lines.push(format!("rtcompare: results file {}{dropped}", shown(path)));
     }
     if let Some((dir, count)) = &written.pictures {
         let noun = if *count == 1 { "picture" } else { "pictures" };

@@ -6,9 +6,13 @@
 //! Counting never changes a time verdict or a test's result, except under
 //! `RTCOMPARE_INSTRUCTIONS=callgrind`, where a comparison that could not be counted fails.
 //!
+//! A comparison against a git revision runs its arms in two builds, so it is counted in two
+//! counting processes, one of each build (each started once for the run): the candidate's loops
+//! in this build's and the baseline's in the baseline build's, read together as one count.
+//!
 //! A pair judged on instruction counts (`metric = "instructions"`) is measured here too, in
-//! rounds ([`Counter::measure`]): its first round in the run's counting process, each fresh
-//! process of its confirmation in a counting process of its own.
+//! rounds ([`Counter::measure`]): its first round in the run's counting processes, each fresh
+//! process of its confirmation in counting processes of its own.
 
 use super::client::Child;
 use super::error::{HarnessError, Process};
@@ -16,8 +20,8 @@ use super::plan::TrialPlan;
 use super::settings::Instructions as Mode;
 use crate::child::Watchdog;
 use crate::decide::TIME_CAP;
-use crate::instructions::counts::{Counted, Instructions, counted};
-use crate::instructions::profile::read_dumps;
+use crate::instructions::counts::{Counted, Instructions, counted, counted_across};
+use crate::instructions::profile::{Profile, read_dumps};
 use crate::instructions::valgrind::{self, LOG_FILE, Valgrind};
 use crate::measure::{Calibration, Measured, Samples, Series};
 use crate::verdict::Judgement;
@@ -71,7 +75,7 @@ pub(crate) enum Counting {
     NotCounted(String),
 }
 
-/// The run's counting: whether it counts, and its counting process once started.
+/// The run's counting: whether it counts, and its counting processes once started.
 pub(crate) struct Counter {
     mode: Mode,
     /// Passed on to the counting process, as to every child: an unoptimised build measured on
@@ -85,10 +89,25 @@ pub(crate) struct Counter {
 enum State {
     /// Not counting, and why.
     Off(String),
-    /// Valgrind found; no counting process is running (none yet, or the last one ended).
-    Ready(Valgrind),
-    /// A counting process serving.
-    Serving(Server),
+    /// Valgrind found; the run's counting process of each build, once started (and until it
+    /// fails): this build's, and the baseline build's for comparisons against a git revision.
+    On { valgrind: Valgrind, servers: Box<Servers> },
+}
+
+/// The counting processes of a run, or of one fresh count: one per build.
+#[derive(Default)]
+struct Servers {
+    this: Option<Server>,
+    baseline: Option<Server>,
+}
+
+/// What a count is asked: the test, its rounds' seeds, and how long it may take.
+struct Ask<'a> {
+    test: &'a str,
+    seed: u64,
+    rounds: u64,
+    costly_warm_up: bool,
+    limit: Duration,
 }
 
 impl Counter {
@@ -111,7 +130,7 @@ impl Counter {
         }
         let found = valgrind::supported().and_then(|()| valgrind::find(std::env::var_os("PATH").as_deref()));
         let state = match found {
-            Ok(valgrind) => State::Ready(valgrind),
+            Ok(valgrind) => State::On { valgrind, servers: Box::default() },
             Err(failure) if self.mode == Mode::Required => {
                 return Err(format!("{failure} (RTCOMPARE_INSTRUCTIONS=callgrind requires counting)"));
             }
@@ -138,15 +157,11 @@ impl Counter {
         self.news.lock().unwrap_or_else(PoisonError::into_inner).push(line);
     }
 
-    /// Counts the comparison of `plan`, whose time verdict is `judgement`; `None` when counting
-    /// is off.
+    /// Counts the comparison of `plan`, whose time verdict is `judgement`, in the run's counting
+    /// processes; `None` when counting is off.
     pub(crate) fn count(&self, plan: &TrialPlan<'_>, judgement: &Judgement) -> Option<Counting> {
         if self.mode == Mode::Off {
             return None;
-        }
-        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        if let State::Off(why) = &*state {
-            return Some(Counting::NotCounted(why.clone()));
         }
         if plan.metric() != crate::Metric::Time {
             return Some(Counting::NotCounted(format!(
@@ -154,90 +169,173 @@ impl Counter {
                 plan.metric().as_str()
             )));
         }
-        if plan.against_revision() {
-            return Some(Counting::NotCounted(
-                "a comparison against a git revision is not counted: its arms run in two builds".to_owned(),
-            ));
-        }
         if let Err(why) = within_limit(per_call_ns(judgement), plan.budget) {
             return Some(Counting::NotCounted(why));
         }
-        if let State::Ready(valgrind) = &*state {
-            match Server::start(valgrind.clone(), self.debug) {
-                Ok(server) => *state = State::Serving(server),
-                Err(why) => {
-                    // Valgrind cannot run this binary at all: no comparison will be counted.
-                    self.say(why.clone());
-                    *state = State::Off(why.clone());
-                    return Some(Counting::NotCounted(why));
+        let ask = Ask {
+            test: plan.name,
+            seed: plan.settings.seed,
+            rounds: 1,
+            costly_warm_up: costly_warm_up(judgement.first.calibration.first_call_ns),
+            limit: predicted(per_call_ns(judgement)) + GRACE,
+        };
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let version = match &*state {
+            State::Off(why) => return Some(Counting::NotCounted(why.clone())),
+            State::On { valgrind, .. } => valgrind.version.clone(),
+        };
+        Some(match self.rounds(&mut state, plan, &ask, Counts::InRun) {
+            Ok(Some(mut rounds)) => match rounds.pop() {
+                Some(counted) => {
+                    let v = &judgement.verdict;
+                    Counting::Counted(Instructions::new(counted, &version, v.outcome, v.tolerance))
                 }
-            }
-        }
-        let State::Serving(server) = &mut *state else { return None };
-        let limit = predicted(per_call_ns(judgement)) + GRACE;
-        let costly = costly_warm_up(judgement.first.calibration.first_call_ns);
-        match server.count(plan.name, plan.settings.seed, 1, costly, limit) {
-            Ok(mut rounds) => {
-                let counted = rounds.pop()?;
-                let v = &judgement.verdict;
-                Some(Counting::Counted(Instructions::new(counted, &server.valgrind.version, v.outcome, v.tolerance)))
-            }
-            Err(Fault::OfComparison(why)) => Some(Counting::NotCounted(why)),
-            Err(Fault::OfProcess(why)) => {
-                self.restart(&mut state, &why);
-                Some(Counting::NotCounted(why))
-            }
-        }
-    }
-
-    /// After the counting process failed: the next count starts a new one, and the failure is
-    /// said once.
-    fn restart(&self, state: &mut State, why: &str) {
-        if let State::Serving(server) = state {
-            *state = State::Ready(server.valgrind.clone());
-        }
-        self.say(why.to_owned());
+                None => Counting::NotCounted("not counted: no round was counted".to_owned()),
+            },
+            Ok(None) => Counting::NotCounted("not counted: the baseline build has no such comparison".to_owned()),
+            Err(why) => Counting::NotCounted(why),
+        })
     }
 
     /// Measures the pair of `plan`, judged on instruction counts, as one process: its four
     /// loops counted in [`COUNTED_ROUNDS`] rounds, round `r` with the inputs of
-    /// `seeds::nth(seed, r)`, `at` the run's counting process or a fresh one. Each count may take
-    /// four budgets and half a minute. Why not, as the test's failure, where it cannot be counted.
-    pub(crate) fn measure(&self, plan: &TrialPlan<'_>, seed: u64, at: Counts) -> Result<Measured, String> {
+    /// `seeds::nth(seed, r)`, `at` the run's counting processes or fresh ones. Each count may take
+    /// four budgets and half a minute. `None` when the baseline build of a comparison against a
+    /// git revision has no such comparison (it is new); why not, as the test's failure, where it
+    /// cannot be counted.
+    pub(crate) fn measure(&self, plan: &TrialPlan<'_>, seed: u64, at: Counts) -> Result<Option<Measured>, String> {
         if self.mode == Mode::Off {
             return Err("RTCOMPARE_INSTRUCTIONS=off turns counting off; unset it, or set it to `callgrind`".to_owned());
         }
-        if plan.against_revision() {
-            return Err("a comparison against a git revision runs its arms in two builds, and one counting process \
-                        runs one; compare the two functions in one build instead"
-                .to_owned());
-        }
-        let limit = plan.budget * TIME_CAP + GRACE;
+        let ask = Ask {
+            test: plan.name,
+            seed,
+            rounds: COUNTED_ROUNDS,
+            costly_warm_up: true,
+            limit: plan.budget * TIME_CAP + GRACE,
+        };
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        let valgrind = match &*state {
-            State::Off(why) => return Err(why.clone()),
-            State::Ready(valgrind) => valgrind.clone(),
-            State::Serving(server) => server.valgrind.clone(),
-        };
-        let rounds = match at {
-            Counts::Fresh => Server::start(valgrind, self.debug)?.count(plan.name, seed, COUNTED_ROUNDS, true, limit),
-            Counts::InRun => {
-                if matches!(*state, State::Ready(_)) {
-                    *state = State::Serving(Server::start(valgrind, self.debug)?);
-                }
-                let rounds = match &mut *state {
-                    State::Serving(server) => server.count(plan.name, seed, COUNTED_ROUNDS, true, limit),
-                    _ => Err(Fault::OfProcess("instructions not counted: no counting process".to_owned())),
-                };
-                if let Err(Fault::OfProcess(why)) = &rounds {
-                    self.restart(&mut state, why);
-                }
-                rounds
-            }
-        };
-        let rounds = rounds.map_err(|(Fault::OfComparison(why) | Fault::OfProcess(why))| why)?;
+        let Some(rounds) = self.rounds(&mut state, plan, &ask, at)? else { return Ok(None) };
         let registration = plan.comparison.registration;
-        Ok(measured(registration.candidate, registration.baseline, &rounds))
+        let baseline = match super::revision::prepared().filter(|_| plan.against_revision()) {
+            Some(revision) => format!("{} at {}", registration.candidate, revision.revision),
+            None => registration.baseline.to_owned(),
+        };
+        Ok(Some(measured(registration.candidate, &baseline, &rounds)))
+    }
+
+    /// Counts `ask`'s rounds of `plan`'s test: in this build's counting process and, against a
+    /// git revision, in the baseline build's too, whose candidate is the baseline; `at` the run's
+    /// processes (started on the first count, and again after one fails) or processes started
+    /// for this count alone. `None` when the baseline build has no such comparison.
+    fn rounds(
+        &self,
+        state: &mut State,
+        plan: &TrialPlan<'_>,
+        ask: &Ask<'_>,
+        at: Counts,
+    ) -> Result<Option<Vec<Counted>>, String> {
+        let State::On { valgrind, servers } = state else {
+            return Err(match state {
+                State::Off(why) => why.clone(),
+                State::On { .. } => String::new(),
+            });
+        };
+        let mut fresh = Servers::default();
+        let servers = match at {
+            Counts::InRun => &mut **servers,
+            Counts::Fresh => &mut fresh,
+        };
+        let now = self.dumps(&mut servers.this, valgrind, Build::This, ask);
+        let now = match now {
+            Err(Failed::ToStart(why)) => return Err(self.off(state, why)),
+            other => other.map_err(Failed::into_line)?,
+        };
+        let ids = |first: u64| first..first + ask.rounds;
+        if !plan.against_revision() {
+            let counted = ids(now.first).map(|id| counted(&now.profiles, id, (SIZES[0], SIZES[1]), FUNCTIONS));
+            return counted.collect::<Result<_, _>>().map(Some).map_err(|why| format!("not counted: {why}"));
+        }
+        let then = match self.dumps(&mut servers.baseline, valgrind, Build::Baseline, ask) {
+            Err(Failed::New) => return Ok(None),
+            Err(Failed::ToStart(why)) => return Err(self.off(state, why)),
+            other => other.map_err(Failed::into_line)?,
+        };
+        ids(now.first)
+            .zip(ids(then.first))
+            .map(|(id_now, id_then)| {
+                counted_across((&now.profiles, id_now), (&then.profiles, id_then), (SIZES[0], SIZES[1]), FUNCTIONS)
+                    .map_err(|why| format!("not counted: {why}"))
+            })
+            .collect::<Result<_, _>>()
+            .map(Some)
+    }
+
+    /// The dumps of `ask`'s rounds, counted by the counting process of `build` in `slot`,
+    /// started there first where there is none. A process that fails is dropped from its slot and
+    /// said once, so that the next count starts another.
+    fn dumps(
+        &self,
+        slot: &mut Option<Server>,
+        valgrind: &Valgrind,
+        build: Build,
+        ask: &Ask<'_>,
+    ) -> Result<Dumps, Failed> {
+        if slot.is_none() {
+            *slot = Some(Server::start(valgrind.clone(), build, self.debug).map_err(Failed::ToStart)?);
+        }
+        let Some(server) = slot.as_mut() else { return Err(Failed::Other(String::new())) };
+        if !server.tests.iter().any(|test| test == ask.test) {
+            return Err(match build {
+                Build::Baseline => Failed::New,
+                Build::This => Failed::Other(format!("not counted: this build has no comparison `{}`", ask.test)),
+            });
+        }
+        match server.count(ask) {
+            Ok(dumps) => Ok(dumps),
+            Err(Fault::OfComparison(why)) => Err(Failed::Other(why)),
+            Err(Fault::OfProcess(why)) => {
+                *slot = None;
+                self.say(why.clone());
+                Err(Failed::Other(why))
+            }
+        }
+    }
+
+    /// After a counting process could not be started, valgrind cannot run the build at all:
+    /// nothing more is counted this run, for that reason, said once.
+    fn off(&self, state: &mut State, why: String) -> String {
+        self.say(why.clone());
+        *state = State::Off(why.clone());
+        why
+    }
+}
+
+/// Which build a counting process runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Build {
+    /// This test binary.
+    This,
+    /// The baseline build of a comparison against a git revision.
+    Baseline,
+}
+
+/// Why a counting process gave no dumps.
+enum Failed {
+    /// It could not be started.
+    ToStart(String),
+    /// It is the baseline build's, and that build has no such comparison.
+    New,
+    /// The count failed, and why.
+    Other(String),
+}
+
+impl Failed {
+    fn into_line(self) -> String {
+        match self {
+            Failed::ToStart(why) | Failed::Other(why) => why,
+            Failed::New => "not counted: the baseline build has no such comparison".to_owned(),
+        }
     }
 }
 
@@ -321,64 +419,63 @@ enum Fault {
     OfProcess(String),
 }
 
-/// The counting process: this test binary serving the child protocol under callgrind, its
-/// dumps in a folder of its own.
+/// A counting process: this test binary, or the baseline build, serving the child protocol
+/// under callgrind, its dumps in a folder of its own.
 struct Server {
-    valgrind: Valgrind,
     child: Child,
+    /// The tests it has, as its hello announced them.
+    tests: Vec<String>,
     dumps: DumpFolder,
     next_id: u64,
 }
 
+/// What one count dumped: every dump it wrote, round `r`'s under the comparison number
+/// `first + r`.
+struct Dumps {
+    profiles: Vec<Profile>,
+    first: u64,
+}
+
 impl Server {
-    /// Starts this test binary under callgrind and hears its hello; the line saying why not.
-    fn start(valgrind: Valgrind, debug: bool) -> Result<Server, String> {
-        let exe =
-            std::env::current_exe().map_err(|e| format!("instructions not counted: {}", HarnessError::OwnBinary(e)))?;
+    /// Starts `build` under callgrind and hears its hello; the line saying why not.
+    fn start(valgrind: Valgrind, build: Build, debug: bool) -> Result<Server, String> {
+        let program = match build {
+            Build::This => std::env::current_exe()
+                .map_err(|e| format!("instructions not counted: {}", HarnessError::OwnBinary(e)))?,
+            Build::Baseline => super::revision::prepared()
+                .map(|baseline| baseline.binary.clone())
+                .ok_or_else(|| "instructions not counted: no baseline build was prepared".to_owned())?,
+        };
         let dumps =
             DumpFolder::new().map_err(|e| format!("instructions not counted: no folder for callgrind's dumps: {e}"))?;
-        let started = Child::start(valgrind.command(&dumps.0, &exe), Process::Counter, None, debug);
+        let started = Child::start(valgrind.command(&dumps.0, &program), Process::Counter, None, debug);
         let mut child = started.map_err(|e| format!("instructions not counted: {e}"))?;
         let watchdog = Watchdog::start(START_LIMIT, &[child.watched()]);
         let hello = child.hello();
         let timed_out = watchdog.stop();
         match hello {
-            Ok(_) => Ok(Server { valgrind, child, dumps, next_id: 0 }),
+            Ok(tests) => Ok(Server { child, tests, dumps, next_id: 0 }),
             Err(error) => Err(ended(&dumps.0, error, timed_out.then_some(START_LIMIT))),
         }
     }
 
-    /// Counts the test `name` in `rounds` rounds with the inputs of `seed` onwards, warmed up
-    /// uninstrumented where `costly_warm_up`, killing the process after `limit`: each round's
-    /// counts.
-    fn count(
-        &mut self,
-        name: &str,
-        seed: u64,
-        rounds: u64,
-        costly_warm_up: bool,
-        limit: Duration,
-    ) -> Result<Vec<Counted>, Fault> {
-        let id = self.next_id;
-        self.next_id += rounds;
-        let watchdog = Watchdog::start(limit, &[self.child.watched()]);
-        let answer = self.child.count(name, id, SIZES, seed, rounds, costly_warm_up);
+    /// Counts `ask`'s test in its rounds with the inputs of its seed onwards, warmed up
+    /// uninstrumented where it says, killing the process after its limit: the dumps written.
+    fn count(&mut self, ask: &Ask<'_>) -> Result<Dumps, Fault> {
+        let first = self.next_id;
+        self.next_id += ask.rounds;
+        let watchdog = Watchdog::start(ask.limit, &[self.child.watched()]);
+        let answer = self.child.count(ask.test, first, SIZES, ask.seed, ask.rounds, ask.costly_warm_up);
         let timed_out = watchdog.stop();
         match answer {
             Ok(Ok(())) => {}
             Ok(Err(refused)) => return Err(Fault::OfComparison(format!("not counted: {refused}"))),
-            Err(error) => return Err(Fault::OfProcess(ended(&self.dumps.0, error, timed_out.then_some(limit)))),
+            Err(error) => return Err(Fault::OfProcess(ended(&self.dumps.0, error, timed_out.then_some(ask.limit)))),
         }
         let profiles = read_dumps(&self.dumps.0)
             .map_err(|e| Fault::OfComparison(format!("not counted: callgrind's dump cannot be read: {e}")));
         self.dumps.clear();
-        let profiles = profiles?;
-        (id..id + rounds)
-            .map(|round| {
-                counted(&profiles, round, (SIZES[0], SIZES[1]), FUNCTIONS)
-                    .map_err(|why| Fault::OfComparison(format!("not counted: {why}")))
-            })
-            .collect()
+        Ok(Dumps { profiles: profiles?, first })
     }
 }
 

@@ -125,9 +125,10 @@ pub(crate) enum HarnessError {
          in CI, fetch the history first (actions/checkout with `fetch-depth: 0`)"
     )]
     UnknownRevision { revision: String, repository: PathBuf },
-    /// The baseline commit's own test target does not build either.
-    #[error("the baseline (commit {commit}) does not build: {}", .failure.message)]
-    BaselineBuild { commit: String, failure: BuildFailure },
+    /// The baseline does not build: why the current perf target did not, first, and why the
+    /// revision's own did not, where that was tried.
+    #[error(fmt = baseline_build)]
+    BaselineBuild { commit: String, failure: Box<BuildFailure>, fallback: Option<Box<BuildFailure>> },
     /// The baseline revision could not be prepared.
     #[error("{}={revision}: {problem}", super::variables::BASELINE_VARIABLE)]
     Baseline {
@@ -166,10 +167,57 @@ pub(crate) enum HarnessError {
 /// Why a build failed: the whole message, and the compiler's first error alone.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct BuildFailure {
-    /// The command, where it ran, and its last lines.
+    /// The command, where it ran, and Cargo's error.
     pub message: String,
-    /// The compiler's first error, or the whole message when there is none.
+    /// The first line of Cargo's error, or the whole message when there is none.
     pub first_error: String,
+    /// What failed.
+    pub cause: BuildCause,
+}
+
+/// What of a baseline build failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BuildCause {
+    /// Cargo could not start building: it could not be run, or the manifest is wrong.
+    Cargo,
+    /// The package's library (or a dependency) does not build.
+    Library,
+    /// The library built and the perf target did not: it uses what the library lacks. Whether
+    /// the revision has a perf target of its own, which can be measured instead.
+    Target { revision_has_own: bool },
+}
+
+impl BuildFailure {
+    /// Whether the revision's own perf target can be measured instead.
+    pub(crate) fn falls_back(&self) -> bool {
+        self.cause == BuildCause::Target { revision_has_own: true }
+    }
+}
+
+/// [`HarnessError::BaselineBuild`]'s message: Cargo's first error comes first, then what to do.
+fn baseline_build(
+    commit: &str,
+    failure: &BuildFailure,
+    fallback: &Option<Box<BuildFailure>>,
+    f: &mut fmt::Formatter<'_>,
+) -> fmt::Result {
+    write!(f, "the baseline (commit {commit}) does not build: {}", failure.message)?;
+    if let Some(own) = fallback {
+        write!(f, "\nnor does that commit's own perf target: {}", own.message)?;
+    }
+    match failure.cause {
+        BuildCause::Cargo => Ok(()),
+        BuildCause::Library => write!(
+            f,
+            "\nThat commit's library does not build here (with this toolchain and these features): compare against \
+             a revision whose library builds"
+        ),
+        BuildCause::Target { revision_has_own } => write!(
+            f,
+            "\nThe current perf target uses what that commit's library lacks{}: compare against a later revision",
+            if revision_has_own { "" } else { ", and the commit has no perf target of its own to measure instead" }
+        ),
+    }
 }
 
 /// [`HarnessError::Died`]'s message: the process, how it ended, and its last words if it had any.

@@ -38,14 +38,22 @@ pub(crate) fn counted_series(
     plan: &TrialPlan<'_>,
     counter: &Counter,
     count: usize,
-) -> Result<Vec<Measured>, HarnessError> {
+) -> Result<Option<Vec<Measured>>, HarnessError> {
     let seed = plan.settings.seed;
-    let mut all = vec![counter.measure(plan, seed, Counts::InRun).map_err(HarnessError::Uncounted)?];
+    let Some(first) = counter.measure(plan, seed, Counts::InRun).map_err(HarnessError::Uncounted)? else {
+        return Ok(None);
+    };
+    let mut all = vec![first];
     for process in 1..count {
-        let measured = counter.measure(plan, seeds::nth(seed, process), Counts::Fresh);
+        let measured = counter.measure(plan, seeds::nth(seed, process), Counts::Fresh).and_then(|m| m.ok_or_else(gone));
         all.push(measured.map_err(|why| HarnessError::Uncounted(format!("counting process {}: {why}", process + 1)))?);
     }
-    Ok(all)
+    Ok(Some(all))
+}
+
+/// Why a count of a comparison the baseline build had a moment ago found none there.
+fn gone() -> String {
+    "the baseline build no longer has the comparison".to_owned()
 }
 
 /// The fresh processes of a confirmation of `first`'s signal, for [`crate::decide::confirm`]:
@@ -84,7 +92,8 @@ pub(crate) fn counted_confirmation<'a>(
 ) -> impl FnMut(usize) -> Result<(Measured, Duration), HarnessError> + 'a {
     move |process| {
         timed(|| {
-            let measured = counter.measure(plan, seeds::nth(seed, process), Counts::Fresh);
+            let measured =
+                counter.measure(plan, seeds::nth(seed, process), Counts::Fresh).and_then(|m| m.ok_or_else(gone));
             measured.map_err(|why| HarnessError::Uncounted(format!("fresh counting process {}: {why}", process + 1)))
         })
     }

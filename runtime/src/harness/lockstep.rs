@@ -34,7 +34,7 @@ pub(crate) fn measure_against_revision(
     plan: &TrialPlan<'_>,
     process: &ProcessPlan,
 ) -> Result<Option<Measured>, HarnessError> {
-    let Some(baseline) = prepared() else { return Err(HarnessError::NoRevision(how_to_run())) };
+    let Some(baseline) = prepared() else { return Err(HarnessError::NoRevision(how_to_run().to_owned())) };
     measure_pair(plan, baseline, plan.options(process))
 }
 

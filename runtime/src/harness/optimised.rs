@@ -11,7 +11,7 @@
 
 use super::Settings;
 use super::build::BuildInfo;
-use super::cargo::{BinaryLocation, TestBuild, describe, executable};
+use super::cargo::{BinaryLocation, Package, TargetKind, TestBuild, describe, executable};
 use super::variables::OPTIMISED_VARIABLE;
 use crate::child;
 use std::ffi::OsString;
@@ -49,8 +49,16 @@ pub(crate) fn run(build: &BuildInfo, settings: &Settings, results: &Path) -> Res
     let layout = BinaryLocation::of(&exe).map_err(|problem| Unavailable(problem.to_string()))?;
     let target_dir = layout.target_root.join(FOLDER);
     let cargo = cargo_program(std::env::var_os("CARGO"), build.cargo);
-    let spec =
-        TestBuild { cargo: cargo.clone(), package_dir: &package_dir, profile: "release", target_dir: &target_dir };
+    let package = Package::read(&cargo, &package_dir).map_err(|problem| Unavailable(problem.to_string()))?;
+    let kind = package.target(&layout.target).map_or(TargetKind::Test, |(kind, _)| kind);
+    let spec = TestBuild {
+        cargo: cargo.clone(),
+        package_dir: &package_dir,
+        package: &package,
+        kind,
+        profile: "release",
+        target_dir: &target_dir,
+    };
     let mut command = spec.command(build, &layout);
     eprintln!(
         "rtcompare: this is an unoptimised build; building the optimised one in {} (a later run reuses it)",

@@ -1,6 +1,7 @@
 //! What of the current build goes into the baseline build of a comparison against a git
-//! revision (`revision.rs`): the test target as it is now, and this rtcompare. The baseline build
-//! is then the current test target against the library as it was, so a comparison added with a
+//! revision (`revision.rs`): the perf target as it is now, this rtcompare, and the lock file
+//! where the revision has none (what the manifest needs is `manifest.rs`). The baseline build
+//! is then the current perf target against the library as it was, so a comparison added with a
 //! change is measured against the old code, and a change of rtcompare's version between the
 //! revisions does not matter.
 //!
@@ -15,44 +16,22 @@
 //! which), passed to Cargo as `--config`. A path dependency cannot be patched: one outside the
 //! repository is this rtcompare already, one inside it is the revision's own copy.
 
+use super::cargo::{canonical, metadata};
 use super::error::HarnessError;
 use super::git::git_output;
-use crate::child;
 use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
-use std::process::Command;
 
-/// The folder, relative to the package's, that holds the test target `target`'s sources: the
-/// first folder on the way from the package to the target's root file, as `cargo metadata`
-/// reports it.
-pub(crate) fn sources_folder(package_dir: &Path, package: &str, target: &str) -> Result<PathBuf, HarnessError> {
-    let metadata = cargo_metadata(package_dir, true)?;
-    let root_file = root_file(&metadata, package, target).ok_or_else(|| {
-        HarnessError::Metadata(format!(
-            "cargo metadata lists no test target `{target}` in the package `{package}`; a comparison against a \
-             revision runs from a `[[test]]` target (`cargo test --release --test {target}`), not a `[[bench]]` one"
-        ))
-    })?;
-    let root_file = root_file.canonicalize().unwrap_or(root_file);
-    let package_dir = package_dir.canonicalize().unwrap_or_else(|_| package_dir.to_path_buf());
-    first_folder(&root_file, &package_dir).ok_or_else(|| {
+/// The folder, relative to the package's, that holds the perf target's sources: the first folder
+/// on the way from the package to the target's root file.
+pub(crate) fn sources_folder(package_dir: &Path, root_file: &Path) -> Result<PathBuf, HarnessError> {
+    first_folder(&canonical(root_file), &canonical(package_dir)).ok_or_else(|| {
         HarnessError::Misplaced(format!(
-            "the test target `{target}` ({}) is not inside its package",
+            "the perf target's root file {} is not inside its package",
             root_file.display()
         ))
     })
-}
-
-/// The root file of the test target `target` of `package` in `cargo metadata`'s JSON.
-fn root_file(metadata: &str, package: &str, target: &str) -> Option<PathBuf> {
-    let metadata: serde_json::Value = serde_json::from_str(metadata).ok()?;
-    let package = metadata["packages"].as_array()?.iter().find(|p| p["name"] == package)?;
-    let is_test = |t: &&serde_json::Value| {
-        t["name"] == target && t["kind"].as_array().is_some_and(|kinds| kinds.iter().any(|k| k == "test"))
-    };
-    let target = package["targets"].as_array()?.iter().find(is_test)?;
-    target["src_path"].as_str().map(PathBuf::from)
 }
 
 /// `tests` for `<package>/tests/perf.rs`, `perf.rs` for a root file in the package's own folder.
@@ -102,39 +81,33 @@ fn committable_files(dir: &Path, folder: &Path) -> Result<BTreeSet<PathBuf>, Har
         .collect())
 }
 
+/// Gives the baseline's workspace, at `baseline_root`, the lock file of the current one, at
+/// `current_root`, where the revision has none: both builds then resolve their dependencies to
+/// the same versions where both manifests allow it, rather than the baseline to whatever is
+/// newest today (a library commits no lock file). Whether it was given.
+pub(crate) fn lend_lock_file(current_root: &Path, baseline_root: &Path) -> Result<bool, HarnessError> {
+    let (ours, theirs) = (current_root.join("Cargo.lock"), baseline_root.join("Cargo.lock"));
+    if theirs.exists() || !ours.is_file() {
+        return Ok(false);
+    }
+    std::fs::copy(&ours, &theirs).map_err(HarnessError::io("copy the lock file to", &theirs))?;
+    Ok(true)
+}
+
 /// The `--config` values that make the build at `package_dir` use this rtcompare instead of the
 /// one its manifest resolves to; none when that one comes from a path, or when this rtcompare's
 /// folder is not known.
-pub(crate) fn patch_rtcompare(package_dir: &Path) -> Vec<OsString> {
+pub(crate) fn patch_rtcompare(cargo: &OsString, package_dir: &Path) -> Vec<OsString> {
     let Some(facade) = this_rtcompare() else { return Vec::new() };
-    let Ok(metadata) = cargo_metadata(package_dir, false) else { return Vec::new() };
+    let Ok(metadata) = metadata(cargo, package_dir, true) else { return Vec::new() };
     let Some(key) = rtcompare_source(&metadata).and_then(|source| patch_key(&source)) else { return Vec::new() };
     let path = facade.to_string_lossy().replace('\\', "\\\\").replace('"', "\\\"");
     vec![format!("patch.\"{key}\".rtcompare.path=\"{path}\"").into()]
 }
 
-/// `cargo metadata` of the package at `package_dir`, as JSON text; with `no_deps`, without
-/// resolving its dependencies.
-fn cargo_metadata(package_dir: &Path, no_deps: bool) -> Result<String, HarnessError> {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut command = Command::new(cargo);
-    command.args(["metadata", "--format-version", "1", "--manifest-path"]).arg(package_dir.join("Cargo.toml"));
-    if no_deps {
-        command.arg("--no-deps");
-    }
-    let output = child::output(&mut command).map_err(|e| {
-        HarnessError::Metadata(format!("could not run cargo metadata: {e}; put cargo on PATH or set CARGO"))
-    })?;
-    if !output.status.success() {
-        let said = String::from_utf8_lossy(&output.stderr);
-        return Err(HarnessError::Metadata(format!("cargo metadata failed: {}", said.trim())));
-    }
-    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
-}
-
 /// The folder of the `rtcompare` package this runtime was built with: the one above the
 /// runtime's, in rtcompare's own repository layout.
-fn this_rtcompare() -> Option<PathBuf> {
+pub(crate) fn this_rtcompare() -> Option<PathBuf> {
     let facade = Path::new(env!("CARGO_MANIFEST_DIR")).parent()?;
     let manifest = std::fs::read_to_string(facade.join("Cargo.toml")).ok()?;
     manifest.lines().any(|line| line.replace(' ', "") == "name=\"rtcompare\"").then(|| facade.to_path_buf())
@@ -142,8 +115,7 @@ fn this_rtcompare() -> Option<PathBuf> {
 
 /// The `source` of the `rtcompare` package in `cargo metadata`'s JSON, if it has one (a path
 /// dependency has none).
-fn rtcompare_source(metadata: &str) -> Option<String> {
-    let metadata: serde_json::Value = serde_json::from_str(metadata).ok()?;
+fn rtcompare_source(metadata: &serde_json::Value) -> Option<String> {
     let package = metadata["packages"].as_array()?.iter().find(|p| p["name"] == "rtcompare")?;
     package["source"].as_str().map(str::to_owned)
 }
@@ -166,18 +138,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_root_file_is_found_by_package_target_and_kind() {
-        let metadata = r#"{"packages":[
-            {"name":"other","targets":[{"name":"perf","kind":["test"],"src_path":"/w/other/tests/perf.rs"}]},
-            {"name":"mine","targets":[
-                {"name":"perf","kind":["bench"],"src_path":"/w/mine/benches/perf.rs"},
-                {"name":"perf","kind":["test"],"src_path":"/w/mine/tests/perf/main.rs"}]}]}"#;
-        assert_eq!(root_file(metadata, "mine", "perf"), Some(PathBuf::from("/w/mine/tests/perf/main.rs")));
-        assert_eq!(root_file(metadata, "mine", "speed"), None);
-        assert_eq!(root_file("not json", "mine", "perf"), None);
-    }
-
-    #[test]
     fn the_sources_are_the_first_folder_under_the_package() {
         let package = Path::new("/w/mine");
         assert_eq!(first_folder(Path::new("/w/mine/tests/perf/main.rs"), package), Some(PathBuf::from("tests")));
@@ -190,11 +150,13 @@ mod tests {
         let metadata = r#"{"packages":[
             {"name":"rtcompare-runtime","source":"git+https://x/other"},
             {"name":"rtcompare","source":"git+https://github.com/o/rtcompare?branch=main#0123abc"}]}"#;
+        let metadata = serde_json::from_str(metadata).expect("JSON");
         assert_eq!(
-            rtcompare_source(metadata).as_deref(),
+            rtcompare_source(&metadata).as_deref(),
             Some("git+https://github.com/o/rtcompare?branch=main#0123abc")
         );
-        assert_eq!(rtcompare_source(r#"{"packages":[{"name":"rtcompare","source":null}]}"#), None);
+        let from_path = serde_json::json!({"packages":[{"name":"rtcompare","source":null}]});
+        assert_eq!(rtcompare_source(&from_path), None);
         let key = patch_key;
         assert_eq!(
             key("git+https://github.com/o/rtcompare?branch=main#0123abc").as_deref(),

@@ -103,11 +103,10 @@ inventory::collect!(Registration);
 
 impl Registration {
     /// The libtest name: the `name` setting, or `module_path::candidate_vs_baseline` (the
-    /// baseline's last path segment). A comparison against a revision is named after the
-    /// revision, sanitised: `module_path::candidate_vs_main` for `RTCOMPARE_BASELINE=main`,
-    /// `..._vs_baseline` while the variable is unset
-    /// ([`revision_label`](super::revision_label)). A pair instantiated from `types` ends with its
-    /// type, `::<u32>`.
+    /// baseline's last path segment). A comparison against a git revision is
+    /// `module_path::candidate_vs_baseline` whatever the revision, so that its results can be
+    /// followed from one baseline to the next (the results file names the revision beside it).
+    /// A pair instantiated from `types` ends with its type, `::<u32>`.
     ///
     /// ```
     /// use rtcompare_runtime::__private::{AttributeSettings, Batches, Meter, Registration};
@@ -126,9 +125,7 @@ impl Registration {
     pub fn test_name(&self) -> String {
         let name = match self.settings.name {
             Some(name) => name.to_owned(),
-            None if self.settings.revision => {
-                format!("{}::{}_vs_{}", self.module_path, self.candidate, super::revision_label())
-            }
+            None if self.settings.revision => format!("{}::{}_vs_baseline", self.module_path, self.candidate),
             None => format!("{}::{}_vs_{}", self.module_path, self.candidate, self.baseline_name),
         };
         match self.settings.type_arg {

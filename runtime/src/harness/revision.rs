@@ -9,11 +9,11 @@
 //! the run with one error.
 
 use super::build::BuildInfo;
-use super::cargo::{BinaryLocation, TestBuild, describe, executable};
-use super::error::{BuildFailure, HarnessError};
-use super::git::git;
+use super::cargo::{BinaryLocation, Package, TargetKind, TestBuild, built_library, describe, executable};
+use super::error::{BuildCause, BuildFailure, HarnessError};
+use super::git::{git, git_output};
+use super::manifest::{self, Dependency, Donor, Mended, Place};
 use super::overlay;
-use super::variables::BASELINE_VARIABLE;
 use crate::child;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -38,34 +38,33 @@ pub(crate) fn prepared() -> Option<&'static Baseline> {
     PREPARED.get()
 }
 
-/// The revision part of the name of a comparison against a revision: `RTCOMPARE_BASELINE` with
-/// every character but ASCII letters, digits and `_` replaced by `_` (`HEAD~1` gives `HEAD_1`,
-/// `origin/main` gives `origin_main`), or `baseline` while the variable is unset.
-pub(crate) fn sanitise_revision(revision: &str) -> String {
-    revision.trim().chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
-}
-
-/// [`sanitise_revision`] of this process's `RTCOMPARE_BASELINE`, or `baseline` when it is unset
-/// or empty. Every process of a run sees the same variable, so the names agree between the
-/// test process and the processes it starts.
-pub(crate) fn revision_label() -> String {
-    std::env::var(BASELINE_VARIABLE)
-        .ok()
-        .map(|revision| sanitise_revision(&revision))
-        .filter(|label| !label.is_empty())
-        .unwrap_or_else(|| "baseline".to_owned())
-}
-
 /// The line under an ignored comparison against a revision when `RTCOMPARE_BASELINE` is unset,
-/// naming this test target.
-pub(crate) fn how_to_run() -> String {
-    let exe = std::env::current_exe().ok();
-    let stem = exe.as_deref().and_then(Path::file_stem).and_then(|s| s.to_str()).unwrap_or("perf");
-    let target = stem.rsplit_once('-').map_or(stem, |(name, _hash)| name);
-    format!(
-        "compares this function against itself at a git revision: run with RTCOMPARE_BASELINE=<revision>, e.g. \
-         `RTCOMPARE_BASELINE=origin/main cargo test --release --test {target}`"
-    )
+/// naming this target and the repository's default branch, worked out once per process.
+pub(crate) fn how_to_run() -> &'static str {
+    static HINT: OnceLock<String> = OnceLock::new();
+    HINT.get_or_init(|| {
+        let exe = std::env::current_exe().ok();
+        let stem = exe.as_deref().and_then(Path::file_stem).and_then(|s| s.to_str()).unwrap_or("perf");
+        let target = stem.rsplit_once('-').map_or(stem, |(name, _hash)| name);
+        let dir = std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| PathBuf::from("."), PathBuf::from);
+        let branch = default_branch(&dir);
+        format!(
+            "compares this function against itself at a git revision: run with RTCOMPARE_BASELINE=<revision>, e.g. \
+             `RTCOMPARE_BASELINE={branch} cargo test --release --test {target}`, or in a pull request against where \
+             it left that branch, `RTCOMPARE_BASELINE=$(git merge-base {branch} HEAD)`"
+        )
+    })
+}
+
+/// The branch a change is compared with in the repository at `dir`: the remote's default branch
+/// (`origin/HEAD` names it), else the first of `main`, `master` and `trunk` there is, else `main`.
+fn default_branch(dir: &Path) -> String {
+    if let Ok(remote) = git(dir, &["symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"]) {
+        return remote;
+    }
+    let exists =
+        |branch: &&str| git(dir, &["rev-parse", "--verify", "--quiet", &format!("refs/heads/{branch}")]).is_ok();
+    ["main", "master", "trunk"].into_iter().find(exists).unwrap_or("main").to_owned()
 }
 
 /// Resolves `revision`, checks it out and builds this test target there, once per process.
@@ -96,41 +95,231 @@ fn build_baseline(revision: &str, build: &BuildInfo, target_root: Option<&Path>)
     let base = target_root.unwrap_or(&layout.target_root).join("rtcompare-baseline");
     let relative = relative_package_dir(&top, &manifest_dir)?;
     let short = &commit[..commit.len().min(12)];
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let current = Package::read(&cargo, &manifest_dir)?;
+    let (kind, root_file) = current.target(&layout.target).ok_or_else(|| {
+        HarnessError::Metadata(format!(
+            "cargo metadata lists no test or bench target `{}` in the package at {}",
+            layout.target,
+            manifest_dir.display()
+        ))
+    })?;
     let started = Instant::now();
-    let target_dir = base.join("target");
-    // This test target as it is now, over the baseline's library: a comparison added with the
+    // This perf target as it is now, over the baseline's library: a comparison added with the
     // change is measured against the old code.
-    let current = base.join(format!("{commit}-with-current-{}", layout.target));
-    worktree(&top, &current, &commit)?;
-    let folder = overlay::sources_folder(&manifest_dir, build.package, &layout.target)?;
-    overlay::mirror(&manifest_dir, &current.join(&relative), &folder)?;
+    let checkout = base.join(format!("{commit}-with-current-{}", layout.target));
+    worktree(&top, &checkout, &commit)?;
+    let folder = overlay::sources_folder(&manifest_dir, root_file)?;
+    overlay::mirror(&manifest_dir, &checkout.join(&relative), &folder)?;
     eprintln!(
         "rtcompare: baseline `{revision}` is commit {short}: building this `{}` target against its library in {}",
         layout.target,
-        current.display()
+        checkout.display()
     );
-    let patches = overlay::patch_rtcompare(&current.join(&relative));
-    let binary = match cargo_build(&current.join(&relative), &target_dir, build, &layout, &patches) {
+    let donor = donor(&current, &layout.target, kind, &manifest_dir)?;
+    let builder = Builder {
+        cargo,
+        commit: &commit,
+        top: &top,
+        place: Place { in_repository: relative, in_working_tree: manifest_dir },
+        current: &current,
+        kind,
+        build,
+        layout: &layout,
+        target_dir: base.join("target"),
+    };
+    let binary = match builder.build(&checkout, Some(&donor)) {
         Ok(binary) => binary,
-        Err(why) => {
-            // The test target uses what the old library does not have: measure the baseline's
-            // own test target, whose comparisons are those of that commit.
+        Err(first) if first.falls_back() => {
+            // The perf target uses what the old library does not have: measure the revision's
+            // own perf target, whose comparisons are those of that commit.
             let own = base.join(&commit);
             worktree(&top, &own, &commit)?;
             eprintln!(
                 "rtcompare: this `{}` target does not build against commit {short} ({}); measuring that commit's own \
                  `{}` target instead, so comparisons added since are new",
-                layout.target, why.first_error, layout.target
+                layout.target, first.first_error, layout.target
             );
-            let patches = overlay::patch_rtcompare(&own.join(&relative));
-            cargo_build(&own.join(&relative), &target_dir, build, &layout, &patches)
-                .map_err(|failure| HarnessError::BaselineBuild { commit: short.to_owned(), failure })?
+            builder.build(&own, None).map_err(|second| HarnessError::BaselineBuild {
+                commit: short.to_owned(),
+                failure: Box::new(first),
+                fallback: Some(Box::new(second)),
+            })?
+        }
+        Err(first) => {
+            return Err(HarnessError::BaselineBuild {
+                commit: short.to_owned(),
+                failure: Box::new(first),
+                fallback: None,
+            });
         }
     };
     eprintln!("rtcompare: baseline build ready in {:.1} s: {}", started.elapsed().as_secs_f64(), binary.display());
     Ok(Baseline { revision: revision.to_owned(), commit, binary })
 }
 
+/// What the current package lends the baseline's manifest: the perf target's table and its
+/// dev-dependencies, rtcompare as the very one this build uses.
+fn donor(current: &Package, target: &str, kind: TargetKind, manifest_dir: &Path) -> Result<Donor, HarnessError> {
+    let path = manifest_dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&path).map_err(HarnessError::io("read", &path))?;
+    let rtcompare = overlay::this_rtcompare();
+    Ok(Donor {
+        target: target.to_owned(),
+        kind,
+        target_table: manifest::target_table(&text, kind, target),
+        dev_dependencies: current
+            .dependencies
+            .iter()
+            .filter_map(|d| Dependency::dev_from_metadata(d, rtcompare.as_deref()))
+            .collect(),
+    })
+}
+
+/// Builds the perf target in a checkout of the baseline commit.
+struct Builder<'a> {
+    cargo: OsString,
+    commit: &'a str,
+    /// The repository's top in the working tree.
+    top: &'a Path,
+    /// Where the package is in the repository and in the working tree.
+    place: Place,
+    current: &'a Package,
+    kind: TargetKind,
+    build: &'a BuildInfo,
+    layout: &'a BinaryLocation,
+    /// The target folder every baseline build shares.
+    target_dir: PathBuf,
+}
+
+impl Builder<'_> {
+    /// Mends the checkout's manifests (with the `donor`'s parts where the revision lacks them),
+    /// lends it the lock file, and builds the perf target there, in the same profile as this
+    /// binary; its executable.
+    fn build(&self, checkout: &Path, donor: Option<&Donor>) -> Result<PathBuf, BuildFailure> {
+        let package_dir = checkout.join(&self.place.in_repository);
+        let failure =
+            |message: String| BuildFailure { first_error: message.clone(), message, cause: BuildCause::Cargo };
+        let had_target = self.mend(checkout, donor).map_err(|e| failure(e.to_string()))?;
+        let package = Package::read(&self.cargo, &package_dir).map_err(|e| failure(e.to_string()))?;
+        if overlay::lend_lock_file(&self.current.workspace_root, &package.workspace_root)
+            .map_err(|e| failure(e.to_string()))?
+        {
+            eprintln!(
+                "rtcompare: commit {} has no Cargo.lock; the baseline build starts from the current one",
+                self.short()
+            );
+        }
+        let spec = TestBuild {
+            cargo: self.cargo.clone(),
+            package_dir: &package_dir,
+            package: &package,
+            kind: self.kind,
+            profile: &self.layout.profile,
+            target_dir: &self.target_dir,
+        };
+        let (_, missing) = spec.features(self.build);
+        if !missing.is_empty() {
+            eprintln!(
+                "rtcompare: commit {} has no feature {}; the baseline build leaves {} out",
+                self.short(),
+                missing.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "),
+                if missing.len() == 1 { "it" } else { "them" }
+            );
+        }
+        let patches = overlay::patch_rtcompare(&self.cargo, &package_dir);
+        let mut command = spec.command(self.build, self.layout);
+        for patch in &patches {
+            command.arg("--config").arg(patch);
+        }
+        let output = child::output(&mut command)
+            .map_err(|e| failure(format!("could not run cargo: {e}; put cargo on PATH or set CARGO")))?;
+        let messages = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        if !output.status.success() {
+            let said = cargo_error(&stderr);
+            return Err(BuildFailure {
+                message: format!(
+                    "`{}` failed in {}:\n    {}",
+                    describe(&command),
+                    package_dir.display(),
+                    said.replace('\n', "\n    ")
+                ),
+                first_error: said.lines().next().unwrap_or_default().to_owned(),
+                cause: if built_library(&messages, &package.id) {
+                    BuildCause::Target { revision_has_own: had_target }
+                } else {
+                    BuildCause::Library
+                },
+            });
+        }
+        if !patches.is_empty() && stderr.contains("was not used in the crate graph") {
+            eprintln!(
+                "rtcompare: the baseline build keeps its own rtcompare: its manifest asks for a version this one ({}) \
+                 is not; both must speak the same lock-step protocol",
+                env!("CARGO_PKG_VERSION")
+            );
+        }
+        executable(&messages, &self.layout.target)
+            .ok_or_else(|| failure(format!("`{}` built nothing called `{}`", describe(&command), self.layout.target)))
+    }
+
+    /// Writes the checkout's package manifest as [`manifest::mend`] makes it from the revision's
+    /// (with the `donor`'s parts where it lacks them), and its workspace's root manifest where
+    /// that is another, saying in one line what changed; whether the revision's package manifest
+    /// had the perf target.
+    fn mend(&self, checkout: &Path, donor: Option<&Donor>) -> Result<bool, HarnessError> {
+        let mut changes = Vec::new();
+        let package = self.mend_one(checkout, &self.place, donor, &mut changes)?;
+        let Some(package) = package else {
+            return Err(HarnessError::Misplaced(format!(
+                "commit {} has no {}: the package did not exist there yet; compare against a later revision",
+                self.short(),
+                slashed(&self.place.in_repository.join("Cargo.toml"))
+            )));
+        };
+        if !self.place.in_repository.as_os_str().is_empty() {
+            let root = Place { in_repository: PathBuf::new(), in_working_tree: self.top.to_path_buf() };
+            self.mend_one(checkout, &root, None, &mut changes)?;
+        }
+        if !changes.is_empty() {
+            eprintln!("rtcompare: in commit {}'s Cargo.toml the baseline build {}", self.short(), changes.join("; "));
+        }
+        Ok(package.had_target)
+    }
+
+    /// Mends the manifest of the folder `place` names in the checkout; `None` when the revision
+    /// has no manifest there.
+    fn mend_one(
+        &self,
+        checkout: &Path,
+        place: &Place,
+        donor: Option<&Donor>,
+        changes: &mut Vec<String>,
+    ) -> Result<Option<Mended>, HarnessError> {
+        let name = slashed(&place.in_repository.join("Cargo.toml"));
+        // The revision's own manifest, whatever an earlier run wrote in the checkout.
+        let Ok(original) = git_output(checkout, &["show", &format!("{}:{name}", self.commit)]) else {
+            return Ok(None);
+        };
+        let mended = manifest::mend(&original, donor, place).map_err(|e| {
+            HarnessError::Metadata(format!("commit {}'s {name} is not TOML that Cargo reads: {e}", self.short()))
+        })?;
+        let path = checkout.join(&place.in_repository).join("Cargo.toml");
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(mended.manifest.as_str()) {
+            rtcompare_report::write_atomically(&path, |file| {
+                std::io::Write::write_all(file, mended.manifest.as_bytes())
+            })
+            .map_err(HarnessError::io("write", &path))?;
+        }
+        changes.extend(mended.changes.iter().cloned());
+        Ok(Some(mended))
+    }
+
+    fn short(&self) -> &str {
+        &self.commit[..self.commit.len().min(12)]
+    }
+}
 /// The package's folder: Cargo's `CARGO_MANIFEST_DIR` when it runs the test, else the one the
 /// binary was built in.
 fn package_dir(build: &BuildInfo) -> PathBuf {
@@ -173,52 +362,22 @@ fn worktree(top: &Path, checkout: &Path, commit: &str) -> Result<(), HarnessErro
     }
 }
 
-/// Builds the test target in the baseline checkout, in the same profile as this binary, with
-/// `patches` passed to Cargo as `--config` values, and returns its executable.
-fn cargo_build(
-    package_dir: &Path,
-    target_dir: &Path,
-    build: &BuildInfo,
-    layout: &BinaryLocation,
-    patches: &[OsString],
-) -> Result<PathBuf, BuildFailure> {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut command = TestBuild { cargo, package_dir, profile: &layout.profile, target_dir }.command(build, layout);
-    for patch in patches {
-        command.arg("--config").arg(patch);
+/// Cargo's own error in its standard error: from the first line that starts with `error` to the
+/// end of that message (the next blank line), at most 20 lines; the last lines where no line does.
+fn cargo_error(stderr: &str) -> String {
+    let lines: Vec<&str> = stderr.lines().collect();
+    match lines.iter().position(|line| line.trim_start().starts_with("error")) {
+        Some(first) => {
+            let message = lines[first..].iter().take_while(|line| !line.trim().is_empty()).take(20);
+            message.copied().collect::<Vec<_>>().join("\n")
+        }
+        None => child::last_lines(stderr, 12),
     }
-    let failure = |message: String, first_error: Option<&str>| BuildFailure {
-        first_error: first_error.map_or_else(|| message.clone(), str::to_owned),
-        message,
-    };
-    let output = child::output(&mut command)
-        .map_err(|e| failure(format!("could not run cargo: {e}; put cargo on PATH or set CARGO"), None))?;
-    let text = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    if !output.status.success() {
-        let message = format!(
-            "`{}` failed in {}; its last lines:\n    {}",
-            describe(&command),
-            package_dir.display(),
-            child::last_lines(&stderr, 12).replace('\n', "\n    ")
-        );
-        return Err(failure(message, stderr.lines().map(str::trim).find(|line| line.starts_with("error"))));
-    }
-    if !patches.is_empty() && stderr.contains("was not used in the crate graph") {
-        eprintln!(
-            "rtcompare: the baseline build keeps its own rtcompare: its manifest asks for a version this one ({}) is \
-             not; both must speak the same lock-step protocol",
-            env!("CARGO_PKG_VERSION")
-        );
-    }
-    executable(&text, &layout.target).ok_or_else(|| {
-        let message = format!(
-            "`{}` built nothing called `{}` (does the test target exist at that revision?)",
-            describe(&command),
-            layout.target
-        );
-        failure(message, None)
-    })
+}
+
+/// A path inside a repository as git names it in `<commit>:<path>`.
+fn slashed(path: &Path) -> String {
+    path.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
 }
 
 #[cfg(test)]
@@ -226,15 +385,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_keep_letters_digits_and_underscores() {
-        assert_eq!(sanitise_revision(" feature/x-y@{1} "), "feature_x_y__1_");
-        assert_eq!(sanitise_revision("3fc4325"), "3fc4325");
+    fn cargos_error_is_its_first_message_whole() {
+        let stderr = "   Compiling itoa v1.0.15 (/w)\nwarning: unused\n\nerror[E0425]: cannot find function `f`\n --> src/lib.rs:1:1\n  |\n\nerror: could not compile `itoa` (lib)\n";
+        assert_eq!(cargo_error(stderr), "error[E0425]: cannot find function `f`\n --> src/lib.rs:1:1\n  |");
+        assert_eq!(cargo_error("no error here\nat all\n"), "no error here\nat all");
     }
 
     #[test]
-    fn a_revision_is_sanitised_into_a_name() {
-        assert_eq!(sanitise_revision("HEAD~1"), "HEAD_1");
-        assert_eq!(sanitise_revision("origin/main"), "origin_main");
-        assert_eq!(sanitise_revision("v1.2"), "v1_2");
+    fn a_path_in_a_repository_is_named_with_slashes() {
+        assert_eq!(slashed(&Path::new("crates").join("member").join("Cargo.toml")), "crates/member/Cargo.toml");
+        assert_eq!(slashed(Path::new("Cargo.toml")), "Cargo.toml");
     }
 }

@@ -13,7 +13,7 @@ use crate::measure::counting_allocator_installed;
 use crate::seeds::{self, Purpose};
 use crate::verdict::Judgement;
 use crate::{Outcome, Report, judge_processes, measure_and_judge};
-use rtcompare_report::{Failure, Test, failure_message, uncounted_message};
+use rtcompare_report::{Failure, Revision, Test, failure_message, uncounted_message};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -35,6 +35,20 @@ pub(crate) fn run_trial(
     progress: Option<fn(f64)>,
 ) -> Test {
     let _serial = MEASURING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let started = Instant::now();
+    let test = judged_trial(comparison, name, settings, registered, counter, progress);
+    Test { duration_s: started.elapsed().as_secs_f64(), ..test }
+}
+
+/// [`run_trial`]'s test, measured, judged and counted.
+fn judged_trial(
+    comparison: Comparison,
+    name: &str,
+    settings: &Settings,
+    registered: usize,
+    counter: &Counter,
+    progress: Option<fn(f64)>,
+) -> Test {
     let failed = |judgement, problem: String| Test { judgement, failure: Some(problem), ..facts(comparison, name) };
     if let Some(problem) = unmeasurable(comparison) {
         return failed(None, problem);
@@ -114,6 +128,13 @@ fn facts(comparison: Comparison, name: &str) -> Test {
         failure: None,
         instructions: None,
         instructions_not_counted: None,
+        revision: registration
+            .settings
+            .revision
+            .then(super::revision::prepared)
+            .flatten()
+            .map(|baseline| Revision { name: baseline.revision.clone(), commit: baseline.commit.clone() }),
+        duration_s: 0.0,
     }
 }
 
@@ -124,7 +145,10 @@ fn facts(comparison: Comparison, name: &str) -> Test {
 fn first_round(plan: &TrialPlan<'_>, counter: &Counter) -> Result<Option<Report>, HarnessError> {
     let (seed, processes) = (plan.settings.seed, plan.settings.processes);
     let measured = if plan.metric() == Metric::Instructions {
-        fresh::counted_series(plan, counter, processes)?
+        match fresh::counted_series(plan, counter, processes)? {
+            Some(measured) => measured,
+            None => return Ok(None),
+        }
     } else if plan.against_revision() || processes > 1 {
         match fresh::series(plan, processes)? {
             Some(measured) => measured,

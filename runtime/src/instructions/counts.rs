@@ -152,11 +152,48 @@ pub(crate) fn counted(
     sizes: (u64, u64),
     limit: usize,
 ) -> Result<Counted, NotCounted> {
-    let find = |routine: &str, calls: u64| {
-        let wanted = label(comparison, routine, calls);
-        dumps.iter().find(|d| d.label() == Some(wanted.as_str())).ok_or(NotCounted::MissingDump(wanted))
+    let names = Routines::NAMES;
+    let sources = Routines {
+        candidate: Dumped { dumps, comparison, routine: names.candidate },
+        candidate_twin: Dumped { dumps, comparison, routine: names.candidate_twin },
+        baseline: Dumped { dumps, comparison, routine: names.baseline },
+        baseline_twin: Dumped { dumps, comparison, routine: names.baseline_twin },
     };
-    let dumped = Routines::NAMES.try_map(|routine| Ok((find(routine, sizes.0)?, find(routine, sizes.1)?)))?;
+    counted_from(&sources, sizes, limit)
+}
+
+/// Reads the counts of a comparison against a git revision, whose arms ran in two builds: the
+/// candidate and its twin from this build's dumps (`now`, comparison `now_id`), the baseline and
+/// its twin from the candidate's loops in the baseline build's (`then`, comparison `then_id`).
+pub(crate) fn counted_across(
+    (now, now_id): (&[Profile], u64),
+    (then, then_id): (&[Profile], u64),
+    sizes: (u64, u64),
+    limit: usize,
+) -> Result<Counted, NotCounted> {
+    let names = Routines::NAMES;
+    let sources = Routines {
+        candidate: Dumped { dumps: now, comparison: now_id, routine: names.candidate },
+        candidate_twin: Dumped { dumps: now, comparison: now_id, routine: names.candidate_twin },
+        baseline: Dumped { dumps: then, comparison: then_id, routine: names.candidate },
+        baseline_twin: Dumped { dumps: then, comparison: then_id, routine: names.candidate_twin },
+    };
+    counted_from(&sources, sizes, limit)
+}
+
+/// Where one loop's dumps are: in which dumps, under which comparison and routine.
+struct Dumped<'a> {
+    dumps: &'a [Profile],
+    comparison: u64,
+    routine: &'static str,
+}
+
+fn counted_from<'a>(sources: &Routines<Dumped<'a>>, sizes: (u64, u64), limit: usize) -> Result<Counted, NotCounted> {
+    let find = |source: &Dumped<'a>, calls: u64| -> Result<&'a Profile, NotCounted> {
+        let wanted = label(source.comparison, source.routine, calls);
+        source.dumps.iter().find(|d| d.label() == Some(wanted.as_str())).ok_or(NotCounted::MissingDump(wanted))
+    };
+    let dumped = sources.try_map(|source| Ok((find(source, sizes.0)?, find(source, sizes.1)?)))?;
     let index = dumped.candidate.0.event("Ir").ok_or(NotCounted::NoInstructionEvent)?;
     let per_call = dumped.try_map(|&(small, large)| {
         let total = |p: &Profile| p.event("Ir").map(|i| p.totals[i]).ok_or(NotCounted::NoInstructionEvent);
@@ -337,5 +374,36 @@ mod tests {
         assert_eq!(got.change, 0.0);
         assert!(!got.stable);
         assert!(got.functions.is_empty(), "the same code in both arms: {:?}", got.functions);
+    }
+
+    /// Against a revision each build counts its own candidate (the baseline loops of a build
+    /// call its candidate too): the baseline's figures are the candidate loops of the other
+    /// build's dumps, under that build's own comparison number.
+    #[test]
+    fn a_comparison_against_a_revision_takes_its_baseline_from_the_other_builds_candidate() {
+        let build = |comparison: u64, per_call: u64, helper: u64| {
+            let mut dumps = Vec::new();
+            for routine in Routines::NAMES.named().map(|(name, _)| name) {
+                for calls in [4, 8] {
+                    dumps.push(dump(&label(comparison, routine, calls), calls, 37, per_call, helper));
+                }
+            }
+            dumps
+        };
+        let (now, then) = (build(2, 110, 30), build(7, 100, 10));
+        let got = counted_across((&now, 2), (&then, 7), (4, 8), 5).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            got.per_call,
+            Routines { candidate: 110.0, candidate_twin: 110.0, baseline: 100.0, baseline_twin: 100.0 }
+        );
+        assert!((got.change - 0.1).abs() < 1e-12, "{}", got.change);
+        assert!(got.stable);
+        let functions: Vec<_> = got.functions.iter().map(|f| (f.name.as_str(), f.candidate, f.baseline)).collect();
+        assert_eq!(functions, [("helper", 30.0, 10.0), ("work", 110.0, 100.0)]);
+        // Each build's dumps are read under its own number.
+        assert_eq!(
+            counted_across((&now, 7), (&then, 7), (4, 8), 5),
+            Err(NotCounted::MissingDump("rtcompare 7 candidate 4".into()))
+        );
     }
 }
