@@ -104,22 +104,16 @@ impl Child {
         })
     }
 
-    /// Asks the child, which runs under callgrind, to count the test `test`'s loops in batches of
-    /// `sizes` calls in `rounds` rounds under the dump labels of `id` onwards, warming them up
-    /// uninstrumented where `costly_warm_up` ([`Request::Count`]); the child's reason where it
-    /// refused.
-    pub(crate) fn count(
-        &mut self,
-        test: &str,
-        id: u64,
-        sizes: [u64; 2],
-        seed: u64,
-        rounds: u64,
-        costly_warm_up: bool,
-    ) -> Result<Result<(), String>, HarnessError> {
-        let request = Request::Count { test: test.to_owned(), id, sizes, seed, rounds, costly_warm_up };
-        self.ask(&request, |reply| match reply {
-            Reply::Counted { id: counted } if counted == id => Some(Ok(())),
+    /// Asks the child, which runs under callgrind, to count as `request` (a [`Request::Count`])
+    /// says: the test's loops in batches of its sizes, in its rounds, under the dump labels of its
+    /// id onwards; the child's reason where it refused.
+    pub(crate) fn count(&mut self, request: &Request) -> Result<Result<(), String>, HarnessError> {
+        let id = match request {
+            Request::Count { id, .. } => Some(*id),
+            _ => None,
+        };
+        self.ask(request, |reply| match reply {
+            Reply::Counted { id: counted } if Some(counted) == id => Some(Ok(())),
             Reply::Refused { why } => Some(Err(why)),
             _ => None,
         })

@@ -17,6 +17,7 @@
 use super::client::Child;
 use super::error::{HarnessError, Process};
 use super::plan::TrialPlan;
+use super::protocol::Request;
 use super::settings::Instructions as Mode;
 use crate::child::Watchdog;
 use crate::decide::TIME_CAP;
@@ -101,12 +102,14 @@ struct Servers {
     baseline: Option<Server>,
 }
 
-/// What a count is asked: the test, its rounds' seeds, and how long it may take.
+/// What a count is asked: the test, its rounds' seeds, whether only the candidate's loops are
+/// counted (against a git revision), and how long it may take.
 struct Ask<'a> {
     test: &'a str,
     seed: u64,
     rounds: u64,
     costly_warm_up: bool,
+    candidate_only: bool,
     limit: Duration,
 }
 
@@ -143,6 +146,32 @@ impl Counter {
         Ok(())
     }
 
+    /// Starts the run's counting processes now, before anything is measured, rather than at the
+    /// first count: this build's, and the baseline build's where `baseline` says a comparison
+    /// against a git revision will be counted, both at once (each start is a valgrind start,
+    /// about half a second). One that cannot start is said, and nothing is counted.
+    pub(crate) fn start(&self, baseline: bool) {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let State::On { valgrind, servers } = &mut *state else { return };
+        let debug = self.debug;
+        let (this, then) = std::thread::scope(|scope| {
+            let then = baseline.then(|| scope.spawn(|| Server::start(valgrind.clone(), Build::Baseline, debug)));
+            let this = Server::start(valgrind.clone(), Build::This, debug);
+            let then = then.map(|started| {
+                started
+                    .join()
+                    .unwrap_or_else(|_| Err("instructions not counted: a counting process panicked".to_owned()))
+            });
+            (this, then)
+        });
+        match (this, then.transpose()) {
+            (Ok(this), Ok(then)) => **servers = Servers { this: Some(this), baseline: then },
+            (Err(why), _) | (_, Err(why)) => {
+                self.off(&mut state, why);
+            }
+        }
+    }
+
     /// Whether a comparison that could not be counted fails its test.
     pub(crate) fn required(&self) -> bool {
         self.mode == Mode::Required
@@ -177,6 +206,7 @@ impl Counter {
             seed: plan.settings.seed,
             rounds: 1,
             costly_warm_up: costly_warm_up(judgement.first.calibration.first_call_ns),
+            candidate_only: plan.against_revision(),
             limit: predicted(per_call_ns(judgement)) + GRACE,
         };
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
@@ -212,6 +242,7 @@ impl Counter {
             seed,
             rounds: COUNTED_ROUNDS,
             costly_warm_up: true,
+            candidate_only: plan.against_revision(),
             limit: plan.budget * TIME_CAP + GRACE,
         };
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
@@ -465,7 +496,15 @@ impl Server {
         let first = self.next_id;
         self.next_id += ask.rounds;
         let watchdog = Watchdog::start(ask.limit, &[self.child.watched()]);
-        let answer = self.child.count(ask.test, first, SIZES, ask.seed, ask.rounds, ask.costly_warm_up);
+        let answer = self.child.count(&Request::Count {
+            test: ask.test.to_owned(),
+            id: first,
+            sizes: SIZES,
+            seed: ask.seed,
+            rounds: ask.rounds,
+            costly_warm_up: ask.costly_warm_up,
+            candidate_only: ask.candidate_only,
+        });
         let timed_out = watchdog.stop();
         match answer {
             Ok(Ok(())) => {}

@@ -66,6 +66,10 @@ pub(crate) enum Request {
         /// that always switched it.
         #[serde(default = "costly")]
         costly_warm_up: bool,
+        /// Whether only the candidate's two loops are counted: against a git revision each build
+        /// counts its own candidate, and its baseline loops call that candidate too.
+        #[serde(default)]
+        candidate_only: bool,
     },
     /// End the process.
     Quit,
@@ -207,23 +211,24 @@ mod tests {
             r#"{"request":"measure","plan":{"test":"perf::fast_vs_slow/10","budget":{"secs":0,"nanos":250000000},"seed":18446744073709551615,"layout":"random","role":"pilot"}}"#,
             "the seed and the budget travel as whole numbers, exactly"
         );
-        let count = |rounds, costly_warm_up| Request::Count {
+        let count = |rounds, costly_warm_up, candidate_only| Request::Count {
             test: "perf::a_vs_b".to_owned(),
             id: 3,
             sizes: [1, 2],
             seed: 9,
             rounds,
             costly_warm_up,
+            candidate_only,
         };
-        let text = serde_json::to_string(&count(8, false)).expect("a request encodes");
+        let text = serde_json::to_string(&count(8, false, true)).expect("a request encodes");
         assert_eq!(
             text,
-            r#"{"request":"count","test":"perf::a_vs_b","id":3,"sizes":[1,2],"seed":9,"rounds":8,"costly_warm_up":false}"#
+            r#"{"request":"count","test":"perf::a_vs_b","id":3,"sizes":[1,2],"seed":9,"rounds":8,"costly_warm_up":false,"candidate_only":true}"#
         );
         let older = r#"{"request":"count","test":"perf::a_vs_b","id":3,"sizes":[1,2],"seed":9}"#;
         let read = serde_json::from_str::<Request>(older).ok();
-        assert_eq!(read, Some(count(1, true)), "one round, warmed up uninstrumented, when not given");
-        let count = count(8, false);
+        assert_eq!(read, Some(count(1, true, false)), "one round, warmed up uninstrumented, all loops, when not given");
+        let count = count(8, false, true);
         for request in [run, measure, count, Request::Quit] {
             let mut line = Vec::new();
             write_request(&mut line, &request).expect("a request is written");

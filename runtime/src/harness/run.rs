@@ -9,6 +9,7 @@ use super::counting::Counter;
 use super::optimised::Unavailable;
 use super::unoptimised::refusal;
 use super::{Comparison, Settings, comparisons, run_trial};
+use crate::Metric;
 use libtest_mimic::{Arguments, Failed, FormatSetting, Trial};
 use rtcompare_report::{Destinations, Environment, Run, Test, Written};
 use std::ffi::OsString;
@@ -80,6 +81,10 @@ pub fn main(build: BuildInfo) -> ExitCode {
         eprintln!("error: {line}");
         return ExitCode::from(2);
     }
+    // Before anything is measured, and only where a selected comparison will be counted.
+    if selects(&args, &comparisons, &settings, counted) {
+        counter.start(selects(&args, &comparisons, &settings, |c| counted(c) && c.registration.settings.revision));
+    }
     let mut session =
         Session { environment: crate::environment::read(build.debug_assertions), settings, destinations, counter };
     if args.format == Some(FormatSetting::Json) {
@@ -87,6 +92,11 @@ pub fn main(build: BuildInfo) -> ExitCode {
         return run_json(&args, &comparisons, &mut session);
     }
     run_human(&args, &comparisons, &mut session)
+}
+
+/// Whether the instructions of a comparison are counted: beside time, or as its metric.
+fn counted(comparison: &Comparison) -> bool {
+    matches!(comparison.registration.settings.metric, Metric::Time | Metric::Instructions)
 }
 
 /// Whether the command line selects a comparison against a revision that will run.

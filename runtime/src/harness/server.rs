@@ -81,16 +81,25 @@ fn answer(tests: &BTreeMap<&str, Comparison>, request: Request) -> Option<Reply>
             }
             None => unknown(&test),
         },
-        Request::Count { test, id, sizes, seed, rounds, costly_warm_up } => match tests.get(test.as_str()) {
-            Some(comparison) => count(comparison, id, sizes, seed, rounds, costly_warm_up),
-            None => unknown(&test),
-        },
+        Request::Count { test, id, sizes, seed, rounds, costly_warm_up, candidate_only } => {
+            match tests.get(test.as_str()) {
+                Some(comparison) => {
+                    let loops = if candidate_only { CANDIDATE_LOOPS } else { 4 };
+                    count(comparison, id, sizes, seed, rounds, costly_warm_up, loops)
+                }
+                None => unknown(&test),
+            }
+        }
         Request::Quit => return None,
     })
 }
 
-/// Answers a [`Request::Count`]: under callgrind, each of the four loops' first placement copy
-/// once with one call, uncounted (lazy initialisation, a buffer grown once), then, instrumented,
+/// The loops a count of only the candidate's runs: the first two of [`Routines::named`], the
+/// candidate and its twin.
+const CANDIDATE_LOOPS: usize = 2;
+
+/// Answers a [`Request::Count`]: under callgrind, each of the first `loops` of the four loops'
+/// (all four, or the candidate's two) first placement copy once with one call, uncounted (lazy initialisation, a buffer grown once), then, instrumented,
 /// round after round in a batch of each size, counted by its meter ([`Meter::instructions`])
 /// and dumped under its label. A panic in a measured function is refused with its message.
 ///
@@ -98,29 +107,38 @@ fn answer(tests: &BTreeMap<&str, Comparison>, request: Request) -> Option<Reply>
 /// translations, which costs a count about 40 ms. Only a `costly_warm_up` (a first call that,
 /// instrumented, would cost more than that) runs with it off, as the first count's warm-up
 /// does, the process having started without it.
-fn count(comparison: &Comparison, id: u64, sizes: [u64; 2], seed: u64, rounds: u64, costly_warm_up: bool) -> Reply {
+fn count(
+    comparison: &Comparison,
+    id: u64,
+    sizes: [u64; 2],
+    seed: u64,
+    rounds: u64,
+    costly_warm_up: bool,
+    loops: usize,
+) -> Reply {
     if requests::running_on_valgrind() == 0 {
         return Reply::Refused { why: "this process does not run under callgrind, so it cannot count".to_owned() };
     }
     let batches = comparison.registration.batches;
-    let loops = Routines {
+    let routines = Routines {
         candidate: batches.candidate[0],
         candidate_twin: batches.candidate_twin[0],
         baseline: batches.baseline[0],
         baseline_twin: batches.baseline_twin[0],
     };
+    let loops = &routines.named()[..loops.min(4)];
     let size = comparison.size.unwrap_or(0);
     let counted = catch_unwind(|| {
         if costly_warm_up {
             requests::stop_instrumentation();
         }
-        for (_, batch) in loops.named() {
+        for (_, batch) in loops {
             black_box(batch(1, seed, size, Meter::new(Metric::Time)));
         }
         requests::start_instrumentation();
         for round in 0..rounds {
             let seed = crate::seeds::nth(seed, round as usize);
-            for (routine, batch) in loops.named() {
+            for (routine, batch) in loops {
                 for calls in sizes {
                     requests::zero_stats();
                     black_box(batch(calls, seed, size, Meter::instructions()));
