@@ -134,21 +134,37 @@ fn a_failed_optimised_build_is_an_error_naming_the_command() {
     let _turn = take_turn();
     let binary = fixture_binary(Profile::Unoptimised, "known_answers");
     let package = root().join("tests/fixtures/verdicts");
-    // `false` stands in for a cargo whose build fails.
-    let output = run(direct(&binary, &["--exact", LOSS]).env("CARGO_MANIFEST_DIR", &package).env("CARGO", "false"));
+    // A cargo that reads the package and fails every build.
+    let dir = scratch_dir("failing-cargo");
+    let failing = dir.join("cargo");
+    let real = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    std::fs::write(&failing, format!("#!/bin/sh\n[ \"$1\" = metadata ] && exec '{real}' \"$@\"\nexit 1\n"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::set_permissions(&failing, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let output = run(direct(&binary, &["--exact", LOSS]).env("CARGO_MANIFEST_DIR", &package).env("CARGO", &failing));
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
     let err = stderr(&output);
     for part in [
         "error: this perf binary is an unoptimised build, and building its optimised one to measure instead did not \
          work: `CARGO_TARGET_DIR=",
         "rtcompare-optimised cargo test --no-run --message-format=json-render-diagnostics --manifest-path ",
-        " --package rtcompare-fixture-verdicts --test known_answers --release --no-default-features` in ",
+        // The package by its package ID spec, which no dependency of the same name can share.
+        " --package path+file://",
+        "#rtcompare-fixture-verdicts@0.1.0 --test known_answers --release --no-default-features` in ",
         "failed (exit status: 1)",
         "set RTCOMPARE_DEBUG=1",
     ] {
         assert!(err.contains(part), "missing {part:?}:\n{}", text(&output));
     }
     assert!(!stdout(&output).contains("running"), "{}", text(&output));
+
+    // A cargo that cannot even read the package names what it said.
+    let output = run(direct(&binary, &["--exact", LOSS]).env("CARGO_MANIFEST_DIR", &package).env("CARGO", "false"));
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    let err = stderr(&output);
+    assert!(err.contains("did not work: `cargo metadata` in "), "{}", text(&output));
+    assert!(err.contains(" failed: `cargo metadata --format-version 1 --manifest-path "), "{}", text(&output));
 }
 
 #[test]

@@ -154,9 +154,8 @@ pub(crate) fn metadata(cargo: &OsString, package_dir: &Path, resolve: bool) -> R
     if !resolve {
         command.arg("--no-deps");
     }
-    let output = child::output(&mut command).map_err(|e| {
-        HarnessError::Metadata(format!("could not run cargo metadata: {e}; put cargo on PATH or set CARGO"))
-    })?;
+    let output =
+        child::output(&mut command).map_err(|error| HarnessError::NoCargo { program: PathBuf::from(cargo), error })?;
     if !output.status.success() {
         let said = String::from_utf8_lossy(&output.stderr);
         return Err(HarnessError::Metadata(format!("`{}` failed: {}", describe(&command), said.trim())));

@@ -94,7 +94,14 @@ pub(crate) enum HarnessError {
     /// git ran and failed.
     #[error("git {args} said: {said}")]
     Git { args: String, said: String },
-    /// `cargo metadata` could not be run or failed.
+    /// Cargo could not be started.
+    #[error("cargo could not be run ({}: {error}); put cargo on PATH or set CARGO", .program.display())]
+    NoCargo {
+        program: PathBuf,
+        #[source]
+        error: io::Error,
+    },
+    /// `cargo metadata` failed, or said what is not a package here.
     #[error("{0}")]
     Metadata(String),
     /// The test target or package is not where `cargo metadata` and git say.

@@ -12,6 +12,7 @@
 use super::Settings;
 use super::build::BuildInfo;
 use super::cargo::{BinaryLocation, Package, TargetKind, TestBuild, describe, executable};
+use super::error::HarnessError;
 use super::variables::OPTIMISED_VARIABLE;
 use crate::child;
 use std::ffi::OsString;
@@ -49,7 +50,15 @@ pub(crate) fn run(build: &BuildInfo, settings: &Settings, results: &Path) -> Res
     let layout = BinaryLocation::of(&exe).map_err(|problem| Unavailable(problem.to_string()))?;
     let target_dir = layout.target_root.join(FOLDER);
     let cargo = cargo_program(std::env::var_os("CARGO"), build.cargo);
-    let package = Package::read(&cargo, &package_dir).map_err(|problem| Unavailable(problem.to_string()))?;
+    let package = match Package::read(&cargo, &package_dir) {
+        Ok(package) => package,
+        Err(problem @ HarnessError::NoCargo { .. }) => return Err(Unavailable(problem.to_string())),
+        Err(problem) => {
+            let what = format!("failed: {problem}");
+            eprintln!("error: {}", build_failed("cargo metadata", &package_dir, &layout.target, &what));
+            return Ok(ExitCode::from(2));
+        }
+    };
     let kind = package.target(&layout.target).map_or(TargetKind::Test, |(kind, _)| kind);
     let spec = TestBuild {
         cargo: cargo.clone(),
