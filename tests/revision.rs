@@ -10,7 +10,7 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use support::{cargo, nested_target, root, run, stdout, take_turn, text};
+use support::{cargo, nested_target, root, run, stdout, take_turn, text, valgrind_or_skip};
 
 /// The fixture's library: `work(n)` is a loop of `n` additions, so `work(3_000)` takes three
 /// times as long as `work(1_000)` whatever the code's placement; `changed` does `changed` of
@@ -256,7 +256,8 @@ fn the_pull_request_that_adopts_rtcompare_compares_against_the_commit_before_it(
     git(&dir, &["commit", "--quiet", "-m", "A library, before rtcompare"]);
     write(&dir, "Cargo.toml", &manifest);
     // Where valgrind counts, the gate on instruction counts too (without it, such a test fails).
-    let counted = if valgrind_on_path() { COUNTED } else { "" };
+    let counting = valgrind_or_skip("the instruction counts against a revision");
+    let counted = if counting { COUNTED } else { "" };
     commit(&dir, &lib_rs(3_000, ""), &perf_rs(counted), "Adopt rtcompare; make `changed` three times slower");
     let output = perf_for(&dir, Some("HEAD~1"), &[], "1s");
     let (out, everything) = (stdout(&output), text(&output));
@@ -287,9 +288,7 @@ fn the_pull_request_that_adopts_rtcompare_compares_against_the_commit_before_it(
     let total: f64 =
         file["comparisons"].as_array().into_iter().flatten().filter_map(|c| c["duration_s"].as_f64()).sum();
     assert_eq!(file["duration_s"].as_f64(), Some(total), "the run's duration is its comparisons'");
-    if !valgrind_on_path() {
-        eprintln!("valgrind is not on PATH: the instruction counts against a revision were not checked");
-    } else {
+    if counting {
         let changed = file["comparisons"]
             .as_array()
             .and_then(|all| all.iter().find(|c| c["name"] == "perf::changed_vs_baseline"));
@@ -319,11 +318,6 @@ fn text_of(command: &mut Command) -> String {
     let output = run(command);
     assert!(output.status.success(), "{}", text(&output));
     stdout(&output)
-}
-
-/// Whether valgrind is on PATH, so that instructions are counted beside time.
-fn valgrind_on_path() -> bool {
-    Command::new("valgrind").arg("--version").output().is_ok_and(|output| output.status.success())
 }
 
 /// A/A across builds: the library's functions did not change, so both pairs are parity. The

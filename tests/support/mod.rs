@@ -1,5 +1,6 @@
 //! Running cargo on the fixture and example crates from inside a test.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -135,4 +136,21 @@ pub use scratch::ScratchDir;
 #[allow(dead_code)]
 pub fn scratch_dir(name: &str) -> ScratchDir {
     ScratchDir::new(name)
+}
+
+/// Whether valgrind is on PATH, for a test of instruction counting named `test`. Where it is
+/// not, the test is skipped with a line saying so, except under CI (`CI=true`, which `.ci/run`
+/// sets and GitHub Actions sets), where a missing valgrind fails the test: CI installs it, and a
+/// skipped test there would hide that it did not.
+#[allow(dead_code)]
+pub fn valgrind_or_skip(test: &str) -> bool {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    if std::env::split_paths(&path).any(|dir| dir.join("valgrind").is_file()) {
+        return true;
+    }
+    let why = format!("{test} needs valgrind on PATH (`apt-get install valgrind`; .ci/run installs it)");
+    assert!(std::env::var("CI").as_deref() != Ok("true"), "{why}, and CI=true requires it");
+    // Past libtest's capture, which holds what a passing test prints with `eprintln!`.
+    let _ = writeln!(std::io::stderr(), "skipped: {why}");
+    false
 }
