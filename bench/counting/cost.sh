@@ -3,8 +3,9 @@
 # identical pairs, one 10 % slower, one three times faster; each call a loop of additions of a
 # few microseconds), run with counting on (valgrind found) and off (RTCOMPARE_INSTRUCTIONS=off),
 # alternately, N times each, in one build (`baseline = old_fn`) and against a git revision
-# (`#[compare]`, RTCOMPARE_BASELINE=HEAD~1). Prints each run's wall time and, per suite, the
-# median of each and their ratio (on / off).
+# (`#[compare]`, RTCOMPARE_BASELINE=HEAD~1); then its four identical pairs alone (`--skip`), the
+# case where counting weighs most, since each settles as parity in a fraction of a second.
+# Prints each run's wall time and, per suite, the median of each and their ratio (on / off).
 #
 #   bench/counting/cost.sh [--runs N] [--dir DIR] [--out FILE]
 #
@@ -118,9 +119,10 @@ git_ commit --quiet --all -m "One function 10 % slower, one three times faster"
 
 suite() { # suite NAME [VAR=VALUE...]: runs the suite's test target once, printing its wall time
   local name="$1"; shift
-  local start end
+  local start end filter=()
+  [ -n "${only_identical:-}" ] && filter=(-- --skip slower --skip faster)
   start=$(date +%s.%N)
-  (cd "$repo" && env "$@" cargo test --release --test "$name" >"$dir/logs/last.txt" 2>&1) || true
+  (cd "$repo" && env "$@" cargo test --release --test "$name" "${filter[@]}" >"$dir/logs/last.txt" 2>&1) || true
   end=$(date +%s.%N)
   echo "$end - $start" | bc
 }
@@ -130,21 +132,23 @@ suite revision RTCOMPARE_BASELINE=HEAD~1 RTCOMPARE_INSTRUCTIONS=off >/dev/null
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2)}'; }
 report=""
-for target in one_build revision; do
+for row in one_build revision one_build:identical revision:identical; do
+  target="${row%%:*}" only_identical=""
+  [ "$row" != "$target" ] && only_identical=1
   extra=()
   [ "$target" = revision ] && extra=(RTCOMPARE_BASELINE=HEAD~1)
   on=() off=()
   for i in $(seq 1 "$runs"); do
     off+=("$(suite "$target" "${extra[@]}" RTCOMPARE_INSTRUCTIONS=off)")
-    cp "$dir/logs/last.txt" "$dir/logs/$target-off-$i.txt"
+    cp "$dir/logs/last.txt" "$dir/logs/${row/:/-}-off-$i.txt"
     on+=("$(suite "$target" "${extra[@]}")")
-    cp "$dir/logs/last.txt" "$dir/logs/$target-on-$i.txt"
-    echo "$target run $i: off ${off[-1]} s, on ${on[-1]} s" >&2
+    cp "$dir/logs/last.txt" "$dir/logs/${row/:/-}-on-$i.txt"
+    echo "$row run $i: off ${off[-1]} s, on ${on[-1]} s" >&2
   done
   m_off=$(printf '%s\n' "${off[@]}" | median)
   m_on=$(printf '%s\n' "${on[@]}" | median)
   ratio=$(echo "scale=2; $m_on / $m_off" | bc)
-  report+="$(printf '| %s | %s | %.2f s | %.2f s | %s× |' "$target" "$runs" "$m_off" "$m_on" "$ratio")"$'\n'
+  report+="$(printf '| %s | %s | %.2f s | %.2f s | %s× |' "${row/:/, }" "$runs" "$m_off" "$m_on" "$ratio")"$'\n'
 done
 {
   echo "Counting's cost on a 6-pair suite at rtcompare $commit, $(date -u +%Y-%m-%d), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"

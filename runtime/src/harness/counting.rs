@@ -102,6 +102,15 @@ struct Servers {
     baseline: Option<Server>,
 }
 
+impl Servers {
+    fn slot(&mut self, build: Build) -> &mut Option<Server> {
+        match build {
+            Build::This => &mut self.this,
+            Build::Baseline => &mut self.baseline,
+        }
+    }
+}
+
 /// What a count is asked: the test, its rounds' seeds, whether only the candidate's loops are
 /// counted (against a git revision), and how long it may take.
 struct Ask<'a> {
@@ -146,29 +155,24 @@ impl Counter {
         Ok(())
     }
 
-    /// Starts the run's counting processes now, before anything is measured, rather than at the
-    /// first count: this build's, and the baseline build's where `baseline` says a comparison
-    /// against a git revision will be counted, both at once (each start is a valgrind start,
-    /// about half a second). One that cannot start is said, and nothing is counted.
-    pub(crate) fn start(&self, baseline: bool) {
+    /// Starts the run's counting process of `build` now, rather than at the first count: the
+    /// harness starts them beside what it does before measuring (each is a valgrind start, about
+    /// half a second), and only where a selected comparison will be counted. One that cannot
+    /// start is said, and nothing is counted.
+    pub(crate) fn start(&self, build: Build) {
+        let valgrind = match &*self.state.lock().unwrap_or_else(PoisonError::into_inner) {
+            State::On { valgrind, .. } => valgrind.clone(),
+            State::Off(_) => return,
+        };
+        // Without the lock: the other build's process starts at the same time.
+        let started = Server::start(valgrind, build, self.debug);
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        let State::On { valgrind, servers } = &mut *state else { return };
-        let debug = self.debug;
-        let (this, then) = std::thread::scope(|scope| {
-            let then = baseline.then(|| scope.spawn(|| Server::start(valgrind.clone(), Build::Baseline, debug)));
-            let this = Server::start(valgrind.clone(), Build::This, debug);
-            let then = then.map(|started| {
-                started
-                    .join()
-                    .unwrap_or_else(|_| Err("instructions not counted: a counting process panicked".to_owned()))
-            });
-            (this, then)
-        });
-        match (this, then.transpose()) {
-            (Ok(this), Ok(then)) => **servers = Servers { this: Some(this), baseline: then },
-            (Err(why), _) | (_, Err(why)) => {
+        match (started, &mut *state) {
+            (Ok(server), State::On { servers, .. }) => *servers.slot(build) = Some(server),
+            (Err(why), State::On { .. }) => {
                 self.off(&mut state, why);
             }
+            (_, State::Off(_)) => {}
         }
     }
 
@@ -344,7 +348,7 @@ impl Counter {
 
 /// Which build a counting process runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Build {
+pub(crate) enum Build {
     /// This test binary.
     This,
     /// The baseline build of a comparison against a git revision.

@@ -5,7 +5,8 @@ use super::console::{
     Counts, file_lines, measuring, print_failures, print_header, print_ignored, print_result_line, print_summary,
     print_trial, print_warning,
 };
-use super::counting::Counter;
+use super::counting::{Build, Counter};
+use super::error::HarnessError;
 use super::optimised::Unavailable;
 use super::unoptimised::refusal;
 use super::{Comparison, Settings, comparisons, run_trial};
@@ -69,29 +70,52 @@ pub fn main(build: BuildInfo) -> ExitCode {
         eprintln!("error: {error}");
         return ExitCode::from(2);
     }
-    // The baseline build of comparisons against a revision, before anything is measured.
-    if let Some(revision) = settings.baseline.as_deref().filter(|_| wants_revision(&args, &comparisons, &settings))
-        && let Err(error) = super::revision::prepare(revision, &build, settings.optimised.as_deref())
-    {
-        eprintln!("error: {error}");
-        return ExitCode::from(2);
-    }
     let counter = Arc::new(Counter::new(settings.instructions, settings.debug));
     if let Err(line) = counter.prepare() {
         eprintln!("error: {line}");
         return ExitCode::from(2);
     }
-    // Before anything is measured, and only where a selected comparison will be counted.
-    if selects(&args, &comparisons, &settings, counted) {
-        counter.start(selects(&args, &comparisons, &settings, |c| counted(c) && c.registration.settings.revision));
+    let (prepared, environment) = before_measuring(&args, &comparisons, &settings, &build, &counter);
+    if let Err(error) = prepared {
+        eprintln!("error: {error}");
+        return ExitCode::from(2);
     }
-    let mut session =
-        Session { environment: crate::environment::read(build.debug_assertions), settings, destinations, counter };
+    let mut session = Session { environment, settings, destinations, counter };
     if args.format == Some(FormatSetting::Json) {
         args.test_threads = args.test_threads.or(Some(1));
         return run_json(&args, &comparisons, &mut session);
     }
     run_human(&args, &comparisons, &mut session)
+}
+
+/// What a run does before anything is measured, at once: the baseline build of comparisons
+/// against a revision, the counting processes of the builds whose comparisons will be counted
+/// (this build's beside the baseline build, the baseline build's once it is ready), and reading
+/// the machine. The baseline build's error, if it failed, and the machine.
+fn before_measuring(
+    args: &Arguments,
+    comparisons: &[(String, Comparison)],
+    settings: &Settings,
+    build: &BuildInfo,
+    counter: &Counter,
+) -> (Result<(), HarnessError>, Environment) {
+    let revision = settings.baseline.as_deref().filter(|_| wants_revision(args, comparisons, settings));
+    let counts = selects(args, comparisons, settings, counted);
+    let counts_against = selects(args, comparisons, settings, |c| counted(c) && c.registration.settings.revision);
+    std::thread::scope(|scope| {
+        let this = counts.then(|| scope.spawn(|| counter.start(Build::This)));
+        let prepared = match revision {
+            Some(revision) => super::revision::prepare(revision, build, settings.optimised.as_deref()).map(drop),
+            None => Ok(()),
+        };
+        let baseline = (counts_against && prepared.is_ok()).then(|| scope.spawn(|| counter.start(Build::Baseline)));
+        let environment = crate::environment::read(build.debug_assertions);
+        // A start that panicked left counting as it was: a later count starts it again.
+        for started in [this, baseline].into_iter().flatten() {
+            let _ = started.join();
+        }
+        (prepared, environment)
+    })
 }
 
 /// Whether the instructions of a comparison are counted: beside time, or as its metric.
