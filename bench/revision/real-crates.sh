@@ -25,7 +25,7 @@ dir="$root/target/real-crates/$crate" out=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) dir="$2"; shift 2 ;;
-    --out) out="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift 2 ;;
+    --out) out="$(realpath -m "$2")"; shift 2 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -38,7 +38,7 @@ mkdir -p "$dir"
 git clone --quiet --no-checkout "$repository" "$copy"
 sparse="$(git -C "$repository" sparse-checkout list 2>/dev/null || true)"
 if [ -n "$sparse" ]; then
-  git -C "$copy" sparse-checkout set --no-cone $sparse
+  git -C "$copy" sparse-checkout set --no-cone --stdin <<<"$sparse"
 fi
 git -C "$copy" checkout --quiet 2>/dev/null || true
 # The index from HEAD's trees, so that a commit need not read blobs a sparse checkout left out.
@@ -57,10 +57,18 @@ status=0
 (cd "$copy" && RTCOMPARE_BASELINE="$revision" cargo test --release --test perf >"$dir/run.txt" 2>&1) || status=$?
 end=$(date +%s.%N)
 {
-  echo "$crate against $revision ($(git -C "$copy" rev-parse --short "$revision") → $(git -C "$copy" rev-parse --short HEAD~1) plus the perf test), rtcompare $commit, $(date -u +%Y-%m-%d), load $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "$crate against $revision ($(git -C "$copy" rev-parse --short "$revision^{commit}") → $(git -C "$copy" rev-parse --short HEAD~1) plus the perf test), rtcompare $commit, $(date -u +%Y-%m-%d), load $(cut -d' ' -f1-3 /proc/loadavg)"
   echo
   grep -E '^rtcompare: (baseline|in commit|commit|this)' "$dir/run.txt" | sed 's/^/    /'
   grep -E '^test perf::|^    (win|loss|parity)' "$dir/run.txt" | sed 's/^/    /'
   echo
+  # Each comparison's instruction change and how long it took, from the results file.
+  python3 - "$copy/target/rtcompare/perf.json" <<'PY'
+import json, sys
+for c in json.load(open(sys.argv[1]))["comparisons"]:
+    i = c["instructions"]
+    counted = f"instructions {i['change'] * 100:+.2f} % ({i['agreement']})" if i else f"not counted: {c['instructions_not_counted']}"
+    print(f"    {c['name']}: {counted}, {c['duration_s']:.2f} s")
+PY
   echo "exit code $status; the run took $(printf '%.1f' "$(echo "$end - $start" | bc)") s, the baseline build included"
 } | tee ${out:+"$out"}
