@@ -1,7 +1,8 @@
 //! The fixture's three known pairs under cargo nextest, which runs each test in a process of its
 //! own: the run's results file, Markdown summary and Bencher Metric Format file hold all three
-//! comparisons, and two shards' files hold them once each between them. Skipped, saying so, when
-//! `cargo-nextest` is not installed.
+//! comparisons, and two shards' files hold them once each between them; on GitHub Actions the
+//! failing test's process annotates its line, and the run's pull-request comment holds its loss
+//! and its win. Skipped, saying so, when `cargo-nextest` is not installed.
 
 mod support;
 
@@ -29,7 +30,9 @@ fn nextest(dir: &Path, args: &[&str]) -> std::process::Output {
         .env("NO_COLOR", "1")
         .env("RTCOMPARE_RESULTS", dir.join("perf.json"))
         .env("RTCOMPARE_MARKDOWN", dir.join("perf.md"))
-        .env("RTCOMPARE_BMF", dir.join("bmf.json"));
+        .env("RTCOMPARE_BMF", dir.join("bmf.json"))
+        .env("GITHUB_ACTIONS", "true")
+        .env("GITHUB_WORKSPACE", support::root());
     run(&mut command)
 }
 
@@ -68,6 +71,19 @@ fn a_nextest_run_and_its_shards_write_every_comparison_once() {
     let output = nextest(&whole, &[]);
     assert!(text(&output).contains("3 tests run"), "{}", text(&output));
     assert_eq!(files(&whole), (all.clone(), all.clone(), 6), "{}", text(&output));
+    // On GitHub Actions the failing test's process annotates its line, and nextest shows it.
+    assert!(
+        text(&output)
+            .contains("::error file=tests/fixtures/verdicts/tests/known_answers.rs,line=11,title=rtcompare%3A"),
+        "{}",
+        text(&output)
+    );
+    // One pull-request comment for the run, holding the loss and the win.
+    let comment = std::fs::read_to_string(whole.join("perf-comment.md")).expect("the run's comment");
+    for pair in [PAIRS[0], PAIRS[1]] {
+        assert!(comment.contains(&format!("| `{pair}` |")), "{pair} missing from:\n{comment}");
+    }
+    assert!(comment.contains("Not listed: 1 at parity."), "{comment}");
 
     let mut sharded: Vec<String> = Vec::new();
     for shard in ["count:1/2", "count:2/2"] {

@@ -7,7 +7,7 @@
 use super::atomic::{sibling, write_atomically};
 use super::records::{Record, RunFolder};
 use super::run::{Run, Test};
-use super::{bmf, gha, json, markdown, svg, tracking};
+use super::{bmf, comment, gha, json, markdown, svg, tracking};
 use crate::environment::Environment;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -58,6 +58,8 @@ pub struct Destinations {
     pub results: PathBuf,
     /// The directory of the pictures: the results file's path without its extension.
     pub pictures: PathBuf,
+    /// The pull-request comment: beside the results file, named after it (`perf-comment.md`).
+    pub comment: PathBuf,
     /// Markdown summaries to write.
     pub markdown: Vec<MarkdownTarget>,
     /// The continuous-benchmarking files to write (`RTCOMPARE_BMF`, `RTCOMPARE_GHA_BENCHMARK`).
@@ -119,6 +121,8 @@ impl TrackingFormat {
 pub struct Written {
     /// The results file.
     pub results: Option<PathBuf>,
+    /// The pull-request comment.
+    pub comment: Option<PathBuf>,
     /// How many comparisons the results file held before that it no longer holds: those of a
     /// larger run that this one (filtered, or with comparisons since removed) did not run.
     pub dropped: usize,
@@ -178,9 +182,11 @@ impl Destinations {
         let appended = markdown.iter().find(|t| t.mode == Mode::Append);
         let step_summary_start = appended.map(|t| std::fs::metadata(&t.path).map_or(0, |m| m.len()));
         let pictures = results.with_extension("");
+        let stem = pictures.file_name().map_or_else(|| binary.clone(), |name| name.to_string_lossy().into_owned());
         Destinations {
             binary,
             records: RunFolder::new(&pictures, run),
+            comment: results.with_file_name(format!("{stem}-comment.md")),
             pictures,
             results,
             markdown,
@@ -295,6 +301,10 @@ impl Destinations {
                 written.dropped = before.iter().filter(|name| !run.tests.iter().any(|t| &t.name == *name)).count();
             }
             Err(source) => errors.push(written_error("results file", &self.results, source)),
+        }
+        match write_atomically(&self.comment, |file| file.write_all(comment::render(run).as_bytes())) {
+            Ok(()) => written.comment = Some(self.comment.clone()),
+            Err(source) => errors.push(written_error("pull-request comment", &self.comment, source)),
         }
         let summary = markdown::render(run);
         for target in &self.markdown {

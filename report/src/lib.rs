@@ -26,8 +26,10 @@
 #![warn(unnameable_types)]
 #![warn(unreachable_pub)]
 
+mod annotations;
 mod atomic;
 mod bmf;
+mod comment;
 mod environment;
 mod failure;
 mod files;
@@ -53,7 +55,9 @@ mod units;
 // The judging crate's modules and names, as the rendering code names them.
 use rtcompare_judge::{Caveat, Metric, Outcome, caveats, counts, measure, stats, validate, verdict};
 
+pub use annotations::{PER_KIND, annotations};
 pub use atomic::write_atomically;
+pub use comment::{COMMENT_LIMIT, comment_marker};
 pub use environment::{Environment, Git, Profile, Target, UNKNOWN};
 pub use failure::{Failure, failure_message, uncounted_message, unoptimised_note};
 pub use files::{
@@ -111,6 +115,14 @@ pub mod fixtures {
         };
         let options = JudgeOptions { resamples: 500, seed: 7, ..JudgeOptions::default() };
         judge("fast", "slow", Metric::Time, calibration, samples, &options)
+    }
+
+    /// `first` with a confirmation whose `second` did not repeat it at its last look.
+    pub fn unconfirmed(first: Report, second: Report) -> Judgement {
+        rtcompare_judge::decide::conclude(
+            first,
+            Confirmation { report: second, confirmed: false, planned: 10, ending: Ending::LastLook, settle: None },
+        )
     }
 
     /// `first` with a confirmation that `second` repeated it at the first look.

@@ -26,6 +26,9 @@ pub fn cargo(args: &[&str]) -> Command {
     // Settings of the outer run must not leak into the fixtures, nor their summaries into CI's;
     // nor an outer nextest run's id, which would make the fixtures' files those of that run.
     command.env_remove("GITHUB_STEP_SUMMARY").env_remove("NEXTEST_RUN_ID");
+    // Nor the outer run's GitHub Actions, whose annotations are the fixtures' to print only where a
+    // test asks for them.
+    command.env_remove("GITHUB_ACTIONS").env_remove("GITHUB_WORKSPACE");
     for (name, _) in std::env::vars() {
         if name.starts_with("RTCOMPARE_") {
             command.env_remove(name);

@@ -204,6 +204,9 @@ pub(crate) fn file_lines(written: &Written) -> Vec<String> {
         };
         lines.push(format!("rtcompare: results file {}{dropped}", shown(path)));
     }
+    if let Some(path) = &written.comment {
+        lines.push(format!("rtcompare: pull-request comment {}", shown(path)));
+    }
     if let Some((dir, count)) = &written.pictures {
         let noun = if *count == 1 { "picture" } else { "pictures" };
         lines.push(format!("rtcompare: {count} {noun} (SVG) in {}{}", shown(dir), std::path::MAIN_SEPARATOR));
@@ -226,8 +229,48 @@ pub(crate) fn file_lines(written: &Written) -> Vec<String> {
     lines
 }
 
+/// The GitHub Actions annotations of `tests` ([`rtcompare_report::annotations`]), each source
+/// file named as GitHub knows it.
+pub(crate) fn annotation_lines(tests: &[Test]) -> Vec<String> {
+    let package = std::env::var_os("CARGO_MANIFEST_DIR").map(std::path::PathBuf::from);
+    let repository = std::env::var_os("GITHUB_WORKSPACE").map(std::path::PathBuf::from);
+    rtcompare_report::annotations(tests, |file| in_repository(file, package.as_deref(), repository.as_deref()))
+}
+
+/// `file` (as `file!()` names it: from the folder rustc ran in, the workspace's root) relative
+/// to `repository`, found from the package's folder or one above it; as it is where it cannot
+/// be found there.
+fn in_repository(file: &str, package: Option<&Path>, repository: Option<&Path>) -> String {
+    let found = package.into_iter().flat_map(Path::ancestors).map(|dir| dir.join(file)).find(|path| path.is_file());
+    let (Some(found), Some(repository)) = (found, repository) else { return file.to_owned() };
+    let canonical = |path: &Path| path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    match canonical(&found).strip_prefix(canonical(repository)) {
+        Ok(relative) => relative.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/"),
+        Err(_) => file.to_owned(),
+    }
+}
+
 /// A path relative to the current directory when it lies inside it: shorter to read.
 fn shown(path: &Path) -> String {
     let relative = std::env::current_dir().ok().and_then(|dir| path.strip_prefix(dir).ok().map(Path::to_path_buf));
     relative.as_deref().unwrap_or(path).display().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_annotated_file_is_named_from_the_repository_s_top() {
+        let dir = crate::scratch::ScratchDir::new("annotated-file");
+        let (repository, package) = (dir.join("repo"), dir.join("repo/crates/mine"));
+        std::fs::create_dir_all(package.join("tests")).expect("folders");
+        std::fs::write(package.join("tests/perf.rs"), "").expect("a file");
+        // rustc ran in the workspace's root, `repo/crates`, so `file!()` is `mine/tests/perf.rs`.
+        let named = |file| in_repository(file, Some(&package), Some(&repository));
+        assert_eq!(named("mine/tests/perf.rs"), "crates/mine/tests/perf.rs");
+        assert_eq!(named("tests/perf.rs"), "crates/mine/tests/perf.rs", "rustc ran in the package's folder");
+        assert_eq!(named("elsewhere.rs"), "elsewhere.rs", "not found: as it is");
+        assert_eq!(in_repository("tests/perf.rs", Some(&package), None), "tests/perf.rs", "no repository named");
+    }
 }

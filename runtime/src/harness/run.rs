@@ -2,8 +2,8 @@
 
 use super::build::BuildInfo;
 use super::console::{
-    Counts, file_lines, measuring, print_failures, print_header, print_ignored, print_result_line, print_summary,
-    print_trial, print_warning,
+    Counts, annotation_lines, file_lines, measuring, print_failures, print_header, print_ignored, print_result_line,
+    print_summary, print_trial, print_warning,
 };
 use super::counting::{Build, Counter};
 use super::error::HarnessError;
@@ -230,6 +230,10 @@ fn run_json(args: &Arguments, comparisons: &[(String, Comparison)], session: &mu
     for line in file_lines(&written) {
         eprintln!("{line}");
     }
+    // On standard error, as every line of rtcompare's own: standard output is libtest's JSON.
+    if session.settings.annotates() {
+        annotation_lines(&records).iter().for_each(|line| eprintln!("{line}"));
+    }
     exit_code(conclusion.has_failed(), complete)
 }
 
@@ -371,6 +375,9 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
     print_result_line(counts, started.elapsed());
     let (written, complete) = session.write_files(&records);
     print_summary(&records, &written, session.settings.debug, session.settings.detail());
+    if session.settings.annotates() {
+        annotation_lines(&records).iter().for_each(|line| anstream::println!("{line}"));
+    }
     exit_code(counts.failed > 0, complete)
 }
 

@@ -57,6 +57,9 @@ pub(crate) struct Settings {
     /// `RTCOMPARE_INSTRUCTIONS`: whether each comparison's instructions per call are counted
     /// under callgrind beside its time (default: where valgrind is found).
     pub instructions: Instructions,
+    /// `RTCOMPARE_ANNOTATIONS`: on GitHub Actions, annotate each failed test and each
+    /// unconfirmed difference at its `#[compare]` line (default on; `0` turns it off).
+    pub annotations: bool,
 }
 
 /// `RTCOMPARE_INSTRUCTIONS`: whether instructions are counted beside time.
@@ -109,6 +112,7 @@ impl Default for Settings {
             outputs: Requested::default(),
             debug: false,
             verbose: false,
+            annotations: true,
             confirm: true,
             processes: 1,
             max_processes: DEFAULT_MAX_PROCESSES,
@@ -127,6 +131,12 @@ impl Settings {
     /// budget, whichever is longer.
     pub(crate) fn worker_timeout(&self, budget: Duration) -> Duration {
         self.timeout.unwrap_or_else(|| (budget * 30).max(Duration::from_secs(60)))
+    }
+
+    /// Whether this process annotates its tests' lines: on GitHub Actions (`GITHUB_ACTIONS=true`),
+    /// unless `RTCOMPARE_ANNOTATIONS=0`.
+    pub(crate) fn annotates(&self) -> bool {
+        self.annotations && std::env::var("GITHUB_ACTIONS").as_deref() == Ok("true")
     }
 
     /// Where this process's files go: the requested paths, with `$GITHUB_STEP_SUMMARY` on
@@ -163,6 +173,7 @@ const KNOWN: &[(&str, &str)] = &[
     ("RTCOMPARE_LAYOUT", "RTCOMPARE_LAYOUT=random"),
     ("RTCOMPARE_BASELINE", "RTCOMPARE_BASELINE=origin/main"),
     ("RTCOMPARE_INSTRUCTIONS", "RTCOMPARE_INSTRUCTIONS=off"),
+    ("RTCOMPARE_ANNOTATIONS", "RTCOMPARE_ANNOTATIONS=0"),
     (CHILD_VARIABLE, "(set by rtcompare for the child processes it starts; do not set it)"),
     (OPTIMISED_VARIABLE, "(set by rtcompare for the optimised build it runs; do not set it)"),
 ];
@@ -232,6 +243,10 @@ impl Settings {
             }
             "RTCOMPARE_CONFIRM" => {
                 self.confirm = on_or_off(value).ok_or(Problem::from("expected 1 (on) or 0 (off)"))?
+            }
+            "RTCOMPARE_ANNOTATIONS" => {
+                self.annotations = on_or_off(value)
+                    .ok_or(Problem::from("expected 1 (annotate on GitHub Actions) or 0 (never annotate)"))?
             }
             "RTCOMPARE_PROCESSES" => self.processes = processes(value, 1)?,
             "RTCOMPARE_MAX_PROCESSES" => self.max_processes = processes(value, FIRST_FUTILITY_CHECK)?,
