@@ -10,6 +10,7 @@
 use rtcompare::__private::{Batches, Registration, inventory};
 use rtcompare::{Dprng, Meter, Metric, compare};
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 thread_local! {
     static SEEN: RefCell<Vec<(&'static str, Vec<u32>)>> = const { RefCell::new(Vec::new()) };
@@ -120,4 +121,58 @@ fn a_turbofish_baseline_registers_under_its_function_name() {
     let registration =
         registrations().find(|r| r.test_name().ends_with("sorted_copy_unstable_vs_sorted_copy")).expect("registered");
     assert_eq!(registration.baseline, "sorted_copy::<u32>");
+}
+
+/// An input whose answer is worked out on its first use and kept inside it, as a regex fills its
+/// caches or a map grows: `fills` counts how often it is worked out.
+struct Lazy {
+    answer: std::sync::OnceLock<u64>,
+}
+
+static FILLED_PER_BATCH: AtomicUsize = AtomicUsize::new(0);
+static FILLED_KEPT: AtomicUsize = AtomicUsize::new(0);
+
+fn lazy() -> Lazy {
+    Lazy { answer: std::sync::OnceLock::new() }
+}
+
+fn answer(input: &Lazy, fills: &AtomicUsize) -> u64 {
+    *input.answer.get_or_init(|| {
+        fills.fetch_add(1, Ordering::SeqCst);
+        42
+    })
+}
+
+fn lazy_baseline(input: &Lazy) -> u64 {
+    answer(input, &AtomicUsize::new(0))
+}
+
+#[compare(baseline = lazy_baseline, setup = lazy)]
+fn lazy_per_batch(input: &Lazy) -> u64 {
+    answer(input, &FILLED_PER_BATCH)
+}
+
+#[compare(baseline = lazy_baseline, setup = lazy, keep_input)]
+fn lazy_kept(input: &Lazy) -> u64 {
+    answer(input, &FILLED_KEPT)
+}
+
+/// A shared input is built for every batch, so what it fills lazily is cold in each; with
+/// `keep_input` it is built once for the process, and stays warm across batches, seeds and the
+/// loop's placement copies (each arm and twin keeping its own).
+#[test]
+fn a_lazily_filled_input_is_cold_in_every_batch_unless_it_is_kept() {
+    let meter = Meter::new(Metric::Time);
+    let of = |name: &str| registrations().find(|r| r.test_name() == name).expect("registered").batches;
+    let (per_batch, kept) = (of("inputs::lazy_per_batch_vs_lazy_baseline"), of("inputs::lazy_kept_vs_lazy_baseline"));
+    for seed in 1..=5 {
+        for copy in 0..kept.candidate.len() {
+            (per_batch.candidate[copy])(3, seed, 0, meter);
+            (kept.candidate[copy])(3, seed, 0, meter);
+        }
+    }
+    assert_eq!(FILLED_PER_BATCH.load(Ordering::SeqCst), 5 * per_batch.candidate.len(), "cold in every batch");
+    assert_eq!(FILLED_KEPT.load(Ordering::SeqCst), 1, "filled once, warm in every later batch");
+    (kept.candidate_twin[0])(3, 1, 0, meter);
+    assert_eq!(FILLED_KEPT.load(Ordering::SeqCst), 2, "the twin keeps an input of its own");
 }

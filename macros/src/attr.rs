@@ -8,8 +8,8 @@ use syn::spanned::Spanned;
 use syn::{Expr, ExprArray, ExprLit, ExprUnary, Lit, LitFloat, LitInt, LitStr, Path, Type, UnOp};
 
 /// The keys of `#[compare]`, for the "unknown key" message.
-const KEYS: &str = "baseline, setup, args, types, block_on, throughput, threads, metric, name, parity, time, thresholds, \
-     expect, time_drop, ignore, crate";
+const KEYS: &str = "baseline, setup, keep_input, args, types, block_on, throughput, threads, metric, name, parity, time, \
+     thresholds, expect, time_drop, ignore, crate";
 
 /// A parsed `#[compare(...)]`: every key as written, `None` when absent. A key given twice is
 /// an error, detected by its field being already `Some`.
@@ -22,6 +22,9 @@ pub(crate) struct Attrs {
     pub baseline: Option<Path>,
     /// `setup = path`.
     pub setup: Option<Path>,
+    /// `keep_input`, at the span of the key: one input kept for the process instead of one per
+    /// batch.
+    pub keep_input: Option<Span>,
     /// `args = [...]`.
     pub args: Option<Args>,
     /// `types = [u32, String]`: one pair per type, the candidate being generic.
@@ -141,6 +144,7 @@ impl Attrs {
             "expect" => set(&mut self.expect, meta, expect),
             "ignore" => set(&mut self.ignore, meta, flag),
             "time_drop" => set(&mut self.time_drop, meta, flag),
+            "keep_input" => set(&mut self.keep_input, meta, flag),
             other => Err(meta.error(format!("unknown key `{other}` in #[compare]; the keys are: {KEYS}"))),
         }
     }

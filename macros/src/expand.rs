@@ -154,7 +154,22 @@ fn batch_loop(
             None => quote!(#outputs.keep(#value);),
         }
     };
-    let (prepare, call_loop, cleanup) = calls(input, &callee, &build, &keep);
+    let (prepare, call_loop, cleanup) = match (attrs.keep_input, input) {
+        // One input for the process, per size, built from a seed fixed for both arms, and kept.
+        (Some(key), Input::Shared) => {
+            let input_ = local("input");
+            let kept = quote_spanned!(key=> {
+                static __RTCOMPARE_KEPT: #rt::Kept = #rt::Kept::new();
+                __RTCOMPARE_KEPT.get(#arg, || {
+                    let mut #rng = #rt::Dprng::new(#rt::KEPT_SEED);
+                    #build
+                })
+            });
+            let keep = keep(quote!(#callee(::core::hint::black_box(#input_))));
+            (quote!(let #input_ = #kept;), quote!(for _ in 0..#iters { #keep }), quote!())
+        }
+        _ => calls(input, &callee, &build, &keep),
+    };
     let executor = match attrs.block_on {
         Some(_) => quote!(),
         None => quote!(let #executor = #rt::Executor::current();),

@@ -46,6 +46,7 @@ mod valid;
 /// | --- | --- | --- |
 /// | `baseline = path` | the function to compare against; it takes the same input as the candidate, and may return another type (`Vec<u8>` against `Box<[u8]>`, `String` against `Cow<str>`) | none: the function itself at the git revision `RTCOMPARE_BASELINE` names ([Against a git revision](#against-a-git-revision)) |
 /// | `setup = path` | builds the input outside the timer: `fn() -> I` or `fn(&mut Dprng) -> I` (with `args`: also takes `usize`) | none: zero-argument functions |
+/// | `keep_input` | with `setup` and a candidate taking `&I`: one input for the whole process (per size), kept, instead of one per batch | off: one per batch |
 /// | `args = [10, 1_000]` | one test per size, passed to setup | none |
 /// | `types = [u32, u64, String]` | instantiates the generic candidate, its baseline and its setup with each type, one test per type named `…::<u32>` | none: the candidate is concrete |
 /// | `block_on = path` | runs each future of an async pair: `fn on_tokio<F: Future>(f: F) -> F::Output` | async calls run on rtcompare's own executor |
@@ -76,6 +77,31 @@ mod valid;
 /// `&mut Dprng`, and both arms of every round get identical inputs. The candidate's parameter says
 /// how it gets them: `&mut I`, a fresh input for every call, built before the clock starts; `&I`,
 /// one input shared by a whole batch; `I`, a fresh input moved into each call.
+///
+/// A batch is many calls timed together, and a round has a batch of each arm, so a `&I` input is
+/// built anew for every batch: what it fills in lazily on first use — a regex's caches, a map
+/// grown on its first inserts, a buffer sized by the first call — is filled again in every
+/// batch, and the figures include filling it. Where your program keeps one such value warm for
+/// its whole life, `keep_input` keeps one input for the process instead: built at the arm's
+/// first batch (from a seed fixed for both arms, once per size), never dropped, and shared by
+/// every later call, so the figures describe the warm value.
+///
+/// ```rust
+/// use std::collections::HashMap;
+///
+/// fn table() -> HashMap<u64, u64> {
+///     (0..1_000).map(|k| (k, k * k)).collect()
+/// }
+///
+/// fn lookup_get(t: &HashMap<u64, u64>) -> u64 {
+///     (0..100).filter_map(|k| t.get(&k)).sum()
+/// }
+///
+/// #[rtcompare::compare(baseline = lookup_get, setup = table, keep_input)]
+/// fn lookup_iter(t: &HashMap<u64, u64>) -> u64 {
+///     t.iter().filter(|(k, _)| **k < 100).map(|(_, v)| v).sum()
+/// }
+/// ```
 ///
 /// ```rust
 /// use rtcompare::{Dprng, compare};

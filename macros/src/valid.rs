@@ -68,6 +68,7 @@ pub(crate) fn validate<'a>(attrs: &'a Attrs, function: &ItemFn) -> syn::Result<V
     threads(attrs)?;
     executor(function, attrs)?;
     let input = input(function, attrs)?;
+    kept(input, attrs)?;
     Ok(Valid { baseline, input })
 }
 
@@ -214,6 +215,24 @@ fn input(function: &ItemFn, attrs: &Attrs) -> syn::Result<Input> {
         (_, _, Some(_)) => Err(syn::Error::new(
             inputs.span(),
             "with `setup`, the candidate takes exactly one argument (a tuple or struct can carry several values)",
+        )),
+    }
+}
+
+/// `keep_input` keeps one input, shared by every call of the process: the candidate reads it
+/// through `&I`.
+fn kept(input: Input, attrs: &Attrs) -> syn::Result<()> {
+    match (attrs.keep_input, input) {
+        (Some(_), Input::Shared) | (None, _) => Ok(()),
+        (Some(key), Input::None) => Err(syn::Error::new(
+            key,
+            "`keep_input` keeps the input `setup` builds for the whole process; add `setup = make_input`, or remove \
+             `keep_input`",
+        )),
+        (Some(key), _) => Err(syn::Error::new(
+            key,
+            "`keep_input` keeps one input for the whole process, shared by every call, so the candidate takes it as \
+             `&I`; a `&mut I` or an `I` is fresh for every call",
         )),
     }
 }

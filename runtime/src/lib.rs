@@ -66,9 +66,9 @@ pub use verdict::JudgeOptions;
 pub mod __private {
     pub use crate::harness::{AttributeSettings, Batches, BuildInfo, Expectation, Registration, main};
     pub use crate::measure::{
-        Amount, BatchFn, BlockOnNeedsAFuture, CountingAllocator, Executor, FutureCall, Gate, IsFuture, IsValue, Meter,
-        Outputs, Placed, Setup, SizedSetup, Throughput, ThroughputUnit, ValueCall, WithRng, WithoutRng, on_threads,
-        place,
+        Amount, BatchFn, BlockOnNeedsAFuture, CountingAllocator, Executor, FutureCall, Gate, IsFuture, IsValue,
+        KEPT_SEED, Kept, Meter, Outputs, Placed, Setup, SizedSetup, Throughput, ThroughputUnit, ValueCall, WithRng,
+        WithoutRng, on_threads, place,
     };
     pub use crate::{Dprng, Metric};
     pub use inventory;

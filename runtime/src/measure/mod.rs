@@ -26,7 +26,7 @@ pub(crate) use calibrate::calibrate;
 pub(crate) use clock::clock_precision;
 pub(crate) use collect::Collection;
 pub use executor::{BlockOnNeedsAFuture, Executor, FutureCall, IsFuture, IsValue, ValueCall};
-pub use input::{Setup, SizedSetup, WithRng, WithoutRng};
+pub use input::{KEPT_SEED, Kept, Setup, SizedSetup, WithRng, WithoutRng};
 pub use layout::Layout;
 pub use meter::{Meter, Reading};
 pub use options::Options;

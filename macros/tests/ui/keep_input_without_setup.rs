@@ -1,0 +1,8 @@
+use rtcompare::compare;
+
+fn old() {}
+
+#[compare(baseline = old, keep_input)]
+fn new() {}
+
+fn main() {}
