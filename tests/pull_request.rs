@@ -60,3 +60,57 @@ fn on_github_actions_a_confirmed_loss_is_an_error_at_its_line_and_nothing_else_i
     assert_eq!(off.status.code(), Some(101), "{}", text(&off));
     assert!(annotations(&stdout(&off)).is_empty(), "{}", text(&off));
 }
+
+/// A loss that fresh processes could not repeat is a warning at its line: at a budget of 10 ms
+/// the time cap (four budgets) leaves no room for the seven fresh processes a confirmation needs.
+#[test]
+fn on_github_actions_an_unconfirmed_loss_is_a_warning_at_its_line() {
+    let _turn = take_turn();
+    let dir = scratch_dir("pull-request-warning");
+    let output = run(fixture_command("known_answers", &["--exact", LOSS])
+        .env("RTCOMPARE_TIME", "10ms")
+        .env("GITHUB_ACTIONS", "true")
+        .env("GITHUB_WORKSPACE", root())
+        .env("RTCOMPARE_RESULTS", dir.join("known_answers.json")));
+    let (out, everything) = (stdout(&output), text(&output));
+    assert!(output.status.success(), "an unconfirmed loss passes: {everything}");
+    let printed = annotations(&out);
+    assert_eq!(printed.len(), 1, "{everything}");
+    assert!(
+        printed[0].starts_with(
+            "::warning file=tests/fixtures/verdicts/tests/known_answers.rs,line=11,title=rtcompare%3A a loss fresh \
+             processes did not confirm"
+        ),
+        "{}",
+        printed[0]
+    );
+    assert!(printed[0].contains(&format!("::{LOSS}: loss (not confirmed): time +")), "{}", printed[0]);
+}
+
+/// Fifteen failed tests: the ten largest losses are errors, and one notice counts the rest.
+/// (`RTCOMPARE_CONFIRM=0` fails each loss at once, without fresh processes.)
+#[test]
+fn on_github_actions_ten_errors_at_most_and_a_notice_for_the_rest() {
+    let _turn = take_turn();
+    let dir = scratch_dir("pull-request-many");
+    let output = run(fixture_command("many_losses", &[])
+        .env("RTCOMPARE_CONFIRM", "0")
+        .env("GITHUB_ACTIONS", "true")
+        .env("GITHUB_WORKSPACE", root())
+        .env("RTCOMPARE_RESULTS", dir.join("many_losses.json")));
+    let (out, everything) = (stdout(&output), text(&output));
+    assert!(out.contains("0 passed; 15 failed"), "{everything}");
+    let printed = annotations(&out);
+    assert_eq!(printed.len(), 11, "{everything}");
+    assert!(
+        printed[..10]
+            .iter()
+            .all(|line| line.starts_with("::error file=tests/fixtures/verdicts/tests/many_losses.rs,line=15,")),
+        "{printed:#?}"
+    );
+    assert!(
+        printed[10].starts_with("::notice title=rtcompare::5 more failed tests (GitHub shows 10"),
+        "{}",
+        printed[10]
+    );
+}
