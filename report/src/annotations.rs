@@ -210,7 +210,8 @@ mod tests {
             "{}",
             lines[2]
         );
-        assert!(lines[1].contains("::perf::maybe_slower_vs_old: loss (not confirmed): time +"), "{}", lines[1]);
+        assert!(lines[1].contains("::perf::maybe_slower_vs_old: loss (not confirmed): time "), "{}", lines[1]);
+        assert!(lines[1].contains(" over 1 fresh process: "), "the fresh processes' change heads: {}", lines[1]);
     }
 
     #[test]

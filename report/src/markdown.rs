@@ -6,7 +6,7 @@ use super::instructions::count as instruction_count;
 use super::ranking::rankings;
 use super::run::{Run, Test};
 use super::sentences::sentence;
-use super::text::{factor_words, outcome_line};
+use super::text::{factor_words, headline, outcome_line};
 use crate::Outcome;
 use crate::units::{change_interval, change_pct, format_rate, pct, signed_pct};
 use std::fmt::Write;
@@ -110,13 +110,15 @@ fn row(test: &Test) -> (String, Option<String>, String) {
         )
     });
     let v = &judgement.verdict;
-    let e = &report.estimate;
+    // The change the block heads with: the fresh processes' where they ran.
+    let (headline, over) = headline(judgement);
+    let e = &headline.estimate;
     let outcome = match v.outcome {
         Outcome::Parity => outcome_line(judgement),
         _ => format!("**{}**", outcome_line(judgement)),
     };
     let difference = format!(
-        "{} {}: candidate {}",
+        "{} {}{over}: candidate {}",
         change_pct(e.difference),
         change_interval(e.low, e.high),
         factor_words(e.difference, report.metric)
