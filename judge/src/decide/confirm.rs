@@ -35,7 +35,7 @@ pub const TIME_CAP: u32 = 4;
 /// pilot").
 pub const FRESH_SHARE: f64 = 0.125;
 
-/// The chance that a run of unchanged code fails any test of one binary, at most: each pair's
+/// The chance that a run of identical code fails any test of one binary, at most: each pair's
 /// confirmation gets an equal share of it ([`confirmation_alpha`]).
 pub const RUN_ALPHA: f64 = 0.05;
 
@@ -53,7 +53,8 @@ const FUTILITY_ALPHA: f64 = 0.10;
 
 /// The one-sided error rate of a pair's confirmation in a binary of `registered` comparisons:
 /// `min(1 %, 5 % / registered)`. The pairs' shares add up to at most [`RUN_ALPHA`], so a run of
-/// unchanged code fails a test of the binary with probability at most 5 % however many
+/// identical code (a build-level difference above the parity is a difference of the build, and
+/// counts) fails a test of the binary with probability at most 5 % however many
 /// comparisons it has; the price of a larger binary is a stricter test, and with it more fresh
 /// processes ([`fewest_for_level`]: 7 for up to 5 comparisons, 10 for 50, 12 for 200, 15 for 1,000).
 /// The registry is the same in every process of a binary, so the level — and with it every
