@@ -31,7 +31,7 @@ fn allocation_metrics_give_exact_verdicts() {
     let _turn = take_turn();
     let out = assert_outcome("workloads::two_kib_vs_one_kib", false, "loss (");
     assert!(out.contains("`two_kib` allocates more than `one_kib`: median 2.00 KiB/op against 1.00 KiB/op"), "{out}");
-    assert_outcome("workloads::also_one_kib_vs_one_kib", true, "parity (established)");
+    assert_outcome("workloads::also_one_kib_vs_one_kib", true, "parity (established in one process)");
     let out = assert_outcome("workloads::two_allocations_vs_one_kib", false, "loss (");
     assert!(out.contains("2 allocs/op"), "{out}");
     // Processes of deterministic code count the same: the fewest that can confirm at the
@@ -76,6 +76,6 @@ fn the_counting_allocator_wraps_the_users_allocator() {
     let output = run(support::fixture_command("allocator", &[]).env("RTCOMPARE_VERBOSE", "1"));
     assert!(output.status.success(), "{}", text(&output));
     let out = stdout(&output);
-    assert!(out.contains("    parity (established)"), "{}", text(&output));
+    assert!(out.contains("    parity (established in one process)"), "{}", text(&output));
     assert!(out.contains("exact: every round counted the same"), "{}", text(&output));
 }

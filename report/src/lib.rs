@@ -68,7 +68,7 @@ pub use ranking::{Ranking, rankings};
 pub use run::{Revision, Run, Test};
 pub use sentences::{first_round_said, placement_summary, sentence};
 pub use svg::render_svg;
-pub use text::{Detail, Line, render_text, text_lines};
+pub use text::{Detail, Line, in_one_process, parity_counts, render_text, text_lines};
 pub use units::{format_ns, format_value};
 
 /// Reports and records with known figures, for the tests of every output.

@@ -6,7 +6,7 @@ use super::instructions::count as instruction_count;
 use super::ranking::rankings;
 use super::run::{Run, Test};
 use super::sentences::sentence;
-use super::text::{factor_words, headline, outcome_line};
+use super::text::{factor_words, headline, outcome_line, parity_counts};
 use crate::Outcome;
 use crate::units::{change_interval, change_pct, format_rate, pct, signed_pct};
 use std::fmt::Write;
@@ -75,19 +75,17 @@ fn functions_item(test: &Test) -> Option<String> {
     (!moved.is_empty()).then(|| format!("{}: {}", code(&test.name), moved.join(", ")))
 }
 
-/// `2 wins, 1 parity (1 established, 0 inconclusive), 0 losses; 1 failed`.
+/// `2 win(s), 1 parity (1 established in one process, 0 inconclusive), 0 loss(es); 1 of 3 test(s)
+/// passed`.
 fn counts(tests: &[Test]) -> String {
     let outcome = |o: Outcome| {
         tests.iter().filter_map(|t| t.judgement.as_ref()).filter(move |j| j.verdict.outcome == o).collect::<Vec<_>>()
     };
-    let established = outcome(Outcome::Parity).iter().filter(|j| j.verdict.resolved).count();
-    let parity = outcome(Outcome::Parity).len();
     let failed = tests.iter().filter(|t| !t.passed()).count();
     format!(
-        "{} win(s), {parity} parity ({established} established, {} inconclusive), {} loss(es); {} of {} test(s) \
-         passed",
+        "{} win(s), {}, {} loss(es); {} of {} test(s) passed",
         outcome(Outcome::Win).len(),
-        parity - established,
+        parity_counts(&outcome(Outcome::Parity)),
         outcome(Outcome::Loss).len(),
         tests.len() - failed,
         tests.len()
@@ -200,7 +198,9 @@ mod tests {
         }
         assert!(rows[3].starts_with("| ❌ | `perf::boom_vs_slow` | not measured"), "{text}");
         assert!(text.contains("<details><summary>Failures (1)</summary>"), "{text}");
-        assert!(text.contains("1 win(s), 0 parity (0 established, 0 inconclusive), 0 loss(es); 1 of 2 test(s) passed"));
+        assert!(text.contains(
+            "1 win(s), 0 parity (0 established in one process, 0 inconclusive), 0 loss(es); 1 of 2 test(s) passed"
+        ));
     }
 
     #[test]

@@ -219,7 +219,12 @@ mod tests {
         let expect = [
             // The fixtures' series wobble out of phase, so the paired median ratio is not 1/4 exactly.
             ("    1. quarter ", "4.04x faster", "ratio 0.248", "win (resolved)"),
-            ("    2. same ", "same speed within the tolerance (±", "ratio 0.990", "parity (established)"),
+            (
+                "    2. same ",
+                "same speed within the tolerance (±",
+                "ratio 0.990",
+                "parity (established in one process)",
+            ),
             ("    3. four_times ", "takes 3.96x the baseline's time", "ratio 3.96", "loss (resolved)"),
         ];
         for (line, parts) in lines[1..].iter().zip(expect) {
@@ -248,7 +253,7 @@ mod tests {
         assert_eq!(rows[2], "| 1 | `quarter` | 4.04x faster | 0.248 | **win (resolved)** |");
         assert!(
             rows[3].starts_with("| 2 | `same` | same speed within the tolerance (±")
-                && rows[3].ends_with("| parity (established) |"),
+                && rows[3].ends_with("| parity (established in one process) |"),
             "{markdown}"
         );
         assert_eq!(rows[4], "| 3 | `four_times` | takes 3.96x the baseline's time | 3.96 | **loss (resolved)** |");

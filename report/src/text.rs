@@ -222,10 +222,40 @@ fn confirmation_line(judgement: &Judgement) -> Option<String> {
     ))
 }
 
-/// `win (resolved)`, `parity (inconclusive)`, `loss (confirmed)` and so on.
+/// Whether a verdict rests on one process alone: a first round in one process, and no fresh
+/// processes. Its "parity (established)" is established within that process only: what each
+/// process draws once (its layout, its hash seeds) it cannot see.
+pub fn in_one_process(judgement: &Judgement) -> bool {
+    judgement.confirmation.is_none() && judgement.first.resampling.processes <= 1
+}
+
+/// `3 parity (2 established in one process, 1 established across processes, 0 inconclusive)`: the
+/// parities among `judgements` (the last clause only where there is one).
+///
+/// ```
+/// assert_eq!(rtcompare_report::parity_counts(&[]), "0 parity (0 established in one process, 0 inconclusive)");
+/// ```
+pub fn parity_counts(judgements: &[&Judgement]) -> String {
+    let parities: Vec<&&Judgement> = judgements.iter().filter(|j| j.verdict.outcome == Outcome::Parity).collect();
+    let established = |one: bool| parities.iter().filter(|j| j.verdict.resolved && in_one_process(j) == one).count();
+    let inconclusive = parities.iter().filter(|j| !j.verdict.resolved).count();
+    let across = match established(false) {
+        0 => String::new(),
+        n => format!(", {n} established across processes"),
+    };
+    format!(
+        "{} parity ({} established in one process{across}, {inconclusive} inconclusive)",
+        parities.len(),
+        established(true)
+    )
+}
+
+/// `win (resolved)`, `parity (inconclusive)`, `loss (confirmed)`, `parity (established in one
+/// process)` and so on.
 pub(crate) fn outcome_line(judgement: &Judgement) -> String {
     let v = &judgement.verdict;
     let qualifier = match (v.outcome, judgement.confirmed()) {
+        (Outcome::Parity, _) if v.resolved && in_one_process(judgement) => "established in one process",
         (Outcome::Parity, _) if v.resolved => "established",
         (Outcome::Parity, _) => "inconclusive",
         (_, Some(true)) => "confirmed",

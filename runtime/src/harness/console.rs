@@ -151,18 +151,16 @@ pub(crate) fn print_summary(tests: &[Test], written: &Written, unoptimised: bool
     let confirmed = |outcome: Outcome, answer: bool| {
         judgements.iter().filter(|j| j.verdict.outcome == outcome && j.confirmed() == Some(answer)).count()
     };
-    let established = count(Outcome::Parity, Some(true));
-    let inconclusive = count(Outcome::Parity, Some(false));
+
     // A function new since the baseline revision passes without a judgement.
     let new = tests.iter().filter(|t| t.judgement.is_none() && t.passed()).count();
     let unmeasured = tests.len() - judgements.len() - new;
     let measuring: Duration = judgements.iter().map(|j| j.duration()).sum();
     println!(
-        "rtcompare: {wins} win{} ({} confirmed), {} parity ({established} established, {inconclusive} inconclusive), \
-         {losses} loss{} ({} confirmed){}; measured for {:.1} s",
+        "rtcompare: {wins} win{} ({} confirmed), {}, {losses} loss{} ({} confirmed){}; measured for {:.1} s",
         if wins == 1 { "" } else { "s" },
         confirmed(Outcome::Win, true),
-        established + inconclusive,
+        rtcompare_report::parity_counts(&judgements),
         if losses == 1 { "" } else { "es" },
         confirmed(Outcome::Loss, true),
         if unmeasured > 0 { format!(", {unmeasured} not measured (see failures)") } else { String::new() }
