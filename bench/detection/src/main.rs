@@ -250,7 +250,8 @@ fn measure_overhead(binary: &Path, scratch: &Path, plan: &Plan) -> Option<Overhe
 /// neighbour changes what some workloads cost relative to each other (memory and allocator-bound
 /// code shares more with it than a register-bound loop). Fresh processes, because some
 /// workloads (the allocating one) differ by a per-process offset of up to ±2 pp, set by the
-/// address layout (`docs/design.md`): more, shorter runs average it better than fewer long ones.
+/// address layout (`docs/design.md` at 498582d, "What limits the rest"): more, shorter runs
+/// average it better than fewer long ones.
 /// The sweeps are interleaved (every workload and k once, then again) so that a minute of
 /// disturbance — another build on the machine — spoils one run of many cells rather than every
 /// run of one cell; a single run per cell was seen off by 0.9 pp that way.
