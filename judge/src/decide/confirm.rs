@@ -151,8 +151,8 @@ pub fn fitting(left: Duration, each: Duration) -> usize {
 /// How much longer than the longest so far the next fresh process is allowed to take, when
 /// planning how many fit and before starting each: processes that run their whole share vary
 /// by less than a tenth around the pilot's cost (start-up, a page-cache miss, a busy core;
-/// `docs/evidence.md`), and a cap is only honoured if the process that crosses it is never
-/// started.
+/// `bench/detection/evidence.md`, "More fresh processes in the same cap"), and a cap is only
+/// honoured if the process that crosses it is never started.
 const SLOWER_PROCESS: f64 = 1.1;
 
 /// A confirmation under way, stepped by its caller: the judging crate says what to measure next
