@@ -29,12 +29,22 @@ use std::time::Duration;
 /// confirmation together.
 pub const TIME_CAP: u32 = 4;
 
-/// The share of the comparison's budget each fresh process measures for: an eighth. Shorter
-/// processes buy the test more processes in the same time, which it needs twice over: its
-/// sureness is bounded by `2^−k` for `k` processes, and the spread between processes is only
-/// averaged out by more of them (`docs/statistics.md`, "Why one look, on processes planned by a
-/// pilot").
+/// The longest share of the comparison's budget a fresh process measures for: an eighth, what
+/// a close call gets. Shorter processes buy the test more processes in the same time, which it
+/// needs twice over: its sureness is bounded by `2^−k` for `k` processes, and the spread between
+/// processes is only averaged out by more of them; but each process must still see the
+/// difference beyond the margin through its own error ([`Plan::of_time`]).
 pub const FRESH_SHARE: f64 = 0.125;
+
+/// The shortest share of the budget a fresh process measures for: a thirty-second. Below it a
+/// process's start, calibration and warm-up (tens of milliseconds) would cost more than its
+/// rounds.
+pub const SHORTEST_SHARE: f64 = 1.0 / 32.0;
+
+/// How far beyond the margin, in its own standard errors, a fresh process is sized to see the
+/// screen's difference: three, so that each lands beyond it with a chance of 99.9 % and the
+/// thirteen of an early look all together 98 % of the time.
+const CLEAR_BY: f64 = 3.0;
 
 /// The chance that a run of identical code fails any test of one binary, at most: each pair's
 /// confirmation gets an equal share of it ([`confirmation_alpha`]).
@@ -65,7 +75,8 @@ pub fn confirmation_alpha(registered: usize) -> f64 {
     PAIR_ALPHA.min(RUN_ALPHA / registered.max(1) as f64)
 }
 
-/// How a confirmation is to be taken: its error rate and how many fresh processes it looks at.
+/// How a confirmation is to be taken: its error rate, how many fresh processes it looks at, and
+/// how long each measures.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Plan {
     /// One-sided error rate of the whole confirmation.
@@ -75,6 +86,10 @@ pub struct Plan {
     pub processes: usize,
     /// The comparison's budget, for the settling figure of an undecided confirmation.
     pub budget: Duration,
+    /// The share of the budget each fresh process measures for, from [`SHORTEST_SHARE`] to
+    /// [`FRESH_SHARE`]. Shorter than the longest only where each process will see the
+    /// difference clearly, and then the test also looks early ([`ConfirmationLooks`]).
+    pub share: f64,
 }
 
 /// The least a fresh process costs beyond its share of the budget: starting it, its calibration
@@ -90,26 +105,28 @@ const SPARE_COUNTED: usize = 1;
 impl Plan {
     /// The confirmation of a time difference in a binary of `registered` comparisons
     /// ([`confirmation_alpha`]): at most `most` fresh processes (`RTCOMPARE_MAX_PROCESSES`), of
-    /// which the pilot's real cost plans how many fit ([`Confirming`]). When `left`, the time the
-    /// cap still leaves, could not hold the pilot and the fewest processes the test needs even
-    /// if each cost only its share of the budget ([`FRESH_SHARE`]) and [`PROCESS_OVERHEAD`], the
-    /// plan holds the room there is and is not [decidable](Plan::decidable): no process is
-    /// started.
+    /// which the pilot's real cost plans how many fit ([`Confirming`]), each measuring `share` of
+    /// the budget (the screen's [`sized_share`]). When `left`, the time the cap still leaves,
+    /// could not hold the pilot and the fewest processes the test needs even if each cost only
+    /// its share and [`PROCESS_OVERHEAD`], the plan holds the room there is and is not
+    /// [decidable](Plan::decidable): no process is started.
     ///
     /// ```
-    /// use rtcompare_judge::decide::Plan;
+    /// use rtcompare_judge::decide::{FRESH_SHARE, Plan, SHORTEST_SHARE};
     /// use std::time::Duration;
     ///
     /// let budget = Duration::from_secs(1);
-    /// let roomy = Plan::of_time(1, 24, budget, 3 * budget);
+    /// let roomy = Plan::of_time(1, 24, budget, 3 * budget, FRESH_SHARE);
     /// assert_eq!((roomy.processes, roomy.decidable()), (24, true));
-    /// let cramped = Plan::of_time(1, 24, budget, budget / 2);
+    /// let cramped = Plan::of_time(1, 24, budget, budget / 2, FRESH_SHARE);
     /// assert!(!cramped.decidable());
+    /// // Shorter processes: the same time holds the fewest the test needs.
+    /// assert!(Plan::of_time(1, 24, budget, budget / 2, SHORTEST_SHARE).decidable());
     /// ```
-    pub fn of_time(registered: usize, most: usize, budget: Duration, left: Duration) -> Plan {
-        let one = budget.mul_f64(FRESH_SHARE) + PROCESS_OVERHEAD;
+    pub fn of_time(registered: usize, most: usize, budget: Duration, left: Duration, share: f64) -> Plan {
+        let one = budget.mul_f64(share) + PROCESS_OVERHEAD;
         let room = fitting(left, one).saturating_sub(1);
-        let plan = Plan { alpha: confirmation_alpha(registered), processes: most, budget };
+        let plan = Plan { alpha: confirmation_alpha(registered), processes: most, budget, share };
         // The pilot plans how many of the most allowed fit; this bound only says whether any could.
         if room < plan.fewest() { Plan { processes: room, ..plan } } else { plan }
     }
@@ -129,12 +146,23 @@ impl Plan {
     /// ```
     pub fn of_counts(registered: usize, most: usize, budget: Duration) -> Plan {
         let alpha = confirmation_alpha(registered);
-        Plan { alpha, processes: (fewest_for_level(alpha) + SPARE_COUNTED).min(most), budget }
+        let processes = (fewest_for_level(alpha) + SPARE_COUNTED).min(most);
+        Plan { alpha, processes, budget, share: FRESH_SHARE }
     }
 
     /// The fewest fresh processes with which the test can confirm at all at `alpha`.
     pub fn fewest(&self) -> usize {
         fewest_for_level(self.alpha)
+    }
+
+    /// The looks of the test on `planned` processes: an early one only where the processes were
+    /// sized short enough to see the difference clearly, else the one look on all of them.
+    pub fn looks(&self, planned: usize) -> ConfirmationLooks {
+        if self.share < FRESH_SHARE {
+            ConfirmationLooks::of(self.alpha, planned)
+        } else {
+            ConfirmationLooks { planned, early: None, last: self.alpha }
+        }
     }
 
     /// Whether this many processes can confirm anything.
@@ -146,6 +174,37 @@ impl Plan {
 /// How many processes costing `each` fit in `left`.
 pub fn fitting(left: Duration, each: Duration) -> usize {
     (left.as_secs_f64() / each.as_secs_f64().max(1e-9)).floor() as usize
+}
+
+/// The share of the budget a fresh process of a confirmation of `first` measures for: long
+/// enough that its own error puts the difference three of them beyond the margin, on the
+/// reading that a process's error shrinks with the square root of its time. The difference is
+/// the least the screen's interval admits — its near end, not its estimate, which was chosen for
+/// being large (sample sizes planned from a confidence bound, not the point estimate). At least
+/// [`SHORTEST_SHARE`]; [`FRESH_SHARE`] for a close call (the interval reaching back to the
+/// margin), for an error the screen could not tell, and for a first round pooled over several
+/// processes, whose interval is not one process's. The fresh processes are independent of the
+/// screen, so sizing them from it leaves the test's level as it is: what they measure depends on
+/// the share, never the other way round.
+pub fn sized_share(first: &Report, budget: Duration) -> f64 {
+    let side = match signal(first) {
+        Some(side) if first.resampling.processes <= 1 => side,
+        _ => return FRESH_SHARE,
+    };
+    // On the log scale the test reads, ln(c / b) = ln(1 − d), at the interval's end nearest zero.
+    let estimate = &first.estimate;
+    let beyond = match side {
+        Outcome::Loss => (-estimate.high).ln_1p(),
+        Outcome::Win => -(-estimate.low).ln_1p(),
+        Outcome::Parity => return FRESH_SHARE,
+    } - first.verdict.tolerance.ln_1p();
+    let error = estimate.standard_error() / (1.0 - estimate.difference);
+    let measured = first.duration.as_secs_f64();
+    if !(beyond > 0.0 && error >= 0.0 && measured > 0.0 && budget > Duration::ZERO) {
+        return FRESH_SHARE;
+    }
+    let needed = measured * (CLEAR_BY * error / beyond).powi(2);
+    (needed / budget.as_secs_f64()).clamp(SHORTEST_SHARE, FRESH_SHARE)
 }
 
 /// How much longer than the longest so far the next fresh process is allowed to take, when
@@ -192,14 +251,14 @@ pub struct Confirming {
     metric: Metric,
     /// The pilot, once it ran: it is judged only when it is all there is.
     pilot: Option<Measured>,
-    /// The processes to test, planned once the pilot has run.
-    planned: Option<usize>,
+    /// The processes to test and the looks at them, planned once the pilot has run.
+    looks: Option<ConfirmationLooks>,
     tested: Vec<Measured>,
     logs: Vec<f64>,
     longest: Duration,
     spent: Duration,
-    /// Why the confirmation ended, once it has.
-    ended: Option<Ending>,
+    /// Why the confirmation ended, once it has, with the report of the early look that confirmed.
+    ended: Option<(Ending, Option<Report>)>,
 }
 
 /// What a confirmation needs next ([`Confirming::next`]).
@@ -222,7 +281,7 @@ impl Confirming {
             options: options.clone(),
             metric,
             pilot: None,
-            planned: None,
+            looks: None,
             tested: Vec::new(),
             logs: Vec::new(),
             longest: Duration::ZERO,
@@ -239,36 +298,46 @@ impl Confirming {
             return Step::Measure(0);
         }
         let fits = fitting(left, self.longest.mul_f64(SLOWER_PROCESS));
-        let planned = *self.planned.get_or_insert(self.plan.processes.min(fits));
-        if planned < self.plan.fewest() {
-            return Step::Done(Box::new(self.no_room(planned)));
+        let looks = *self.looks.get_or_insert_with(|| self.plan.looks(self.plan.processes.min(fits)));
+        if looks.planned < self.plan.fewest() {
+            return Step::Done(Box::new(self.no_room(looks.planned)));
         }
         if self.ended.is_none() {
-            if self.tested.len() == planned {
-                self.ended = Some(Ending::LastLook);
+            if self.tested.len() == looks.planned {
+                self.ended = Some((Ending::LastLook, None));
             } else if fits == 0 {
-                self.ended = Some(Ending::TimeCap);
+                self.ended = Some((Ending::TimeCap, None));
             }
         }
-        match self.ended {
+        match self.ended.take() {
             None => Step::Measure(self.tested.len() + 1),
-            Some(ending) => Step::Done(Box::new(self.found(planned, ending))),
+            Some((ending, confirmed)) => Step::Done(Box::new(self.found(looks, ending, confirmed))),
         }
     }
 
     /// Records what fresh process `n` — the one [`Confirming::next`] asked for — measured, and
-    /// the wall time it cost, and takes the futility check.
+    /// the wall time it cost; takes the early look when it falls due, and the futility check.
     pub fn record(&mut self, measured: Measured, cost: Duration) {
         self.longest = self.longest.max(cost);
         self.spent += cost;
-        if self.planned.is_none() {
+        let Some(looks) = self.looks else {
             self.pilot = Some(measured);
             return;
-        }
+        };
         self.logs.push(process_log_ratio(&measured.samples));
         self.tested.push(measured);
+        if let Some((at, alpha)) = looks.early
+            && self.tested.len() == at
+        {
+            let test = FreshTest { side: self.side, alpha, look: true };
+            let report = judge_fresh(self.tested.clone(), self.metric, &self.options, test);
+            if report.verdict.outcome == self.side {
+                self.ended = Some((Ending::Confirmed, Some(report)));
+                return;
+            }
+        }
         if futile(self.side, &self.logs, self.options.parity) {
-            self.ended = Some(Ending::RuledOut);
+            self.ended = Some((Ending::RuledOut, None));
         }
     }
 
@@ -279,26 +348,72 @@ impl Confirming {
         let test = FreshTest { side: self.side, alpha: self.plan.alpha, look: false };
         let report = judge_fresh(pilot, self.metric, &self.options, test);
         let (needed, longest) = (self.plan.fewest(), self.longest.as_secs_f64());
-        let budget = holding(self.plan.budget, needed, longest);
+        let budget = holding(&self.plan, needed, longest);
         let settle = Settle { processes: needed, seconds: needed as f64 * longest, budget };
         let report = Report { duration: self.spent, ..report };
         Confirmation { report, confirmed: false, planned, ending: Ending::NoRoom, settle: Some(settle) }
     }
 
-    /// The confirmation of `planned` processes that ended so: the test on all of them when the
-    /// planned look was reached, figures only otherwise.
-    fn found(&mut self, planned: usize, ending: Ending) -> Confirmation {
+    /// The confirmation that ended so, at the early look that `confirmed` it, or with the test
+    /// at the last look when it was reached (figures only otherwise).
+    fn found(&mut self, looks: ConfirmationLooks, ending: Ending, confirmed: Option<Report>) -> Confirmation {
         let look = ending == Ending::LastLook;
-        let test = FreshTest { side: self.side, alpha: self.plan.alpha, look };
-        let report = judge_fresh(std::mem::take(&mut self.tested), self.metric, &self.options, test);
-        let confirmed = look && report.verdict.outcome == self.side;
+        let report = confirmed.unwrap_or_else(|| {
+            let test = FreshTest { side: self.side, alpha: looks.last, look };
+            judge_fresh(std::mem::take(&mut self.tested), self.metric, &self.options, test)
+        });
+        let confirmed = ending == Ending::Confirmed || (look && report.verdict.outcome == self.side);
         let ending = if confirmed { Ending::Confirmed } else { ending };
-        let plan = Plan { processes: planned, ..self.plan };
+        let plan = Plan { processes: looks.planned, ..self.plan };
         let settle = (!confirmed && ending != Ending::RuledOut)
             .then(|| settling(self.side, &self.logs, &report, &plan, self.spent))
             .flatten();
         let report = Report { duration: self.spent, ..report };
-        Confirmation { report, confirmed, planned, ending, settle }
+        Confirmation { report, confirmed, planned: looks.planned, ending, settle }
+    }
+}
+
+/// The looks of a confirmation of `planned` tested processes and how they share its `α`: each an
+/// exact signed-rank test at its own share, so that together they err at most `α` (Bonferroni
+/// over the looks; Jennison & Turnbull 2000, *Group Sequential Methods*, ch. 7).
+///
+/// - An **early look** after `n` processes, one more than the test alone needs
+///   ([`Plan::fewest`]), at `2^−n` — the least any exact test of `n` sign-symmetric values can
+///   spend, so it confirms exactly when all `n` lie beyond the margin — where `planned` leaves
+///   processes for a later look. A consistent difference is then confirmed on `n` processes
+///   instead of every one the time cap holds.
+/// - The **last look** on all `planned`, at the rest of `α` (at least `2^−n`).
+///
+/// A plan takes the early look only where its processes were sized to see the difference
+/// clearly ([`Plan::looks`]): for a close call it would spend `α` on a look that seldom rejects.
+///
+/// ```
+/// use rtcompare_judge::decide::ConfirmationLooks;
+/// // One comparison in the binary: α = 1 %, the test needs 7 processes, the early look takes 8.
+/// let looks = ConfirmationLooks::of(0.01, 24);
+/// assert_eq!(looks.early, Some((8, 1.0 / 256.0)));
+/// assert!((looks.last - (0.01 - 1.0 / 256.0)).abs() < 1e-15);
+/// assert_eq!(ConfirmationLooks::of(0.01, 8).early, None, "no process left for a later look");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConfirmationLooks {
+    /// Processes tested at the last look.
+    pub planned: usize,
+    /// The early look: after how many processes, and at what one-sided level.
+    pub early: Option<(usize, f64)>,
+    /// The one-sided level of the last look.
+    pub last: f64,
+}
+
+impl ConfirmationLooks {
+    /// The looks of a confirmation at `alpha` on `planned` processes.
+    pub fn of(alpha: f64, planned: usize) -> ConfirmationLooks {
+        let at = fewest_for_level(alpha) + 1;
+        if at >= planned {
+            return ConfirmationLooks { planned, early: None, last: alpha };
+        }
+        let early = 0.5f64.powi(at as i32);
+        ConfirmationLooks { planned, early: Some((at, early)), last: alpha - early }
     }
 }
 
@@ -343,19 +458,20 @@ fn settling(side: Outcome, logs: &[f64], report: &Report, plan: &Plan, took: Dur
     // The pilot is one of the processes the time was spent on.
     let pace = took.as_secs_f64() / (logs.len() + 1) as f64;
     let precision = plan.budget.mul_f64((processes as f64 / plan.processes.max(1) as f64).max(1.0));
-    let budget = precision.max(holding(plan.budget, processes, pace));
+    let budget = precision.max(holding(plan, processes, pace));
     Some(Settle { processes, seconds: processes as f64 * pace, budget })
 }
 
 /// A budget whose time cap holds a screen of its own length, a pilot and `processes` fresh
-/// processes, each costing what one cost at `budget` (`pace` seconds) plus the growth of its
-/// share: `TIME_CAP · b ≥ b + (processes + 1) · (pace + FRESH_SHARE · (b − budget))`, solved for `b`. Past
-/// about 20 processes the shares alone fill the cap; the figure is then that of 20.
-fn holding(budget: Duration, processes: usize, pace: f64) -> Duration {
+/// processes, each costing what one cost at the plan's budget (`pace` seconds) plus the growth of
+/// its share `s`: `TIME_CAP · b ≥ b + (processes + 1) · (pace + s · (b − budget))`, solved for
+/// `b`. Past about 20 processes of the longest share the shares alone fill the cap; the figure
+/// is then that of 20.
+fn holding(plan: &Plan, processes: usize, pace: f64) -> Duration {
     let n = (processes + 1).min(20) as f64;
-    let fixed = (pace - FRESH_SHARE * budget.as_secs_f64()).max(0.0);
-    let room = f64::from(TIME_CAP) - 1.0 - n * FRESH_SHARE;
-    Duration::from_secs_f64(SLOWER_PROCESS * n * fixed / room).max(budget)
+    let fixed = (pace - plan.share * plan.budget.as_secs_f64()).max(0.0);
+    let room = f64::from(TIME_CAP) - 1.0 - n * plan.share;
+    Duration::from_secs_f64(SLOWER_PROCESS * n * fixed / room).max(plan.budget)
 }
 
 /// The standard deviation of the processes' log ratios.
@@ -409,6 +525,7 @@ pub fn without_room(first: Report, plan: &Plan) -> Judgement {
 mod tests {
     use super::*;
     use crate::measure::{Calibration, Samples, Series};
+    use crate::stats::Estimate;
 
     #[test]
     fn the_level_shares_five_percent_over_the_binary() {
@@ -416,7 +533,9 @@ mod tests {
         assert_eq!(confirmation_alpha(5), 0.01);
         assert!((confirmation_alpha(50) - 0.001).abs() < 1e-15);
         assert!((confirmation_alpha(200) - 0.00025).abs() < 1e-15);
-        let fewest = |m| Plan { alpha: confirmation_alpha(m), processes: 0, budget: Duration::ZERO }.fewest();
+        let fewest = |m| {
+            Plan { alpha: confirmation_alpha(m), processes: 0, budget: Duration::ZERO, share: FRESH_SHARE }.fewest()
+        };
         assert_eq!((fewest(1), fewest(50), fewest(200), fewest(1000)), (7, 10, 12, 15));
     }
 
@@ -424,12 +543,17 @@ mod tests {
     /// round-to-round wobble and `process` percent more cost in the candidate: fixed figures, so
     /// these checks do not depend on how busy the machine is.
     fn three_times(process: usize) -> Measured {
+        times(3.0, process)
+    }
+
+    /// One process's rounds of a candidate `factor` times the baseline's cost, as [`three_times`].
+    fn times(factor: f64, process: usize) -> Measured {
         let series = |ns: f64, slot: u32| Series {
             per_op: (0..40).map(|i| ns * (1.0 + 0.002 * ((i * 7 + slot as usize) % 5) as f64)).collect(),
             position: (0..40).map(|round| round * 4 + slot).collect(),
             placements: Vec::new(),
         };
-        let slow = 300.0 * (1.0 + 0.01 * process as f64);
+        let slow = 100.0 * factor * (1.0 + 0.01 * process as f64);
         let samples = Samples {
             candidate_iters: 1000,
             baseline_iters: 1000,
@@ -482,7 +606,7 @@ mod tests {
     }
 
     fn plan(processes: usize) -> Plan {
-        Plan { alpha: confirmation_alpha(50), processes, budget: Duration::from_secs(1) }
+        Plan { alpha: confirmation_alpha(50), processes, budget: Duration::from_secs(1), share: FRESH_SHARE }
     }
 
     #[test]
@@ -492,6 +616,72 @@ mod tests {
         let found = drive(&first, &plan(12), |process| three_times(process + 1), roomy);
         assert!(found.confirmed && found.ending == Ending::Confirmed, "{found:?}");
         assert_eq!((found.report.resampling.processes, found.settle), (12, None));
+    }
+
+    /// Processes sized short see a far loss clearly, so the test looks early: confirmed on one
+    /// process more than the level needs (11 at 0.1 %), whatever the plan holds beyond it, at the
+    /// early look's own level.
+    #[test]
+    fn a_far_loss_on_short_processes_is_confirmed_at_the_early_look() {
+        let first = first_round();
+        let short = |processes| Plan { share: SHORTEST_SHARE, ..plan(processes) };
+        let early = short(24).looks(24).early.expect("an early look");
+        assert_eq!(early, (plan(24).fewest() + 1, 0.5f64.powi(11)));
+        for planned in [24, 12] {
+            let found = drive(&first, &short(planned), |process| three_times(process + 1), roomy);
+            assert!(found.confirmed && found.ending == Ending::Confirmed, "{found:?}");
+            assert_eq!((found.report.resampling.processes, found.settle), (11, None), "planned {planned}");
+            assert_eq!(found.report.estimate.level, 1.0 - 2.0 * early.1, "the early look's level");
+        }
+        // No process beyond the early look: the one look, on those 11, at the whole level.
+        let found = drive(&first, &short(11), |process| three_times(process + 1), roomy);
+        assert!(found.confirmed && found.report.resampling.processes == 11, "{found:?}");
+        assert_eq!(found.report.estimate.level, 1.0 - 2.0 * plan(11).alpha);
+    }
+
+    /// The early look spends exactly its share: of its eleven processes (at 50 comparisons), one
+    /// measures no difference — inside the margin, and nearer to it than any other — so at
+    /// `2^−11` it does not confirm, though at twice that it would (`W+ = 65` of 66 has
+    /// probability `2^−10`); the confirmation goes on to its last look, which confirms on all 24.
+    #[test]
+    fn the_early_look_confirms_only_when_every_process_lies_beyond_the_margin() {
+        let first = first_round();
+        let short = Plan { share: SHORTEST_SHARE, ..plan(24) };
+        let one_inside = |process: usize| if process == 3 { times(1.0, 0) } else { three_times(process + 1) };
+        let found = drive(&first, &short, one_inside, roomy);
+        assert!(found.confirmed, "{found:?}");
+        assert_eq!(found.report.resampling.processes, 24, "not at the early look");
+        assert_eq!(found.report.estimate.level, 1.0 - 2.0 * short.looks(24).last, "the last look's level");
+    }
+
+    /// The share a screen sizes: the shortest for a difference far beyond the margin with a
+    /// small error, the longest for a close call, a pooled first round or no time measured, and
+    /// in between the time that puts the near end of the screen's interval three of a process's
+    /// errors beyond the margin.
+    #[test]
+    fn the_screen_sizes_its_fresh_processes() {
+        let second = Duration::from_secs(1);
+        let screen = |difference: f64, half_width: f64| {
+            let first = first_round();
+            let estimate =
+                Estimate { difference, low: difference - half_width, high: difference + half_width, level: 0.95 };
+            let verdict = Verdict { tolerance: 0.01, ..first.verdict.clone() };
+            Report { estimate, verdict, duration: second, ..first }
+        };
+        assert_eq!(sized_share(&screen(-2.0, 0.01), second), SHORTEST_SHARE, "3x slower, known to 1 %");
+        assert_eq!(sized_share(&screen(-0.05, 0.03), second), FRESH_SHARE, "its interval reaches the margin");
+        assert_eq!(sized_share(&Report { duration: Duration::ZERO, ..screen(-2.0, 0.01) }, second), FRESH_SHARE);
+        let mut pooled = screen(-2.0, 0.01);
+        pooled.resampling.processes = 3;
+        assert_eq!(sized_share(&pooled, second), FRESH_SHARE, "a first round over three processes");
+        // A 10 % loss at 1 %, its screen's standard error half a point: the interval's near end,
+        // 9.02 % (ln 1.0902 − ln 1.01 = 7.64 points beyond the margin), is 3 errors of 0.455
+        // points each away in (3 · 0.455 / 7.64)² ≈ 0.035 of the screen's time.
+        let (d, se) = (-0.10, 0.005);
+        let share = sized_share(&screen(d, se * 1.959_964), second);
+        let beyond = (1.0 - d - 1.959_964 * se).ln() - 1.01f64.ln();
+        let expected = (3.0 * se / (1.0 - d) / beyond).powi(2);
+        assert!((share - expected).abs() < 1e-3 && share > SHORTEST_SHARE && share < FRESH_SHARE, "{share}");
     }
 
     #[test]

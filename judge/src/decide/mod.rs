@@ -8,10 +8,12 @@
 //! within the parity: two one-sided tests (Schuirmann, 1987) — or that *signals* a win or a loss
 //! ([`signal`]); a screen that reaches its end without either is an inconclusive parity. A
 //! signal is not a verdict that can fail a test: *the confirmation* then measures fresh
-//! processes ([`confirm()`]), as many as the time cap has room for, planned before the first,
-//! and tests the signal's side on them alone with Wilcoxon's exact signed-rank test of their log
-//! ratios against `ln(1 + tolerance)`, at the one-sided level [`confirmation_alpha`], once, on
-//! all of them; a futility check may end it early. Only a confirmed loss fails a test. A
+//! processes ([`Confirming`]), each as long as the screen says it needs to see the difference
+//! ([`sized_share`]), as many as the time cap has room for, planned before the first, and tests
+//! the signal's side on them alone with Wilcoxon's exact signed-rank test of their log ratios
+//! against `ln(1 + tolerance)`, at the one-sided level [`confirmation_alpha`]: on all of them,
+//! and for short processes also early, on the fewest that can confirm
+//! ([`ConfirmationLooks`]); a futility check may end it early. Only a confirmed loss fails a test. A
 //! comparison never takes more than [`TIME_CAP`] times its budget: a fresh process that would
 //! end past it is not started, and the confirmation then takes no look at all.
 //!
@@ -31,7 +33,7 @@ pub mod spending;
 
 pub use crate::verdict::Confirmation;
 pub use confirm::{
-    Confirming, FIRST_FUTILITY_CHECK, FRESH_SHARE, PROCESS_OVERHEAD, Plan, RUN_ALPHA, Step, TIME_CAP, conclude,
-    confirmation_alpha, fitting, without_room,
+    ConfirmationLooks, Confirming, FIRST_FUTILITY_CHECK, FRESH_SHARE, PROCESS_OVERHEAD, Plan, RUN_ALPHA,
+    SHORTEST_SHARE, Step, TIME_CAP, conclude, confirmation_alpha, fitting, sized_share, without_room,
 };
 pub use looks::{LOOKS, Looks, PROCESS_LEVEL, Role, signal};

@@ -8,7 +8,7 @@ use super::client::measure_in_worker;
 use super::counting::{Counter, Counts};
 use super::error::HarnessError;
 use super::plan::{ProcessPlan, TrialPlan};
-use crate::decide::{FRESH_SHARE, Role, signal};
+use crate::decide::{Role, signal};
 use crate::seeds;
 use crate::{Measured, Outcome, Report};
 use std::time::{Duration, Instant};
@@ -57,19 +57,20 @@ fn gone() -> String {
 }
 
 /// Fresh process `process` of a confirmation of `first`'s signal ([`crate::decide::Confirming`]):
-/// the pilot (0) and every tested process after it measure a share of the budget
-/// ([`FRESH_SHARE`]) with the `process`-th seed drawn from `seed`; it gives what it measured and
-/// the wall time it took. A process that fails fails the confirmation, with what the first round
+/// the pilot (0) and every tested process after it measure `share` of the budget (the plan's,
+/// [`crate::decide::sized_share`]) with the `process`-th seed drawn from `seed`; it gives what it
+/// measured and the wall time it took. A process that fails fails the confirmation, with what the first round
 /// said.
 pub(crate) fn confirming(
     plan: &TrialPlan<'_>,
     first: &Report,
+    share: f64,
     seed: u64,
     process: usize,
 ) -> Result<(Measured, Duration), HarnessError> {
     let (said, side) = (first.verdict.outcome, signal(first).unwrap_or(Outcome::Parity));
     let role = if process == 0 { Role::Pilot } else { Role::Fresh };
-    let share = plan.budget.mul_f64(FRESH_SHARE);
+    let share = plan.budget.mul_f64(share);
     timed(|| {
         let measured = measure(plan, &plan.process(share, seeds::nth(seed, process), role))
             .and_then(|measured| measured.ok_or_else(|| HarnessError::MissingInBaseline(plan.name.to_owned())));

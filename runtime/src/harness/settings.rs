@@ -97,8 +97,8 @@ impl ChildRole {
 }
 
 /// The most fresh processes a confirmation measures when `RTCOMPARE_MAX_PROCESSES` is not set.
-/// The time cap usually leaves room for fewer (about 18 at the default budget), so this only
-/// binds for long budgets.
+/// The time cap leaves room for about 18 processes of the longest share at the default budget,
+/// and for more of shorter ones, so this binds for clear differences and long budgets.
 pub(crate) const DEFAULT_MAX_PROCESSES: usize = 24;
 
 /// The seed used when `RTCOMPARE_SEED` is not set.

@@ -8,7 +8,7 @@ use super::fresh;
 use super::plan::TrialPlan;
 use super::{Comparison, Expectation, Settings};
 use crate::decide::{
-    Confirmation, Confirming, PROCESS_LEVEL, Plan, Role, Step, TIME_CAP, conclude, signal, without_room,
+    Confirmation, Confirming, PROCESS_LEVEL, Plan, Role, Step, TIME_CAP, conclude, signal, sized_share, without_room,
 };
 use crate::measure::Metric;
 use crate::measure::counting_allocator_installed;
@@ -69,7 +69,7 @@ fn judged_trial(
         let decision = if plan.metric().is_count() {
             Plan::of_counts(registered, most, plan.budget)
         } else {
-            Plan::of_time(registered, most, plan.budget, fresh::left(deadline))
+            Plan::of_time(registered, most, plan.budget, fresh::left(deadline), sized_share(&first, plan.budget))
         };
         let found = decision.decidable().then(|| confirm(&plan, &first, &decision, counter, deadline));
         match found {
@@ -211,7 +211,7 @@ fn confirm(
                 confirming.record(measured, cost);
             }
             Step::Measure(process) => {
-                let (measured, cost) = fresh::confirming(plan, first, seed, process)?;
+                let (measured, cost) = fresh::confirming(plan, first, decision.share, seed, process)?;
                 confirming.record(measured, cost);
             }
             Step::Done(found) => return Ok(*found),

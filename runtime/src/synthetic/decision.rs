@@ -13,7 +13,8 @@
 use super::{calibration, normal, series};
 use crate::decide::looks::parity_established;
 use crate::decide::{
-    Confirming, Looks, Plan, RUN_ALPHA, Role, Step, conclude, confirmation_alpha, signal, without_room,
+    Confirming, FRESH_SHARE, Looks, Plan, RUN_ALPHA, Role, SHORTEST_SHARE, Step, conclude, confirmation_alpha, signal,
+    sized_share, without_room,
 };
 use crate::measure::{Metric, Samples};
 use crate::report::sentence;
@@ -56,7 +57,7 @@ struct Workload {
     effect: Effect,
     /// Standard deviation of each routine's own noise per round, on the log cost.
     noise: f64,
-    /// Rounds of a screen; a fresh process measures an eighth of the budget, so an eighth of them.
+    /// Rounds of a screen, which fill the budget; a fresh process measures its share of them.
     rounds: usize,
     /// Half the distance between two timing modes of the ratio: each round the candidate lands
     /// in the slow mode and the baseline in the fast one, or the other way round, at even odds
@@ -64,8 +65,11 @@ struct Workload {
     modes: f64,
 }
 
-/// A fresh process measures for an eighth of the comparison's budget.
-const FRESH_SHARE: usize = 8;
+/// The fewest rounds a collection takes (`Options::min_rounds`).
+const MIN_ROUNDS: usize = 10;
+
+/// The comparison's budget, which `workload.rounds` rounds fill.
+const BUDGET: Duration = Duration::from_secs(1);
 
 /// Fresh processes a confirmation of these checks plans: about what the harness plans at the
 /// default budget (the time cap leaves room for 18 at 1 s when nothing else is slow).
@@ -111,7 +115,7 @@ fn options(parity: f64, seed: u64) -> JudgeOptions {
 
 /// The plan of a confirmation in a binary of `registered` comparisons, on `processes`.
 fn plan(registered: usize, processes: usize) -> Plan {
-    Plan { alpha: confirmation_alpha(registered), processes, budget: Duration::from_secs(1) }
+    Plan { alpha: confirmation_alpha(registered), processes, budget: BUDGET, share: FRESH_SHARE }
 }
 
 /// The looks of a process in `role` over its rounds, as a real collection takes them: the
@@ -124,18 +128,33 @@ fn looked_at(role: Role, measured: Measured, options: &JudgeOptions) -> (Measure
     (Measured { samples: kept, ..measured }, report)
 }
 
-/// The screen: the first round's looks.
+/// The screen: the first round's looks, and the time its rounds took (a whole budget holds
+/// `workload.rounds` of them).
 fn screen(workload: Workload, parity: f64, rng: &mut Dprng) -> Report {
     let first = process(workload, workload.rounds, rng);
-    looked_at(Role::Screen, first, &options(parity, rng.u64())).1
+    let report = looked_at(Role::Screen, first, &options(parity, rng.u64())).1;
+    let measured = BUDGET.mul_f64(report.samples.rounds() as f64 / workload.rounds as f64);
+    Report { duration: measured, ..report }
 }
 
-/// Fresh processes of `workload`, each through a fresh process's own looks; the first, the
-/// pilot, through none, as the harness measures it.
+/// Fresh processes of `workload` measuring an eighth of the budget each, through a fresh
+/// process's own looks; the first, the pilot, through none, as the harness measures it.
 fn fresh(workload: Workload, parity: f64, seed: u64) -> impl FnMut(usize) -> Result<(Measured, Duration), ()> {
+    fresh_for(workload, parity, FRESH_SHARE, seed)
+}
+
+/// The same, each measuring `share` of the budget, and at least the ten rounds a real
+/// collection always takes.
+fn fresh_for(
+    workload: Workload,
+    parity: f64,
+    share: f64,
+    seed: u64,
+) -> impl FnMut(usize) -> Result<(Measured, Duration), ()> {
     let mut stream = Dprng::new(seed);
+    let rounds = ((workload.rounds as f64 * share).round() as usize).max(MIN_ROUNDS);
     move |index| {
-        let one = process(workload, workload.rounds / FRESH_SHARE, &mut stream);
+        let one = process(workload, rounds, &mut stream);
         let role = if index == 0 { Role::Pilot } else { Role::Fresh };
         Ok((looked_at(role, one, &options(parity, stream.u64())).0, PROCESS_COST))
     }
@@ -185,6 +204,8 @@ struct Tally {
     confirmed_wins: usize,
     /// Fresh processes measured, over all confirmations.
     processes: usize,
+    /// Confirmations whose processes were sized shorter than an eighth of the budget.
+    short_shares: usize,
 }
 
 impl Tally {
@@ -198,11 +219,11 @@ impl Tally {
     }
 }
 
-/// Runs the decision `runs` times: a screen, and for a signal, a confirmation planned on
-/// [`PLANNED`] fresh processes at the level of a binary of `registered` comparisons.
+/// Runs the decision `runs` times: a screen, and for a signal, a confirmation planned as the
+/// harness plans it — [`PLANNED`] fresh processes at the level of a binary of `registered`
+/// comparisons, each measuring the share the screen sizes (`decide::sized_share`).
 fn decide(workload: Workload, parity: f64, registered: usize, runs: usize, seed: u64) -> Tally {
     let mut rng = Dprng::new(seed);
-    let plan = plan(registered, PLANNED);
     let mut tally = Tally { runs, ..Tally::default() };
     for _ in 0..runs {
         let first = screen(workload, parity, &mut rng);
@@ -212,7 +233,9 @@ fn decide(workload: Workload, parity: f64, registered: usize, runs: usize, seed:
             continue;
         };
         tally.first_signals += 1;
-        let source = fresh(workload, parity, rng.u64());
+        let plan = Plan { share: sized_share(&first, BUDGET), ..plan(registered, PLANNED) };
+        tally.short_shares += usize::from(plan.share < FRESH_SHARE);
+        let source = fresh_for(workload, parity, plan.share, rng.u64());
         let found = confirm(&first, &plan, &options(parity, rng.u64()), Metric::Time, source, |_| usize::MAX)
             .expect("synthetic processes cannot fail");
         tally.processes += found.report.resampling.processes;
@@ -362,6 +385,38 @@ fn the_confirmation_holds_its_level_at_the_parity() {
     assert!(confirmed <= allowed(trials, size), "{confirmed} > {}", allowed(trials, size));
     // Not so cautious that it could not fail: the critical count's size is most of the level.
     assert!(confirmed as f64 >= 0.6 * size * trials as f64, "{confirmed}");
+}
+
+/// The same edge with processes sized short, so that the test also looks early (after eight
+/// processes at `2^−8`, then on all twelve at the rest of `α`): confirmed at most as often as the
+/// two looks' exact sizes together allow, plus three Monte-Carlo errors, in 40,000
+/// confirmations. An early look at twice its share fails here (checked by hand in the commit
+/// that added it), and so does a last look at the whole `α` beside the early one.
+#[test]
+fn the_confirmation_with_an_early_look_holds_its_level_at_the_parity() {
+    let first = a_loss_screen(51);
+    let at_the_edge = workload(0.01, 2.0);
+    let trials = 40_000;
+    let short = Plan { share: SHORTEST_SHARE, ..plan(1, 12) };
+    let (confirmed, processes) = confirmations(&first, at_the_edge, 20, short, trials, 53);
+    let size_of = |n: usize, level: f64| {
+        let test = crate::stats::SignedRank::new(n);
+        test.critical(level).map_or(0.0, |count| test.upper_tail(count))
+    };
+    let looks = short.looks(12);
+    let (at, early) = looks.early.expect("an early look after eight");
+    assert_eq!((at, early), (8, 0.5f64.powi(8)));
+    let size = size_of(at, early) + size_of(12, looks.last);
+    println!(
+        "true slowdown at the parity, looking early: {confirmed} of {trials} confirmed ({:.2} %, α {:.2} %, the \
+         looks' exact sizes together {:.3} %), {:.1} processes each",
+        confirmed as f64 / trials as f64 * 100.0,
+        short.alpha * 100.0,
+        size * 100.0,
+        processes as f64 / trials as f64
+    );
+    assert!(size <= short.alpha && size > 0.7 * short.alpha, "the exact sizes at the critical counts: {size}");
+    assert!(confirmed <= allowed(trials, size), "{confirmed} > {}", allowed(trials, size));
 }
 
 /// Per-process effects in discrete classes, on code whose true difference is nil, tested on the
@@ -542,13 +597,15 @@ fn slowdowns_beyond_the_tolerance_are_confirmed() {
         let power = tally.confirmed_losses as f64 / tally.runs as f64;
         println!(
             "{:.0} % slowdown, per-process effect {effect} × se, parity 1 %, 50 comparisons: {} of {} screens \
-             signalled ({} early), {:.1} % confirmed losses ({:.1} processes per confirmation)",
+             signalled ({} early), {:.1} % confirmed losses ({:.1} processes per confirmation, {} on short \
+             processes)",
             slowdown * 100.0,
             tally.first_signals,
             tally.runs,
             tally.screens_stopped_early,
             power * 100.0,
-            tally.processes_per_confirmation()
+            tally.processes_per_confirmation(),
+            tally.short_shares
         );
         assert_eq!(tally.confirmed_wins, 0, "{tally:?}");
         assert!(power >= least, "{slowdown}, effect {effect}: {tally:?}");
