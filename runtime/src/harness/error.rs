@@ -1,6 +1,7 @@
 //! Why the harness could not measure a comparison or prepare what it is measured against: one
 //! type, whose message names what failed and, where there is one, the way on.
 
+use super::counting::CountingError;
 use crate::child::How;
 use crate::stats::Outcome;
 use rtcompare_report::first_round_said;
@@ -20,8 +21,8 @@ pub(crate) enum Process {
     Baseline(String),
     /// Both processes of a lock-step pair.
     Pair,
-    /// The process counting instructions under callgrind (`counting.rs`).
-    Counter,
+    /// A process counting instructions under callgrind (`counting/process.rs`).
+    Counting,
 }
 
 impl fmt::Display for Process {
@@ -31,7 +32,7 @@ impl fmt::Display for Process {
             Process::ThisBuild => write!(f, "this build's process"),
             Process::Baseline(revision) => write!(f, "the baseline build ({revision})'s process"),
             Process::Pair => write!(f, "the lock-step processes measuring it"),
-            Process::Counter => write!(f, "the process counting instructions under callgrind"),
+            Process::Counting => write!(f, "the process counting instructions under callgrind"),
         }
     }
 }
@@ -155,7 +156,7 @@ pub(crate) enum HarnessError {
     /// A comparison judged on instruction counts (`metric = "instructions"`) could not be
     /// counted, and why.
     #[error("`metric = \"instructions\"` is judged on instruction counts: {0}")]
-    Uncounted(String),
+    Uncounted(#[source] CountingError),
     /// A confirmation process failed after the first round saw a difference: what the first round
     /// said, the side fresh processes were asked to confirm, and which of them failed.
     #[error(

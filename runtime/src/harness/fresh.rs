@@ -5,7 +5,7 @@
 //! measured is judged by the caller.
 
 use super::client::measure_in_worker;
-use super::counting::{Counter, Counts};
+use super::counting::{CountIn, Counter, CountingError};
 use super::error::HarnessError;
 use super::plan::{ProcessPlan, TrialPlan};
 use crate::decide::{FRESH_SHARE, Role, fitting, signal};
@@ -40,20 +40,22 @@ pub(crate) fn counted_series(
     count: usize,
 ) -> Result<Option<Vec<Measured>>, HarnessError> {
     let seed = plan.settings.seed;
-    let Some(first) = counter.measure(plan, seed, Counts::InRun).map_err(HarnessError::Uncounted)? else {
+    let Some(first) = counter.measure(plan, seed, CountIn::Run).map_err(HarnessError::Uncounted)? else {
         return Ok(None);
     };
     let mut all = vec![first];
     for process in 1..count {
-        let measured = counter.measure(plan, seeds::nth(seed, process), Counts::Fresh).and_then(|m| m.ok_or_else(gone));
-        all.push(measured.map_err(|why| HarnessError::Uncounted(format!("counting process {}: {why}", process + 1)))?);
+        let measured =
+            counter.measure(plan, seeds::nth(seed, process), CountIn::Fresh).and_then(|m| m.ok_or_else(gone));
+        let numbered = |why| HarnessError::Uncounted(CountingError::in_process("counting process", process + 1, why));
+        all.push(measured.map_err(numbered)?);
     }
     Ok(Some(all))
 }
 
 /// Why a count of a comparison the baseline build had a moment ago found none there.
-fn gone() -> String {
-    "the baseline build no longer has the comparison".to_owned()
+fn gone() -> CountingError {
+    CountingError::GoneFromBaseline
 }
 
 /// The fresh processes of a confirmation of `first`'s signal, for [`crate::decide::confirm`]:
@@ -93,8 +95,10 @@ pub(crate) fn counted_confirmation<'a>(
     move |process| {
         timed(|| {
             let measured =
-                counter.measure(plan, seeds::nth(seed, process), Counts::Fresh).and_then(|m| m.ok_or_else(gone));
-            measured.map_err(|why| HarnessError::Uncounted(format!("fresh counting process {}: {why}", process + 1)))
+                counter.measure(plan, seeds::nth(seed, process), CountIn::Fresh).and_then(|m| m.ok_or_else(gone));
+            measured.map_err(|why| {
+                HarnessError::Uncounted(CountingError::in_process("fresh counting process", process + 1, why))
+            })
         })
     }
 }

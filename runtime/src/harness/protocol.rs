@@ -52,7 +52,7 @@ pub(crate) enum Request {
     /// placement copy once uncounted (its warm-up; with instrumentation off where `costly_warm_up`
     /// says a first call costs more than switching it), then `rounds` times in a batch of each
     /// of `sizes` calls, round `r` with the inputs of `crate::seeds::nth(seed, r)`, each batch
-    /// dumped under the label `crate::instructions::counts::label(id + r, loop, calls)`. Only a
+    /// dumped under the label `crate::instructions::per_call::label(id + r, loop, calls)`. Only a
     /// child running under callgrind can.
     Count {
         test: String,
