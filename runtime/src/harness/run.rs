@@ -71,7 +71,7 @@ pub fn main(build: BuildInfo) -> ExitCode {
         return ExitCode::from(2);
     }
     let counter = Arc::new(Counter::new(settings.instructions, settings.debug));
-    if let Err(error) = counter.prepare() {
+    if let Err(error) = counter.prepare(selects(&args, &comparisons, &settings, counted)) {
         eprintln!("error: {error}");
         return ExitCode::from(2);
     }

@@ -19,9 +19,9 @@ pub(crate) enum CountingError {
     /// `RTCOMPARE_INSTRUCTIONS=off`, and a pair is judged on instruction counts.
     #[error("RTCOMPARE_INSTRUCTIONS=off turns counting off; unset it, or set it to `callgrind`")]
     Off,
-    /// Counting was not prepared ([`Counter::prepare`](super::Counter::prepare)): never a
-    /// comparison's reason, since the run prepares counting before it measures.
-    #[error("instructions not counted: counting was not prepared")]
+    /// No comparison selected for this run is counted, so counting was not prepared: never a
+    /// comparison's reason, since a comparison that is counted makes the run prepare it.
+    #[error("instructions not counted: no comparison selected for this run counts them, so counting was not prepared")]
     Unprepared,
     /// `RTCOMPARE_INSTRUCTIONS=callgrind`, and valgrind cannot count here: the run stops.
     #[error("{0} (RTCOMPARE_INSTRUCTIONS=callgrind requires counting)")]

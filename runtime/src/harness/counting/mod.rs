@@ -5,6 +5,8 @@
 //!
 //! Counting never changes a time verdict or a test's result, except under
 //! `RTCOMPARE_INSTRUCTIONS=callgrind`, where a comparison that could not be counted fails.
+//! Counting is prepared (valgrind looked for, its processes started) only when a comparison the
+//! run selects will be counted, or when counting is required.
 //!
 //! A comparison against a git revision runs its arms in two builds, so it is counted in two
 //! counting processes, one of each build (each started once for the run): the candidate's loops
@@ -139,11 +141,12 @@ impl Counter {
         }
     }
 
-    /// Finds valgrind, before anything is measured. Where counting is required and cannot be
+    /// Finds valgrind, before anything is measured, where a comparison the run selects will be
+    /// counted (`counts`) or counting is required. Where counting is required and cannot be
     /// done, the error that stops the run; where it is merely unavailable, that line becomes
     /// news ([`Counter::news`]) and every comparison is not counted, for that reason.
-    pub(crate) fn prepare(&self) -> Result<(), CountingError> {
-        if self.mode == CountingMode::Off {
+    pub(crate) fn prepare(&self, counts: bool) -> Result<(), CountingError> {
+        if !self.prepares(counts) {
             return Ok(());
         }
         let found = valgrind::supported().and_then(|()| valgrind::find(std::env::var_os("PATH").as_deref()));
@@ -157,6 +160,17 @@ impl Counter {
         };
         *self.state.lock().unwrap_or_else(PoisonError::into_inner) = state;
         Ok(())
+    }
+
+    /// Whether a run that counts (`counts`) a selected comparison, or none, prepares counting:
+    /// only then, or where it is required, since a run that stops for want of valgrind stops
+    /// whatever it selects.
+    fn prepares(&self, counts: bool) -> bool {
+        match self.mode {
+            CountingMode::Off => false,
+            CountingMode::Auto => counts,
+            CountingMode::Required => true,
+        }
     }
 
     /// Starts the run's counting process of `build` now, rather than at the first count: the
@@ -421,9 +435,21 @@ mod tests {
     }
 
     #[test]
+    fn only_a_run_that_counts_or_requires_counting_prepares_it() {
+        let prepares = |mode, counts| Counter::new(mode, false).prepares(counts);
+        assert!(prepares(CountingMode::Auto, true));
+        assert!(!prepares(CountingMode::Auto, false), "no selected comparison is counted");
+        assert!(!prepares(CountingMode::Off, true));
+        assert!(prepares(CountingMode::Required, false), "a run that requires counting stops without it");
+        let unprepared = Counter::new(CountingMode::Auto, false);
+        assert!(unprepared.prepare(false).is_ok());
+        assert!(unprepared.news().is_empty(), "nothing looked for, so nothing said");
+    }
+
+    #[test]
     fn counting_off_counts_nothing_and_says_nothing() {
         let counter = Counter::new(CountingMode::Off, false);
-        assert!(counter.prepare().is_ok());
+        assert!(counter.prepare(true).is_ok());
         assert!(counter.news().is_empty());
         assert!(!counter.required());
     }
