@@ -3,7 +3,7 @@
 //! its count may take, and whether its warm-up runs uninstrumented.
 
 use super::CountingError;
-use crate::verdict::Judgement;
+use rtcompare_judge::verdict::Judgement;
 use std::time::Duration;
 
 /// The two batch sizes each loop is counted in: an empty batch counts what every batch costs

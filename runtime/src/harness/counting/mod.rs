@@ -38,17 +38,17 @@ mod process;
 
 pub(crate) use self::error::CountingError;
 pub(crate) use self::process::Build;
-pub(crate) use super::settings::CountingMode;
+use super::settings::CountingMode;
 
 use self::cost::{GRACE, SIZES, costly_warm_up, per_call_ns, predicted, within_limit};
 use self::process::{Ask, CountingProcess, Dumps, Fault};
 use super::plan::TrialPlan;
-use crate::decide::TIME_CAP;
 use crate::instructions::per_call::{counted, counted_across};
 use crate::instructions::valgrind::{self, Valgrind};
 use crate::measure::{Calibration, Measured, Samples, Series};
-use crate::verdict::Judgement;
 use rtcompare_judge::counts::{Counted, Instructions};
+use rtcompare_judge::decide::TIME_CAP;
+use rtcompare_judge::verdict::Judgement;
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// The functions a record lists, largest change first.
