@@ -4,8 +4,7 @@
 //! measures one plan — is [`measure_in_worker`]; a lock-step pair (`lockstep.rs`) asks two
 //! children for one batch at a time.
 
-use super::counting::CountingError;
-use super::error::{HarnessError, Process};
+use super::error::{CountingError, HarnessError, Process};
 use super::plan::{ProcessPlan, TrialPlan};
 use super::protocol::{self, PROTOCOL, Reply, Request, Unheard};
 use super::variables::{CHILD_VARIABLE, OPTIMISED_VARIABLE};

@@ -5,8 +5,8 @@
 //! measured is judged by the caller.
 
 use super::client::measure_in_worker;
-use super::counting::{CountIn, Counter, CountingError};
-use super::error::HarnessError;
+use super::counting::{CountIn, Counter};
+use super::error::{CountingError, HarnessError};
 use super::plan::{ProcessPlan, TrialPlan};
 use crate::decide::{FRESH_SHARE, Role, fitting, signal};
 use crate::seeds;

@@ -29,19 +29,18 @@
 //! | `Counted` (judging crate) | what callgrind counted for one comparison, per call |
 //! | `Instructions` (judging crate) | the record of a count beside a time verdict |
 //! | [`BesideTime`] | what became of counting a comparison beside its time verdict |
-//! | [`CountingError`] | why instructions were not counted |
+//! | [`CountingError`] (`harness/error.rs`) | why instructions were not counted |
 //! | `instructions::per_call` | from callgrind's dumps to counts per call |
 
 mod cost;
-mod error;
 mod process;
 
-pub(crate) use self::error::CountingError;
 pub(crate) use self::process::Build;
 use super::settings::CountingMode;
 
 use self::cost::{GRACE, SIZES, costly_warm_up, per_call_ns, predicted, within_limit};
 use self::process::{Ask, CountingProcess, Dumps, Fault};
+use super::error::CountingError;
 use super::plan::TrialPlan;
 use crate::instructions::per_call::{counted, counted_across};
 use crate::instructions::valgrind::{self, Valgrind};

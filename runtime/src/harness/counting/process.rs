@@ -2,9 +2,8 @@
 //! callgrind, its dumps in a folder of its own; started, asked to count, and read.
 
 use super::super::client::Child;
-use super::super::error::{HarnessError, Process};
+use super::super::error::{CountingError, HarnessError, Process};
 use super::super::protocol::Request;
-use super::CountingError;
 use super::cost::SIZES;
 use crate::child::Watchdog;
 use crate::instructions::profile::{Profile, read_dumps};
