@@ -4,7 +4,7 @@
 //! measures one plan — is [`measure_in_worker`]; a lock-step pair (`lockstep.rs`) asks two
 //! children for one batch at a time.
 
-use super::error::{HarnessError, Process};
+use super::error::{CountingError, HarnessError, Process};
 use super::plan::{ProcessPlan, TrialPlan};
 use super::protocol::{self, PROTOCOL, Reply, Request, Unheard};
 use super::variables::{CHILD_VARIABLE, OPTIMISED_VARIABLE};
@@ -107,14 +107,14 @@ impl Child {
     /// Asks the child, which runs under callgrind, to count as `request` (a [`Request::Count`])
     /// says: the test's loops in batches of its sizes, in its rounds, under the dump labels of its
     /// id onwards; the child's reason where it refused.
-    pub(crate) fn count(&mut self, request: &Request) -> Result<Result<(), String>, HarnessError> {
+    pub(crate) fn count(&mut self, request: &Request) -> Result<Result<(), CountingError>, HarnessError> {
         let id = match request {
             Request::Count { id, .. } => Some(*id),
             _ => None,
         };
         self.ask(request, |reply| match reply {
             Reply::Counted { id: counted } if Some(counted) == id => Some(Ok(())),
-            Reply::Refused { why } => Some(Err(why)),
+            Reply::Refused { why } => Some(Err(CountingError::Refused(why))),
             _ => None,
         })
     }

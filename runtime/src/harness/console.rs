@@ -104,9 +104,9 @@ pub(crate) fn print_failures(tests: &[Test]) {
     }
 }
 
-/// Counts for libtest's `test result:` line.
+/// The tally of libtest's `test result:` line.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Counts {
+pub(crate) struct Tally {
     pub passed: usize,
     pub failed: usize,
     pub ignored: usize,
@@ -114,16 +114,16 @@ pub(crate) struct Counts {
 }
 
 /// libtest's `test result:` line.
-pub(crate) fn print_result_line(counts: Counts, elapsed: Duration) {
-    let (word, style) = if counts.failed > 0 { ("FAILED", RED) } else { ("ok", GREEN) };
+pub(crate) fn print_result_line(tally: Tally, elapsed: Duration) {
+    let (word, style) = if tally.failed > 0 { ("FAILED", RED) } else { ("ok", GREEN) };
     println!();
     println!(
         "test result: {style}{word}{style:#}. {} passed; {} failed; {} ignored; 0 measured; {} filtered out; \
          finished in {:.2}s",
-        counts.passed,
-        counts.failed,
-        counts.ignored,
-        counts.filtered_out,
+        tally.passed,
+        tally.failed,
+        tally.ignored,
+        tally.filtered_out,
         elapsed.as_secs_f64()
     );
     println!();

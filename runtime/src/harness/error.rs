@@ -1,12 +1,21 @@
-//! Why the harness could not measure a comparison or prepare what it is measured against: one
-//! type, whose message names what failed and, where there is one, the way on.
+//! Why the harness could not measure a comparison or prepare what it is measured against, and
+//! why it did not count a comparison's instructions: one type each, whose message names what
+//! failed and, where there is one, the way on.
+//!
+//! Of [`CountingError`]'s messages, those beginning `not counted:` are about one comparison (the
+//! counting process goes on); those beginning `instructions not counted:` are about the counting
+//! process or the run.
 
 use crate::child::How;
+use crate::instructions::per_call::NotCounted;
+use crate::instructions::profile::FormatError;
+use crate::instructions::valgrind::Failure;
 use crate::stats::Outcome;
 use rtcompare_report::first_round_said;
 use std::fmt;
 use std::io;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// A process the harness starts, as its messages name it.
@@ -20,8 +29,8 @@ pub(crate) enum Process {
     Baseline(String),
     /// Both processes of a lock-step pair.
     Pair,
-    /// The process counting instructions under callgrind (`counting.rs`).
-    Counter,
+    /// A process counting instructions under callgrind (`counting/process.rs`).
+    Counting,
 }
 
 impl fmt::Display for Process {
@@ -31,7 +40,7 @@ impl fmt::Display for Process {
             Process::ThisBuild => write!(f, "this build's process"),
             Process::Baseline(revision) => write!(f, "the baseline build ({revision})'s process"),
             Process::Pair => write!(f, "the lock-step processes measuring it"),
-            Process::Counter => write!(f, "the process counting instructions under callgrind"),
+            Process::Counting => write!(f, "the process counting instructions under callgrind"),
         }
     }
 }
@@ -155,7 +164,7 @@ pub(crate) enum HarnessError {
     /// A comparison judged on instruction counts (`metric = "instructions"`) could not be
     /// counted, and why.
     #[error("`metric = \"instructions\"` is judged on instruction counts: {0}")]
-    Uncounted(String),
+    Uncounted(#[source] CountingError),
     /// A confirmation process failed after the first round saw a difference: what the first round
     /// said, the side fresh processes were asked to confirm, and which of them failed.
     #[error(
@@ -258,6 +267,95 @@ impl HarnessError {
     pub(crate) fn io(action: &'static str, path: impl Into<PathBuf>) -> impl FnOnce(io::Error) -> HarnessError {
         let path = path.into();
         move |error| HarnessError::Io { action, path, error }
+    }
+}
+
+/// Why instructions were not counted.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CountingError {
+    /// `RTCOMPARE_INSTRUCTIONS=off`, and a pair is judged on instruction counts.
+    #[error("RTCOMPARE_INSTRUCTIONS=off turns counting off; unset it, or set it to `callgrind`")]
+    Off,
+    /// No comparison selected for this run is counted, so counting was not prepared: never a
+    /// comparison's reason, since a comparison that is counted makes the run prepare it.
+    #[error("instructions not counted: no comparison selected for this run counts them, so counting was not prepared")]
+    Unprepared,
+    /// `RTCOMPARE_INSTRUCTIONS=callgrind`, and valgrind cannot count here: the run stops.
+    #[error("{0} (RTCOMPARE_INSTRUCTIONS=callgrind requires counting)")]
+    Required(#[source] Failure),
+    /// Valgrind cannot count here, or a counting process ended under it, as valgrind said.
+    #[error(transparent)]
+    Valgrind(#[from] Failure),
+    /// Counting stopped earlier in this run, for this reason, said once then: nothing more is
+    /// counted.
+    #[error(transparent)]
+    Stopped(Arc<CountingError>),
+    /// Counted beside time, and the pair measures another metric.
+    #[error("instructions are counted beside time, and this pair measures `{metric}`")]
+    OtherMetric { metric: &'static str },
+    /// A call is too slow to count within the comparison's time budget.
+    #[error(
+        "not counted: a call takes {per_call}, so counting its {calls} calls would take about {:.1} s under \
+         callgrind, over this comparison's limit of {:.1} s (its time budget; `time = \"...\"` or RTCOMPARE_TIME \
+         raise it)",
+        .cost.as_secs_f64(),
+        .limit.as_secs_f64()
+    )]
+    TooSlow { per_call: String, calls: u64, cost: Duration, limit: Duration },
+    /// The count gave no round.
+    #[error("not counted: no round was counted")]
+    NoRound,
+    /// The baseline build of a comparison against a git revision has no such comparison.
+    #[error("not counted: the baseline build has no such comparison")]
+    NewInBaseline,
+    /// The baseline build had the comparison a moment ago, and its counting process now has none.
+    #[error("the baseline build no longer has the comparison")]
+    GoneFromBaseline,
+    /// This build's counting process has no such comparison.
+    #[error("not counted: this build has no comparison `{0}`")]
+    MissingHere(String),
+    /// The counting process refused the count, and why (a [`Reply::Refused`]).
+    ///
+    /// [`Reply::Refused`]: super::protocol::Reply::Refused
+    #[error("not counted: {0}")]
+    Refused(String),
+    /// Callgrind's dumps cannot be read.
+    #[error("not counted: callgrind's dump cannot be read: {0}")]
+    UnreadableDump(#[source] FormatError),
+    /// The dumps were read and give no count.
+    #[error("not counted: {0}")]
+    NotCounted(#[source] NotCounted),
+    /// A counting process of the baseline build, and none was prepared.
+    #[error("instructions not counted: no baseline build was prepared")]
+    NoBaselineBuild,
+    /// No folder for a counting process's dumps.
+    #[error("instructions not counted: no folder for callgrind's dumps: {0}")]
+    NoDumpFolder(#[source] io::Error),
+    /// A counting process could not be started, or stopped answering, as the harness says.
+    #[error("instructions not counted: {0}")]
+    Process(#[source] Box<HarnessError>),
+    /// A count outlived its limit, and its process was killed.
+    #[error(
+        "instructions not counted: counting took longer than {:.0} s under callgrind, and was stopped",
+        .0.as_secs_f64()
+    )]
+    TimedOut(Duration),
+    /// One counting process of a pair judged on instruction counts failed: `which` of them
+    /// (`counting process`, `fresh counting process`), numbered from 1.
+    #[error("{which} {process}: {problem}")]
+    InProcess {
+        which: &'static str,
+        process: usize,
+        #[source]
+        problem: Box<CountingError>,
+    },
+}
+
+impl CountingError {
+    /// `problem`, of `which` counting process (`counting process`, `fresh counting process`),
+    /// numbered from 1.
+    pub(crate) fn in_process(which: &'static str, process: usize, problem: CountingError) -> CountingError {
+        CountingError::InProcess { which, process, problem: Box::new(problem) }
     }
 }
 

@@ -5,8 +5,8 @@
 //! measured is judged by the caller.
 
 use super::client::measure_in_worker;
-use super::counting::{Counter, Counts};
-use super::error::HarnessError;
+use super::counting::{CountIn, Counter};
+use super::error::{CountingError, HarnessError};
 use super::plan::{ProcessPlan, TrialPlan};
 use crate::decide::{Role, signal};
 use crate::seeds;
@@ -40,27 +40,29 @@ pub(crate) fn counted_series(
     count: usize,
 ) -> Result<Option<Vec<Measured>>, HarnessError> {
     let seed = plan.settings.seed;
-    let Some(first) = counter.measure(plan, seed, Counts::InRun).map_err(HarnessError::Uncounted)? else {
+    let Some(first) = counter.measure(plan, seed, CountIn::Run).map_err(HarnessError::Uncounted)? else {
         return Ok(None);
     };
     let mut all = vec![first];
     for process in 1..count {
-        let measured = counter.measure(plan, seeds::nth(seed, process), Counts::Fresh).and_then(|m| m.ok_or_else(gone));
-        all.push(measured.map_err(|why| HarnessError::Uncounted(format!("counting process {}: {why}", process + 1)))?);
+        let measured =
+            counter.measure(plan, seeds::nth(seed, process), CountIn::Fresh).and_then(|m| m.ok_or_else(gone));
+        let numbered = |why| HarnessError::Uncounted(CountingError::in_process("counting process", process + 1, why));
+        all.push(measured.map_err(numbered)?);
     }
     Ok(Some(all))
 }
 
 /// Why a count of a comparison the baseline build had a moment ago found none there.
-fn gone() -> String {
-    "the baseline build no longer has the comparison".to_owned()
+fn gone() -> CountingError {
+    CountingError::GoneFromBaseline
 }
 
 /// Fresh process `process` of a confirmation of `first`'s signal ([`crate::decide::Confirming`]):
 /// the pilot (0) and every tested process after it measure `share` of the budget (the plan's,
 /// [`crate::decide::sized_share`]) with the `process`-th seed drawn from `seed`; it gives what it
-/// measured and the wall time it took. A process that fails fails the confirmation, with what the first round
-/// said.
+/// measured and the wall time it took. A process that fails fails the confirmation, with what the
+/// first round said.
 pub(crate) fn confirming(
     plan: &TrialPlan<'_>,
     first: &Report,
@@ -92,8 +94,11 @@ pub(crate) fn counted_confirming(
     process: usize,
 ) -> Result<(Measured, Duration), HarnessError> {
     timed(|| {
-        let measured = counter.measure(plan, seeds::nth(seed, process), Counts::Fresh).and_then(|m| m.ok_or_else(gone));
-        measured.map_err(|why| HarnessError::Uncounted(format!("fresh counting process {}: {why}", process + 1)))
+        let measured =
+            counter.measure(plan, seeds::nth(seed, process), CountIn::Fresh).and_then(|m| m.ok_or_else(gone));
+        measured.map_err(|why| {
+            HarnessError::Uncounted(CountingError::in_process("fresh counting process", process + 1, why))
+        })
     })
 }
 

@@ -52,35 +52,22 @@ pub(crate) enum Request {
     /// placement copy once uncounted (its warm-up; with instrumentation off where `costly_warm_up`
     /// says a first call costs more than switching it), then `rounds` times in a batch of each
     /// of `sizes` calls, round `r` with the inputs of `crate::seeds::nth(seed, r)`, each batch
-    /// dumped under the label `crate::instructions::counts::label(id + r, loop, calls)`. Only a
+    /// dumped under the label `crate::instructions::per_call::label(id + r, loop, calls)`. Only a
     /// child running under callgrind can.
     Count {
         test: String,
         id: u64,
         sizes: [u64; 2],
         seed: u64,
-        /// One when not given: a request of a build that counted one round only.
-        #[serde(default = "one_round")]
         rounds: u64,
-        /// Whether the warm-up runs with instrumentation off; so when not given, as a build did
-        /// that always switched it.
-        #[serde(default = "costly")]
+        /// Whether the warm-up runs with instrumentation off.
         costly_warm_up: bool,
         /// Whether only the candidate's two loops are counted: against a git revision each build
         /// counts its own candidate, and its baseline loops call that candidate too.
-        #[serde(default)]
         candidate_only: bool,
     },
     /// End the process.
     Quit,
-}
-
-fn one_round() -> u64 {
-    1
-}
-
-fn costly() -> bool {
-    true
 }
 
 /// What a child answers, one JSON object a line after [`PREFIX`].
@@ -225,9 +212,6 @@ mod tests {
             text,
             r#"{"request":"count","test":"perf::a_vs_b","id":3,"sizes":[1,2],"seed":9,"rounds":8,"costly_warm_up":false,"candidate_only":true}"#
         );
-        let older = r#"{"request":"count","test":"perf::a_vs_b","id":3,"sizes":[1,2],"seed":9}"#;
-        let read = serde_json::from_str::<Request>(older).ok();
-        assert_eq!(read, Some(count(1, true, false)), "one round, warmed up uninstrumented, all loops, when not given");
         let count = count(8, false, true);
         for request in [run, measure, count, Request::Quit] {
             let mut line = Vec::new();

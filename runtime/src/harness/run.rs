@@ -2,7 +2,7 @@
 
 use super::build::BuildInfo;
 use super::console::{
-    Counts, annotation_lines, file_lines, measuring, print_failures, print_header, print_ignored, print_result_line,
+    Tally, annotation_lines, file_lines, measuring, print_failures, print_header, print_ignored, print_result_line,
     print_summary, print_trial, print_warning,
 };
 use super::counting::{Build, Counter};
@@ -71,8 +71,8 @@ pub fn main(build: BuildInfo) -> ExitCode {
         return ExitCode::from(2);
     }
     let counter = Arc::new(Counter::new(settings.instructions, settings.debug));
-    if let Err(line) = counter.prepare() {
-        eprintln!("error: {line}");
+    if let Err(error) = counter.prepare(selects(&args, &comparisons, &settings, counted)) {
+        eprintln!("error: {error}");
         return ExitCode::from(2);
     }
     let (prepared, environment) = before_measuring(&args, &comparisons, &settings, &build, &counter);
@@ -332,7 +332,7 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
     let started = Instant::now();
     let all = listed_trials(comparisons, &session.settings);
     let selected: Vec<usize> = (0..all.len()).filter(|&i| !args.is_filtered_out(&all[i])).collect();
-    let mut counts = Counts { filtered_out: all.len() - selected.len(), ..Counts::default() };
+    let mut tally = Tally { filtered_out: all.len() - selected.len(), ..Tally::default() };
     let terse = args.quiet || args.format == Some(FormatSetting::Terse);
     print_header(selected.len());
     if !selected.is_empty() {
@@ -348,7 +348,7 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
     for &index in &selected {
         let (name, comparison) = &comparisons[index];
         if args.is_ignored(&all[index]) {
-            counts.ignored += 1;
+            tally.ignored += 1;
             print_ignored(name, terse);
             if !terse && without_revision(*comparison, &session.settings) {
                 anstream::println!("    {}", super::revision::how_to_run());
@@ -361,9 +361,9 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
         };
         session.counter.news().iter().for_each(|line| print_warning(line));
         if record.passed() {
-            counts.passed += 1;
+            tally.passed += 1;
         } else {
-            counts.failed += 1;
+            tally.failed += 1;
         }
         print_trial(&record, terse, session.settings.debug, session.settings.detail());
         records.push(record);
@@ -372,13 +372,13 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
         anstream::println!();
     }
     print_failures(&records);
-    print_result_line(counts, started.elapsed());
+    print_result_line(tally, started.elapsed());
     let (written, complete) = session.write_files(&records);
     print_summary(&records, &written, session.settings.debug, session.settings.detail());
     if session.settings.annotates() {
         annotation_lines(&records).iter().for_each(|line| anstream::println!("{line}"));
     }
-    exit_code(counts.failed > 0, complete)
+    exit_code(tally.failed > 0, complete)
 }
 
 #[cfg(test)]

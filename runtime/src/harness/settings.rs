@@ -56,7 +56,7 @@ pub(crate) struct Settings {
     pub optimised: Option<PathBuf>,
     /// `RTCOMPARE_INSTRUCTIONS`: whether each comparison's instructions per call are counted
     /// under callgrind beside its time (default: where valgrind is found).
-    pub instructions: Instructions,
+    pub instructions: CountingMode,
     /// `RTCOMPARE_ANNOTATIONS`: on GitHub Actions, annotate each failed test and each
     /// unconfirmed difference at its `#[compare]` line (default on; `0` turns it off).
     pub annotations: bool,
@@ -64,7 +64,7 @@ pub(crate) struct Settings {
 
 /// `RTCOMPARE_INSTRUCTIONS`: whether instructions are counted beside time.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum Instructions {
+pub(crate) enum CountingMode {
     /// `auto` (the default): counted where valgrind is found and the platform has callgrind's
     /// requests; elsewhere one line per run says why, and nothing else changes.
     #[default]
@@ -121,7 +121,7 @@ impl Default for Settings {
             baseline: None,
             child: None,
             optimised: None,
-            instructions: Instructions::Auto,
+            instructions: CountingMode::Auto,
         }
     }
 }
@@ -265,9 +265,9 @@ impl Settings {
             }
             "RTCOMPARE_INSTRUCTIONS" => {
                 self.instructions = match value.trim() {
-                    "auto" => Instructions::Auto,
-                    "off" | "0" => Instructions::Off,
-                    "callgrind" => Instructions::Required,
+                    "auto" => CountingMode::Auto,
+                    "off" | "0" => CountingMode::Off,
+                    "callgrind" => CountingMode::Required,
                     _ => {
                         return Err(Problem::from(
                             "expected auto (count under callgrind where valgrind is found), off (never count) or \
@@ -387,9 +387,9 @@ mod tests {
         assert_eq!(Settings::from_vars(vars(&[("RTCOMPARE_LAYOUT", " fixed ")])).unwrap().layout, Layout::Fixed);
         assert!(!Settings::from_vars(vars(&[("RTCOMPARE_DEBUG", "0")])).unwrap().debug);
         assert!(!Settings::default().debug);
-        assert_eq!(s.instructions, Instructions::Required);
-        assert_eq!(Settings::default().instructions, Instructions::Auto);
-        for (value, mode) in [("auto", Instructions::Auto), (" off ", Instructions::Off), ("0", Instructions::Off)] {
+        assert_eq!(s.instructions, CountingMode::Required);
+        assert_eq!(Settings::default().instructions, CountingMode::Auto);
+        for (value, mode) in [("auto", CountingMode::Auto), (" off ", CountingMode::Off), ("0", CountingMode::Off)] {
             let read = Settings::from_vars(vars(&[("RTCOMPARE_INSTRUCTIONS", value)])).map(|s| s.instructions);
             assert_eq!(read, Ok(mode), "{value:?}");
         }

@@ -1,8 +1,8 @@
 //! Measuring one test: a comparison at one size, its confirmation in fresh processes, and the
 //! pass/fail decision, made once here. A pair judged on instruction counts takes the same path,
-//! each of its processes a count under callgrind (`counting.rs`).
+//! each of its processes a count under callgrind (`counting/`).
 
-use super::counting::{Counter, Counting};
+use super::counting::{BesideTime, Counter};
 use super::error::HarnessError;
 use super::fresh;
 use super::plan::TrialPlan;
@@ -83,8 +83,8 @@ fn judged_trial(
     // A pair judged on its counts has no time verdict to count beside.
     let beside = if on_counts { None } else { counter.count(&plan, &judgement) };
     let (instructions, not_counted) = match beside {
-        Some(Counting::Counted(counts)) => (Some(counts), None),
-        Some(Counting::NotCounted(why)) => (None, Some(why)),
+        Some(BesideTime::Counted(counts)) => (Some(counts), None),
+        Some(BesideTime::NotCounted(why)) => (None, Some(why)),
         None => (None, None),
     };
     let fails = failure(&judgement, comparison.registration.settings.expect);

@@ -6,11 +6,11 @@
 //! | switching collection on and off around a batch, labelling its dump | `requests` |
 //! | finding valgrind, its command line, why a counting process failed | `valgrind` |
 //! | reading a dump: every function's exclusive and inclusive cost | `profile` |
-//! | counts per call, the change, the twins, the agreement with time, the functions that moved | `counts` |
+//! | counts per call, the change, the twins, the functions that moved | `per_call` |
 //!
 //! How the harness is to use them is planned in `docs/instructions.md`.
 
-pub(crate) mod counts;
+pub(crate) mod per_call;
 pub(crate) mod profile;
 pub(crate) mod requests;
 pub(crate) mod valgrind;

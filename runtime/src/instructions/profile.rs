@@ -22,7 +22,7 @@
 //! whole cycle, as KCachegrind shows a cycle, and is marked [`Function::in_cycle`].
 
 use std::collections::BTreeMap;
-use std::fmt;
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// One callgrind dump: its events, totals and every function's cost.
@@ -49,25 +49,92 @@ pub(crate) struct Function {
     pub(crate) in_cycle: bool,
 }
 
-/// A line callgrind would not have written, by its line number (from 1).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A line callgrind would not have written, by its line number (from 1), or a dump that could
+/// not be read at all.
+#[derive(Debug, thiserror::Error)]
+#[error("{}{reason}", where_it_is(.file.as_deref(), *.line))]
 pub(crate) struct FormatError {
     /// The file, when the text came from one.
     pub(crate) file: Option<PathBuf>,
     /// The line number, from 1; 0 when the file as a whole could not be read.
     pub(crate) line: usize,
     /// What is wrong with it.
-    pub(crate) reason: String,
+    pub(crate) reason: Malformed,
 }
 
-impl fmt::Display for FormatError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.file, self.line) {
-            (Some(file), 0) => write!(f, "{}: {}", file.display(), self.reason),
-            (Some(file), line) => write!(f, "{}:{line}: {}", file.display(), self.reason),
-            (None, line) => write!(f, "line {line}: {}", self.reason),
-        }
+/// `file:line: `, `file: ` when the whole file is meant, or `line n: ` for text from no file.
+fn where_it_is(file: Option<&Path>, line: usize) -> String {
+    match (file, line) {
+        (Some(file), 0) => format!("{}: ", file.display()),
+        (Some(file), line) => format!("{}:{line}: ", file.display()),
+        (None, line) => format!("line {line}: "),
     }
+}
+
+/// What is wrong with a dump: a line callgrind would not have written, or a file or folder that
+/// cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum Malformed {
+    /// The dump file cannot be read.
+    #[error("cannot read it: {0}")]
+    Unreadable(#[source] io::Error),
+    /// The dump folder cannot be listed.
+    #[error("cannot list the folder: {0}")]
+    Unlisted(#[source] io::Error),
+    /// A line after `calls=` that is not its cost line.
+    #[error("a calls= line must be followed by its cost line, not `{0}`")]
+    CallsWithoutCost(String),
+    /// The file ends right after a `calls=` line.
+    #[error("the file ends after a calls= line, without its cost line")]
+    EndsAfterCalls,
+    /// A line of no kind callgrind writes.
+    #[error("`{0}` is neither a cost line, a name nor a header line")]
+    UnknownLine(String),
+    /// A second `events:` line.
+    #[error("a second `events:` line: the file holds several parts, and rtcompare reads one dump per file")]
+    SecondEvents,
+    /// `events:` with nothing after it.
+    #[error("`events:` names no event")]
+    NoEvent,
+    /// `positions:` with nothing after it.
+    #[error("`positions:` names no position")]
+    NoPosition,
+    /// No `events:` line at all.
+    #[error("no `events:` line: not a callgrind output file")]
+    NoEventsLine,
+    /// `calls=` with no `cfn=` before it.
+    #[error("a calls= line with no cfn= before it")]
+    CallsWithoutCallee,
+    /// `calls=` before any `fn=`.
+    #[error("a calls= line before any fn=")]
+    CallsBeforeFunction,
+    /// A position key callgrind does not write.
+    #[error("`{0}=` is not a position callgrind writes")]
+    UnknownPosition(String),
+    /// A compressed name whose id is not closed.
+    #[error("`{0}`: a compressed name's id has no `)`")]
+    UnclosedId(String),
+    /// A compressed name whose id is not a number.
+    #[error("`{value}`: `{id}` is not a number")]
+    BadId { value: String, id: String },
+    /// A compressed id used before a name was given it.
+    #[error("function id ({0}) is used before it is defined")]
+    UndefinedId(u64),
+    /// A cost line before the `events:` line.
+    #[error("a cost line before the `events:` line")]
+    CostBeforeEvents,
+    /// A cost line before any `fn=`.
+    #[error("a cost line before any fn=")]
+    CostBeforeFunction,
+    /// A cost line with fewer positions than `positions:` names.
+    #[error("`{line}` has fewer than {positions} positions")]
+    FewPositions { line: String, positions: usize },
+    /// A cost line with more costs than there are events.
+    #[error("`{line}` has {costs} costs for {events} events")]
+    TooManyCosts { line: String, costs: usize, events: usize },
+    /// A cost that is not a number.
+    #[error("`{0}` is not a count")]
+    NotACount(String),
 }
 
 impl Profile {
@@ -111,7 +178,7 @@ impl Profile {
         let text = std::fs::read_to_string(path).map_err(|e| FormatError {
             file: Some(path.to_path_buf()),
             line: 0,
-            reason: format!("cannot read it: {e}"),
+            reason: Malformed::Unreadable(e),
         })?;
         Profile::parse(&text).map_err(|e| FormatError { file: Some(path.to_path_buf()), ..e })
     }
@@ -121,11 +188,8 @@ impl Profile {
 /// order callgrind wrote them. The file without a number is left out: callgrind creates it empty
 /// when it starts (to see that it can write there) and fills it only when the program ends.
 pub(crate) fn read_dumps(dir: &Path) -> Result<Vec<Profile>, FormatError> {
-    let unreadable = |e: std::io::Error| FormatError {
-        file: Some(dir.to_path_buf()),
-        line: 0,
-        reason: format!("cannot list the folder: {e}"),
-    };
+    let unreadable =
+        |e: io::Error| FormatError { file: Some(dir.to_path_buf()), line: 0, reason: Malformed::Unlisted(e) };
     let mut dumps = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(unreadable)? {
         let path = entry.map_err(unreadable)?.path();
@@ -168,7 +232,7 @@ struct Raw {
 }
 
 impl Reader {
-    fn line(&mut self, line: &str) -> Result<(), String> {
+    fn line(&mut self, line: &str) -> Result<(), Malformed> {
         let line = line.trim_end();
         if line.is_empty() || line.starts_with('#') {
             return Ok(());
@@ -177,7 +241,7 @@ impl Reader {
             return self.cost_line(line);
         }
         if self.call_pending.is_some() {
-            return Err(format!("a calls= line must be followed by its cost line, not `{line}`"));
+            return Err(Malformed::CallsWithoutCost(line.to_owned()));
         }
         if let Some((key, value)) = line.split_once('=')
             && !key.contains(':')
@@ -187,28 +251,25 @@ impl Reader {
         if let Some((key, value)) = line.split_once(':') {
             return self.header(key, value.trim());
         }
-        Err(format!("`{line}` is neither a cost line, a name nor a header line"))
+        Err(Malformed::UnknownLine(line.to_owned()))
     }
 
-    fn header(&mut self, key: &str, value: &str) -> Result<(), String> {
+    fn header(&mut self, key: &str, value: &str) -> Result<(), Malformed> {
         match key {
             "events" => {
                 if self.events.is_some() {
-                    return Err(
-                        "a second `events:` line: the file holds several parts, and rtcompare reads one dump per file"
-                            .into(),
-                    );
+                    return Err(Malformed::SecondEvents);
                 }
                 let events: Vec<String> = value.split_whitespace().map(str::to_owned).collect();
                 if events.is_empty() {
-                    return Err("`events:` names no event".into());
+                    return Err(Malformed::NoEvent);
                 }
                 self.events = Some(events);
             }
             "positions" => {
                 let positions = value.split_whitespace().count();
                 if positions == 0 {
-                    return Err("`positions:` names no position".into());
+                    return Err(Malformed::NoPosition);
                 }
                 self.positions = positions;
             }
@@ -225,7 +286,7 @@ impl Reader {
         Ok(())
     }
 
-    fn position(&mut self, key: &str, value: &str) -> Result<(), String> {
+    fn position(&mut self, key: &str, value: &str) -> Result<(), Malformed> {
         match key {
             "fn" => {
                 self.current = Some(self.name(value)?);
@@ -234,53 +295,49 @@ impl Reader {
             "cfn" => self.callee = Some(self.name(value)?),
             "calls" => {
                 let Some(callee) = self.callee.clone() else {
-                    return Err("a calls= line with no cfn= before it".into());
+                    return Err(Malformed::CallsWithoutCallee);
                 };
                 if self.current.is_none() {
-                    return Err("a calls= line before any fn=".into());
+                    return Err(Malformed::CallsBeforeFunction);
                 }
                 self.call_pending = Some(callee);
             }
             // Files, objects and jumps do not change whose cost a line is.
             "ob" | "fl" | "fi" | "fe" | "cob" | "cfi" | "cfl" | "jump" | "jcnd" | "jfi" | "jfn" => {}
-            _ => return Err(format!("`{key}=` is not a position callgrind writes")),
+            _ => return Err(Malformed::UnknownPosition(key.to_owned())),
         }
         Ok(())
     }
 
     /// A function's name from `(id) name`, `(id)` or `name`.
-    fn name(&mut self, value: &str) -> Result<String, String> {
+    fn name(&mut self, value: &str) -> Result<String, Malformed> {
         let value = value.trim();
         let Some(rest) = value.strip_prefix('(').filter(|r| r.starts_with(|c: char| c.is_ascii_digit())) else {
             return Ok(without_recursion_depth(value).to_owned());
         };
-        let (id, name) = rest.split_once(')').ok_or_else(|| format!("`{value}`: a compressed name's id has no `)`"))?;
-        let id: u64 = id.parse().map_err(|_| format!("`{value}`: `{id}` is not a number"))?;
+        let (id, name) = rest.split_once(')').ok_or_else(|| Malformed::UnclosedId(value.to_owned()))?;
+        let id: u64 = id.parse().map_err(|_| Malformed::BadId { value: value.to_owned(), id: id.to_owned() })?;
         let name = name.trim();
         if name.is_empty() {
-            return self
-                .names
-                .get(&id)
-                .cloned()
-                .ok_or_else(|| format!("function id ({id}) is used before it is defined"));
+            return self.names.get(&id).cloned().ok_or(Malformed::UndefinedId(id));
         }
         let name = without_recursion_depth(name).to_owned();
         self.names.insert(id, name.clone());
         Ok(name)
     }
 
-    fn cost_line(&mut self, line: &str) -> Result<(), String> {
-        let width = self.events.as_ref().ok_or("a cost line before the `events:` line")?.len();
+    fn cost_line(&mut self, line: &str) -> Result<(), Malformed> {
+        let width = self.events.as_ref().ok_or(Malformed::CostBeforeEvents)?.len();
         let positions = self.positions.max(1);
         let mut fields = line.split_whitespace();
         if fields.by_ref().take(positions).count() < positions {
-            return Err(format!("`{line}` has fewer than {positions} positions"));
+            return Err(Malformed::FewPositions { line: line.to_owned(), positions });
         }
         let costs = numbers(fields)?;
         if costs.len() > width {
-            return Err(format!("`{line}` has {} costs for {width} events", costs.len()));
+            return Err(Malformed::TooManyCosts { line: line.to_owned(), costs: costs.len(), events: width });
         }
-        let current = self.current.clone().ok_or("a cost line before any fn=")?;
+        let current = self.current.clone().ok_or(Malformed::CostBeforeFunction)?;
         let raw = self.body.entry(current).or_default();
         let target = match self.call_pending.take() {
             Some(callee) => raw.calls.entry(callee).or_default(),
@@ -290,11 +347,11 @@ impl Reader {
         Ok(())
     }
 
-    fn finish(self) -> Result<Profile, String> {
+    fn finish(self) -> Result<Profile, Malformed> {
         if self.call_pending.is_some() {
-            return Err("the file ends after a calls= line, without its cost line".into());
+            return Err(Malformed::EndsAfterCalls);
         }
-        let events = self.events.ok_or("no `events:` line: not a callgrind output file")?;
+        let events = self.events.ok_or(Malformed::NoEventsLine)?;
         let width = events.len();
         let mut raw = self.body;
         // A function that is only ever called (its own lines all outside the counted region)
@@ -331,14 +388,14 @@ fn without_recursion_depth(name: &str) -> &str {
     }
 }
 
-fn numbers<'a>(fields: impl Iterator<Item = &'a str>) -> Result<Vec<u64>, String> {
+fn numbers<'a>(fields: impl Iterator<Item = &'a str>) -> Result<Vec<u64>, Malformed> {
     fields
         .map(|field| {
             let parsed = match field.strip_prefix("0x") {
                 Some(hex) => u64::from_str_radix(hex, 16),
                 None => field.parse(),
             };
-            parsed.map_err(|_| format!("`{field}` is not a count"))
+            parsed.map_err(|_| Malformed::NotACount(field.to_owned()))
         })
         .collect()
 }
@@ -482,7 +539,7 @@ mod tests {
         assert_eq!(costs(&profile, "helper"), (vec![30], vec![30]));
         let undefined = Profile::parse("events: Ir\nfn=(7)\n1 1\n").unwrap_err();
         assert_eq!(undefined.line, 2);
-        assert!(undefined.reason.contains("id (7) is used before it is defined"), "{undefined}");
+        assert!(undefined.reason.to_string().contains("id (7) is used before it is defined"), "{undefined}");
     }
 
     #[test]
@@ -570,7 +627,7 @@ mod tests {
         for (text, line, reason) in cases {
             let error = Profile::parse(text).expect_err(text);
             assert_eq!(error.line, line, "{text:?}: {error}");
-            assert!(error.reason.contains(reason), "{text:?}: {error}");
+            assert!(error.reason.to_string().contains(reason), "{text:?}: {error}");
         }
     }
 

@@ -11,12 +11,13 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use super::counts::{self, Counted, Routines, counted, label};
+use super::per_call::{counted, label};
 use super::profile::{Profile, read_dumps};
 use super::requests;
 use super::valgrind::{self, Failure, LOG_FILE, Valgrind};
 use crate::child::{Watchdog, Watched};
 use crate::scratch::ScratchDir;
+use rtcompare_judge::counts::{self, Counted, Routines};
 use std::io::Write;
 
 /// The batch sizes: two give the count per call, the third checks that counts are linear.

@@ -81,6 +81,8 @@ impl fmt::Display for Failure {
     }
 }
 
+impl std::error::Error for Failure {}
+
 /// Whether this platform has client requests, as [`Failure::Unsupported`] if not.
 pub(crate) fn supported() -> Result<(), Failure> {
     if cfg!(all(target_arch = "x86_64", target_os = "linux")) {

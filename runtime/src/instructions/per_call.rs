@@ -1,6 +1,7 @@
-//! From callgrind's dumps to a comparison's counts, pure: the count per call from two batch
-//! sizes, the change between the arms and the functions whose counts moved most. What a record
-//! keeps of them, and how they read beside the time verdict, is the judging crate's `counts`.
+//! From callgrind's dumps to a comparison's counts per call, pure: the count per call from two
+//! batch sizes, the change between the arms and the functions whose counts moved most. What a
+//! record keeps of them ([`Counted`]), and how they read beside the time verdict, is the judging
+//! crate's `counts`.
 //!
 //! Under callgrind a batch of `n` calls counts exactly `n · per_call + fixed` instructions (the
 //! loop around the calls and the requests that switch collection on and off are the fixed part):
@@ -9,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-pub(crate) use rtcompare_judge::counts::*;
+use rtcompare_judge::counts::{Counted, FunctionChange, Routines, stable};
 
 use super::profile::Profile;
 
@@ -62,6 +63,8 @@ impl fmt::Display for NotCounted {
         }
     }
 }
+
+impl std::error::Error for NotCounted {}
 
 /// Splits two batches' counts into per call and fixed (in either order).
 pub(crate) fn linear(a: Batch, b: Batch) -> Result<Linear, NotCounted> {
@@ -217,6 +220,7 @@ mod tests {
     use super::*;
     use crate::Dprng;
     use crate::stats::Outcome;
+    use rtcompare_judge::counts::{Agreement, agreement};
 
     fn batch(calls: u64, instructions: u64) -> Batch {
         Batch { calls, instructions }
