@@ -45,7 +45,7 @@ impl Default for ValidationOptions {
 /// report has one per arm ([`Validations`](crate::verdict::Validations)).
 ///
 /// ```
-/// use rtcompare_runtime::{Arm, Options, compare};
+/// use rtcompare::{Arm, Options, compare};
 /// use std::time::Duration;
 /// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
 /// let report = compare(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
@@ -84,8 +84,8 @@ impl Validation {
     /// False when the floor is unknown (NaN).
     ///
     /// ```
-    /// use rtcompare_runtime::report::Validation;
-    /// use rtcompare_runtime::stats::Resampling;
+    /// use rtcompare_judge::validate::Validation;
+    /// use rtcompare::stats::Resampling;
     /// let v = Validation {
     ///     apparent_difference: 0.004, noise_floor: 0.01, tie_rate: 0.0, drift_rate: 0.0,
     ///     autocorrelation: 0.1, false_signal_rate: 0.0, scheme: Resampling::Iid,
@@ -137,7 +137,7 @@ pub fn twin_difference(primary: &[f64], twin: &[f64]) -> f64 {
 /// by hand has one, and its report none of these.
 ///
 /// ```
-/// use rtcompare_runtime::report::PlacementSpread;
+/// use rtcompare_judge::validate::PlacementSpread;
 /// let p = PlacementSpread { medians: vec![100.0, 100.0, 108.0, 100.0], spread: 0.08, noise: 0.005 };
 /// assert!(p.exceeds(0.04) && !p.exceeds(0.1));
 /// ```
@@ -158,7 +158,7 @@ impl PlacementSpread {
     /// reaches that by chance).
     ///
     /// ```
-    /// use rtcompare_runtime::report::PlacementSpread;
+    /// use rtcompare_judge::validate::PlacementSpread;
     /// // 5 % apart, but within four of the copies' standard errors: noise, not placement.
     /// let noisy = PlacementSpread { medians: vec![100.0, 105.0], spread: 0.05, noise: 0.02 };
     /// assert!(!noisy.exceeds(0.04));

@@ -2,16 +2,18 @@
 //! seen, what it means, what to do), its one line in the short block, and the run's one line on
 //! placement.
 
-use crate::caveats::beyond_doubt;
-use crate::stats::Outcome;
 use crate::units::{change_interval, change_pct, format_ns, level_pct, pct, signed_pct};
-use crate::verdict::{ArmRole, Caveat, DriftSeries, Ending, Judgement, Report, RoundFigures, Settle, WarningKind};
+use rtcompare_judge::caveats::beyond_doubt;
+use rtcompare_judge::stats::Outcome;
+use rtcompare_judge::verdict::{
+    ArmRole, Caveat, DriftSeries, Ending, Judgement, Report, RoundFigures, Settle, WarningKind,
+};
 
 /// The sentence of `caveat`, one of `report`'s, with the arms' names taken from `report`.
 ///
 /// ```
-/// use rtcompare_runtime::report::sentence;
-/// use rtcompare_runtime::{Arm, Caveat, Options, compare};
+/// use rtcompare::report::sentence;
+/// use rtcompare::{Arm, Caveat, Options, compare};
 /// use std::time::Duration;
 /// let options = Options { budget: Duration::from_millis(20), ..Options::default() };
 /// let report = compare(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);

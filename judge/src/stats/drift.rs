@@ -11,7 +11,8 @@ use super::quantile::median;
 /// when a run without any trend would show one at least this strong in 5 % of cases.
 ///
 /// ```
-/// use rtcompare_runtime::stats::{DRIFT_ALPHA, detect_drift};
+/// use rtcompare::stats::detect_drift;
+/// use rtcompare_judge::stats::DRIFT_ALPHA;
 /// let flat = [1.0, 1.2, 0.9, 1.1, 1.0, 0.95, 1.05, 1.1, 0.9, 1.0, 1.02, 0.98];
 /// assert!(!detect_drift(&flat, DRIFT_ALPHA).drifted);
 /// ```
@@ -24,7 +25,7 @@ const MIN_DRIFT_LEN: usize = 10;
 /// The outcome of a drift test on one series.
 ///
 /// ```
-/// use rtcompare_runtime::stats::detect_drift;
+/// use rtcompare::stats::detect_drift;
 /// let slowing: Vec<f64> = (0..50).map(|i| 100.0 + i as f64).collect();
 /// let drift = detect_drift(&slowing, 0.05);
 /// assert!(drift.drifted && drift.rho > 0.99);
@@ -52,7 +53,7 @@ impl Drift {
     /// values) and infinite when the first half's median is zero.
     ///
     /// ```
-    /// use rtcompare_runtime::stats::Drift;
+    /// use rtcompare_judge::stats::Drift;
     /// let d = Drift {
     ///     rho: 0.5,
     ///     p_value: 0.01,
@@ -83,7 +84,7 @@ impl Drift {
 /// cannot dominate it. It does not see a change that goes up and comes back down.
 ///
 /// ```
-/// use rtcompare_runtime::stats::detect_drift;
+/// use rtcompare::stats::detect_drift;
 /// let steady = [5.0, 6.0, 5.0, 6.0, 5.0, 6.0, 5.0, 6.0, 5.0, 6.0, 5.0, 6.0];
 /// let drift = detect_drift(&steady, 0.05);
 /// assert!(!drift.drifted);

@@ -20,12 +20,12 @@ use super::plan::TrialPlan;
 use super::protocol::Request;
 use super::settings::Instructions as Mode;
 use crate::child::Watchdog;
-use crate::decide::TIME_CAP;
 use crate::instructions::counts::{Counted, Instructions, counted, counted_across};
 use crate::instructions::profile::{Profile, read_dumps};
 use crate::instructions::valgrind::{self, LOG_FILE, Valgrind};
-use crate::measure::{Calibration, Measured, Samples, Series};
-use crate::verdict::Judgement;
+use rtcompare_judge::decide::TIME_CAP;
+use rtcompare_judge::measure::{Calibration, Measured, Samples, Series};
+use rtcompare_judge::verdict::Judgement;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -196,7 +196,7 @@ impl Counter {
         if self.mode == Mode::Off {
             return None;
         }
-        if plan.metric() != crate::Metric::Time {
+        if plan.metric() != rtcompare_judge::Metric::Time {
             return Some(Counting::NotCounted(format!(
                 "instructions are counted beside time, and this pair measures `{}`",
                 plan.metric().as_str()
@@ -442,7 +442,7 @@ fn within_limit(per_call_ns: f64, limit: Duration) -> Result<(), String> {
     Err(format!(
         "not counted: a call takes {}, so counting its {CALLS} calls would take about {:.1} s under callgrind, over \
          this comparison's limit of {:.1} s (its time budget; `time = \"...\"` or RTCOMPARE_TIME raise it)",
-        rtcompare_report::format_value(per_call_ns, crate::Metric::Time),
+        rtcompare_report::format_value(per_call_ns, rtcompare_judge::Metric::Time),
         cost.as_secs_f64(),
         limit.as_secs_f64()
     ))

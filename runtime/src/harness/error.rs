@@ -2,7 +2,7 @@
 //! type, whose message names what failed and, where there is one, the way on.
 
 use crate::child::How;
-use crate::stats::Outcome;
+use rtcompare_judge::stats::Outcome;
 use rtcompare_report::first_round_said;
 use std::fmt;
 use std::io;

@@ -8,9 +8,9 @@ use super::client::measure_in_worker;
 use super::counting::{Counter, Counts};
 use super::error::HarnessError;
 use super::plan::{ProcessPlan, TrialPlan};
-use crate::decide::{FRESH_SHARE, Role, fitting, signal};
-use crate::seeds;
-use crate::{Measured, Outcome, Report};
+use rtcompare_judge::decide::{FRESH_SHARE, Role, fitting, signal};
+use rtcompare_judge::seeds;
+use rtcompare_judge::{Measured, Outcome, Report};
 use std::time::{Duration, Instant};
 
 /// Measures the comparison in `count` fresh processes (or lock-step pairs), one after another,
@@ -56,7 +56,7 @@ fn gone() -> String {
     "the baseline build no longer has the comparison".to_owned()
 }
 
-/// The fresh processes of a confirmation of `first`'s signal, for [`crate::decide::confirm`]:
+/// The fresh processes of a confirmation of `first`'s signal, for [`rtcompare_judge::decide::confirm`]:
 /// process `i` (the pilot first, which runs its whole share: what it costs plans the processes
 /// after it) measures an eighth of the budget ([`FRESH_SHARE`]) with the `i`-th seed drawn from
 /// `seed`, and gives what it measured and the wall time it took. A process that fails fails the
@@ -100,7 +100,7 @@ pub(crate) fn counted_confirmation<'a>(
 }
 
 /// How many fresh processes costing a given time still fit before `deadline`, for
-/// [`crate::decide::confirm`].
+/// [`rtcompare_judge::decide::confirm`].
 pub(crate) fn room_until(deadline: Instant) -> impl FnMut(Duration) -> usize {
     move |each| fitting(left(deadline), each)
 }

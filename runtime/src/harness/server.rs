@@ -11,7 +11,8 @@ use super::trial::panic_text;
 use crate::instructions::counts::{Routines, label};
 use crate::instructions::requests;
 use crate::measure;
-use crate::measure::{Meter, Metric};
+use crate::measure::Meter;
+use rtcompare_judge::measure::Metric;
 use std::collections::BTreeMap;
 use std::ffi::CString;
 use std::hint::black_box;
@@ -137,7 +138,7 @@ fn count(
         }
         requests::start_instrumentation();
         for round in 0..rounds {
-            let seed = crate::seeds::nth(seed, round as usize);
+            let seed = rtcompare_judge::seeds::nth(seed, round as usize);
             for (routine, batch) in loops {
                 for calls in sizes {
                     requests::zero_stats();
@@ -163,7 +164,8 @@ mod tests {
     use crate::harness::plan::ProcessPlan;
     use crate::harness::protocol::{hello, message, write_request};
     use crate::harness::{AttributeSettings, Batches, Registration};
-    use crate::measure::{Layout, Metric};
+    use crate::measure::Layout;
+    use rtcompare_judge::measure::Metric;
     use std::time::Duration;
 
     /// A batch that spins `iters` times, timed; for another metric, its total is its size plus
@@ -226,7 +228,7 @@ mod tests {
             budget: Duration::from_millis(20),
             seed: 3,
             layout: Layout::Fixed,
-            role: crate::decide::Role::Fresh,
+            role: rtcompare_judge::decide::Role::Fresh,
         };
         let requests = [
             run("perf::b_vs_old/10", 1),

@@ -7,12 +7,13 @@ use super::error::HarnessError;
 use super::fresh;
 use super::plan::TrialPlan;
 use super::{Comparison, Expectation, Settings};
-use crate::decide::{Confirmation, PROCESS_LEVEL, Plan, Role, TIME_CAP, conclude, signal, without_room};
-use crate::measure::Metric;
 use crate::measure::counting_allocator_installed;
-use crate::seeds::{self, Purpose};
-use crate::verdict::Judgement;
-use crate::{Outcome, Report, judge_processes, measure_and_judge};
+use crate::measure_and_judge;
+use rtcompare_judge::decide::{Confirmation, PROCESS_LEVEL, Plan, Role, TIME_CAP, conclude, signal, without_room};
+use rtcompare_judge::measure::Metric;
+use rtcompare_judge::seeds::{self, Purpose};
+use rtcompare_judge::verdict::Judgement;
+use rtcompare_judge::{Outcome, Report, judge_processes};
 use rtcompare_report::{Failure, Revision, Test, failure_message, uncounted_message};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
@@ -24,7 +25,7 @@ static MEASURING: Mutex<()> = Mutex::new(());
 /// Measures one comparison (never two at once), confirms a win or a loss in fresh processes,
 /// and decides whether its test passes. `registered` is the number of comparisons registered in
 /// the binary, which sets the confirmation level
-/// ([`confirmation_alpha`](crate::decide::confirmation_alpha)); `progress` draws the progress of
+/// ([`confirmation_alpha`](rtcompare_judge::decide::confirmation_alpha)); `progress` draws the progress of
 /// what this process measures itself.
 pub(crate) fn run_trial(
     comparison: Comparison,
@@ -184,7 +185,7 @@ fn unmeasurable(comparison: Comparison) -> Option<String> {
     })
 }
 
-/// The confirmation: the fresh processes `decision` plans ([`crate::decide::confirm`]), each a
+/// The confirmation: the fresh processes `decision` plans ([`rtcompare_judge::decide::confirm`]), each a
 /// worker or a lock-step pair measuring a share of the budget with a seed of its own, until they
 /// confirm or rule out the first round's signal, or another would end past `deadline`; for a
 /// pair judged on instruction counts, each a counting process of its own, all of them planned
@@ -203,10 +204,17 @@ fn confirm(
         // Room for every planned process, and the pilot before them.
         let room = |_each: Duration| decision.processes + 1;
         let processes = fresh::counted_confirmation(plan, counter, seed);
-        crate::decide::confirm(first, decision, &options, Metric::Instructions, processes, room)
+        rtcompare_judge::decide::confirm(first, decision, &options, Metric::Instructions, processes, room)
     } else {
         let processes = fresh::confirmation(plan, first, seed);
-        crate::decide::confirm(first, decision, &options, plan.metric(), processes, fresh::room_until(deadline))
+        rtcompare_judge::decide::confirm(
+            first,
+            decision,
+            &options,
+            plan.metric(),
+            processes,
+            fresh::room_until(deadline),
+        )
     }
 }
 
