@@ -58,6 +58,7 @@ impl Default for JudgeOptions {
 /// assert_eq!((verdict.outcome, verdict.resolved), (Outcome::Win, true));
 /// assert!(verdict.ratio < 1.0 - verdict.tolerance);
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Verdict {
     /// Win, parity or loss.
@@ -101,6 +102,7 @@ pub struct Verdict {
 /// assert_eq!(report.confidence.len(), 2);
 /// assert!(report.confidence.iter().all(|c| (0.0..=1.0).contains(&c.confidence)));
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ThresholdConfidence {
     /// Relative margin (0.05 = 5 % faster; negative = tolerated slowdown).
@@ -121,6 +123,7 @@ pub struct ThresholdConfidence {
 /// // Arms built by hand have one placement copy.
 /// assert!(validation.candidate_placement.is_none());
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Validations {
     /// The candidate against its twin.
@@ -143,6 +146,7 @@ pub struct Validations {
 /// let drift = &report.drift;
 /// assert!([&drift.candidate, &drift.baseline, &drift.ratio].iter().all(|d| (0.0..=1.0).contains(&d.p_value)));
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DriftTests {
     /// The candidate's per-op values against measurement position.
@@ -178,6 +182,7 @@ fn with_shift<S: serde::Serializer>(drift: &Drift, serializer: S) -> Result<S::O
 /// let report = compare(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
 /// assert_eq!((report.resampling.seed, report.resampling.processes), (42, 1));
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResamplingInfo {
     /// Independent rounds, or contiguous blocks of rounds (of the first process, when pooled).
@@ -199,6 +204,7 @@ pub struct ResamplingInfo {
 /// use rtcompare::WarningKind;
 /// assert!(WarningKind::ALL.contains(&WarningKind::Drift));
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WarningKind {
     /// A series trended across the run.
@@ -300,6 +306,7 @@ impl WarningKind {
 ///     println!("warning[{}]: {}", caveat.kind().as_str(), sentence(caveat, &report));
 /// }
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Caveat {

@@ -196,6 +196,7 @@ impl Estimate {
 /// assert!(boot.estimate.excludes(0.0));
 /// assert_eq!(boot.confidence(0.0), 1.0); // every replicate has the candidate faster
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq)]
 pub struct Bootstrap {
     /// The point estimate and its percentile interval.

@@ -31,6 +31,7 @@ const MIN_DRIFT_LEN: usize = 10;
 /// assert!(drift.drifted && drift.rho > 0.99);
 /// assert!(drift.shift() > 0.2); // the second half is over 20 % slower than the first
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Drift {
     /// Spearman's rank correlation of the values with their position in the run, in [−1, 1]:
@@ -53,14 +54,10 @@ impl Drift {
     /// values) and infinite when the first half's median is zero.
     ///
     /// ```
-    /// use rtcompare_judge::stats::Drift;
-    /// let d = Drift {
-    ///     rho: 0.5,
-    ///     p_value: 0.01,
-    ///     drifted: true,
-    ///     first_half_median: 100.0,
-    ///     second_half_median: 105.0,
-    /// };
+    /// use rtcompare::stats::detect_drift;
+    /// let stepped: Vec<f64> = [[100.0; 10], [105.0; 10]].concat();
+    /// let d = detect_drift(&stepped, 0.05);
+    /// assert_eq!((d.first_half_median, d.second_half_median), (100.0, 105.0));
     /// assert!((d.shift() - 0.05).abs() < 1e-12);
     /// ```
     pub fn shift(&self) -> f64 {

@@ -45,6 +45,7 @@ pub fn median(values: &[f64]) -> f64 {
 /// let s = Summary::of(&[4.0, 1.0, 3.0, 2.0]);
 /// assert_eq!((s.count, s.median, s.mean), (4, 2.5, 2.5));
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Summary {
     /// How many values.
