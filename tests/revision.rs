@@ -175,7 +175,7 @@ fn perf_for(dir: &Path, baseline: Option<&str>, args: &[&str], time: &str) -> Ou
 
 /// Whether a block's verdict is parity, or a first round that a fresh pair of processes did not
 /// confirm: identical code is never a confirmed win or loss, but two processes can land on
-/// unequally loaded cores for one round (`docs/evidence.md`, "Against a git revision").
+/// unequally loaded cores for one round (`bench/revision/evidence.md`, "Against a git revision").
 fn parity_or_unconfirmed(block: &str) -> bool {
     block.lines().any(|line| line.starts_with("    parity (") || line.contains(" (not confirmed): "))
 }

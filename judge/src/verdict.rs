@@ -629,7 +629,7 @@ pub struct Settle {
 }
 
 /// What a confirmation found: the fresh processes' pooled judgement at the look that decided,
-/// and how it ended. `decide::confirm` makes it.
+/// and how it ended. `decide::Confirming` makes it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Confirmation {
     /// The pooled judgement of the fresh processes at the look that decided; its `duration` is

@@ -13,8 +13,10 @@
 //! It builds `bench/detection-fixture` once, measures the true difference of each workload at
 //! each k with a long run, measures the harness's cost around an empty function, then runs the
 //! trials — one run of the fixture binary per trial, `--exact <pair>` — idle, beside a CPU hog
-//! and beside a memory-bandwidth neighbour, and writes `docs/detection.md` and
-//! `docs/detection.json` (or into `--out <dir>`). Every run has `RTCOMPARE_INSTRUCTIONS=off`:
+//! and beside a memory-bandwidth neighbour, and writes its report beside this program, in
+//! `bench/detection/results/` (or into `--out <dir>`): `detection.md` and `detection.json` for the
+//! full plan, `detection-<plan>.md` and `.json` for another (`detection-confirm36.md`), so that a
+//! run reads the previous run of its own plan. Every run has `RTCOMPARE_INSTRUCTIONS=off`:
 //! counting runs after the verdict and changes none, but its valgrind start would add half a
 //! second to each trial's wall time. With `--counting` every trial runs twice, with the variable
 //! `off` and unset, and the report gives the suite's wall time both ways. Nothing here asserts on
@@ -55,7 +57,7 @@ fn main() {
     if let Some(layout) = layout {
         runner::set_layout(layout);
     }
-    let out_dir = out.unwrap_or_else(|| root().join("docs"));
+    let out_dir = out.unwrap_or_else(|| root().join("bench/detection/results"));
     let mut plan = Plan::named(plan.unwrap_or("full")).unwrap_or_else(|message| die(&message));
     if let Some(conditions) = conditions {
         plan.conditions = conditions;
@@ -173,8 +175,9 @@ fn run(plan: &Plan, with_criterion: bool, counting: bool, out_dir: &Path, comman
     let commit = commit_described();
     // The run whose file this one replaces, for the suite-time target's comparison, read now
     // because the new one overwrites it at the end.
+    let stem = file_stem(plan.mode);
     let previous =
-        std::fs::read_to_string(out_dir.join("detection.json")).ok().and_then(|text| report::previous(&text));
+        std::fs::read_to_string(out_dir.join(format!("{stem}.json"))).ok().and_then(|text| report::previous(&text));
     println!("previous run: {previous:?}");
     let binary = runner::build_fixture();
     if counting {
@@ -204,8 +207,14 @@ fn run(plan: &Plan, with_criterion: bool, counting: bool, out_dir: &Path, comman
     let markdown = report::markdown(plan, &context, overhead, &calibration, &cells, &criterion_rows);
     let json = report::json(plan, &context, overhead, &calibration, &cells, &criterion_rows);
     println!("\n{markdown}");
-    write(&out_dir.join("detection.md"), &markdown);
-    write(&out_dir.join("detection.json"), &format!("{json:#}\n"));
+    write(&out_dir.join(format!("{stem}.md")), &markdown);
+    write(&out_dir.join(format!("{stem}.json")), &format!("{json:#}\n"));
+}
+
+/// The name, without extension, of the report a plan writes: `detection` for the full plan,
+/// `detection-<plan>` for another, so that a quick run does not replace the full one.
+fn file_stem(mode: &str) -> String {
+    if mode == "full" { "detection".to_owned() } else { format!("detection-{mode}") }
 }
 
 fn write(path: &Path, text: &str) {
@@ -241,7 +250,8 @@ fn measure_overhead(binary: &Path, scratch: &Path, plan: &Plan) -> Option<Overhe
 /// neighbour changes what some workloads cost relative to each other (memory and allocator-bound
 /// code shares more with it than a register-bound loop). Fresh processes, because some
 /// workloads (the allocating one) differ by a per-process offset of up to ±2 pp, set by the
-/// address layout (`docs/design.md`): more, shorter runs average it better than fewer long ones.
+/// address layout (`docs/design.md` at 498582d, "What limits the rest"): more, shorter runs
+/// average it better than fewer long ones.
 /// The sweeps are interleaved (every workload and k once, then again) so that a minute of
 /// disturbance — another build on the machine — spoils one run of many cells rather than every
 /// run of one cell; a single run per cell was seen off by 0.9 pp that way.
@@ -422,6 +432,13 @@ mod tests {
         assert!(parse_args(&strings(&["--layout", "sometimes"])).is_err());
         assert!(parse_args(&strings(&["--out"])).is_err());
         assert!(parse_args(&strings(&["--quik"])).is_err());
+    }
+
+    #[test]
+    fn names_the_report_after_its_plan() {
+        assert_eq!(file_stem("full"), "detection");
+        assert_eq!(file_stem("confirm36"), "detection-confirm36");
+        assert_eq!(file_stem("quick"), "detection-quick");
     }
 
     #[test]

@@ -67,7 +67,7 @@ pub struct Context {
     pub minutes: f64,
     /// Comparisons registered in the fixture binary: the `m` of its confirmation level.
     pub registered: usize,
-    /// The run this one replaces, read from its `detection.json` before this run overwrites it.
+    /// The run this one replaces, read from its JSON file before this run overwrites it.
     pub previous: Option<Previous>,
     /// With `--counting`, each condition's suite wall time with counting off and at its default.
     pub counting: Vec<Counting>,

@@ -2,19 +2,20 @@
 //! signed-rank test of their log ratios.
 //!
 //! Each fresh process gives its own log ratio `y_j`, the median of its rounds' `ln(cᵢ / bᵢ)`.
-//! The screen's process is left out entirely: it was chosen because it signalled,
-//! and counting it would make the test's level depend on that choice. A first fresh process, the
-//! pilot, measures its whole share (it never stops early) and so shows what a whole process
-//! costs; from that alone it is planned how many fit in the time left
-//! (`K`), and the test is taken **once**, on those `K`, the pilot not among them: it
-//! **confirms** when it puts the centre of the `y_j` beyond `ln(1 + tolerance)` on the signal's
-//! side at the one-sided level `α` ([`confirmation_alpha`]). From the fourth process on, a
-//! futility check may end it early — the reverse test at 10 % puts the centre inside the parity —
-//! which never confirms anything and so cannot raise the error rate. A process that would end
-//! past the time cap is never started, and then no look is taken at all: the confirmation is
-//! inconclusive, never decided on the processes the cap happened to leave. The logic is pure:
-//! processes, and what each cost, come from a closure, so it is tested on synthetic processes
-//! whose truth is known.
+//! The screen's process is left out entirely: it was chosen because it signalled, and counting
+//! it would make the test's level depend on that choice. A first fresh process, the pilot,
+//! measures its whole share (it never stops early) and so shows what a whole process costs;
+//! from that alone it is planned how many fit in the time left (`K`), the pilot not among them.
+//! The test is taken **once**, on those `K`: it **confirms** when it puts the centre of the `y_j`
+//! beyond `ln(1 + tolerance)` on the signal's side at the one-sided level `α`
+//! ([`confirmation_alpha`]). From the fourth process on, a futility check
+//! may end it early — the reverse test at 10 % puts the centre inside the parity — which never
+//! confirms anything and so cannot raise the error rate. A process that would end past the time
+//! cap is never started, and then no look is taken at all: the confirmation is inconclusive,
+//! never decided on the processes the cap happened to leave.
+//!
+//! The logic is pure and stepped ([`Confirming`]): the harness starts each process it asks for
+//! and reads the clock, so it is tested on synthetic processes whose truth is known.
 
 use super::looks::signal;
 use crate::caveats::{established_lean, no_room, unconfirmed};
@@ -89,7 +90,7 @@ const SPARE_COUNTED: usize = 1;
 impl Plan {
     /// The confirmation of a time difference in a binary of `registered` comparisons
     /// ([`confirmation_alpha`]): at most `most` fresh processes (`RTCOMPARE_MAX_PROCESSES`), of
-    /// which the pilot's real cost plans how many fit ([`confirm`]). When `left`, the time the
+    /// which the pilot's real cost plans how many fit ([`Confirming`]). When `left`, the time the
     /// cap still leaves, could not hold the pilot and the fewest processes the test needs even
     /// if each cost only its share of the budget ([`FRESH_SHARE`]) and [`PROCESS_OVERHEAD`], the
     /// plan holds the room there is and is not [decidable](Plan::decidable): no process is
@@ -150,70 +151,155 @@ pub fn fitting(left: Duration, each: Duration) -> usize {
 /// How much longer than the longest so far the next fresh process is allowed to take, when
 /// planning how many fit and before starting each: processes that run their whole share vary
 /// by less than a tenth around the pilot's cost (start-up, a page-cache miss, a busy core;
-/// `docs/evidence.md`), and a cap is only honoured if the process that crosses it is never
-/// started.
+/// `bench/detection/evidence.md`, "More fresh processes in the same cap"), and a cap is only
+/// honoured if the process that crosses it is never started.
 const SLOWER_PROCESS: f64 = 1.1;
 
-/// Confirms the screen's signal ([`signal`]) on fresh processes drawn from `measure`, which is
-/// called with the index of each new process (0, 1, …) and gives what the process measured and
-/// the wall time it cost, or fails; its error is returned as is. `room` says how many processes
-/// of a given cost still fit in the comparison's time ([`TIME_CAP`]). `options` are the pair's
-/// judging options.
+/// A confirmation under way, stepped by its caller: the judging crate says what to measure next
+/// ([`Confirming::next`]) and records what each fresh process measured
+/// ([`Confirming::record`]); the caller — the harness — starts the processes and reads the clock.
+/// Nothing here calls back, so one loop in the harness drives a confirmation as one loop drives
+/// a collection, and the rule is tested on synthetic processes whose truth is known.
 ///
 /// The first process is a **pilot**: what it costs — start-up, calibration, its share of the
 /// budget — plans how many processes the test is taken on (`K`, at most `plan.processes`), and
 /// it is not among them, so the number of processes tested depends on nothing they measure.
 /// With room for fewer than the test needs ([`Plan::fewest`]) no more are started. Before each
-/// of the `K`, `room` is asked again; when one more no longer fits, the confirmation ends
+/// of the `K`, the time left is asked again; when one more no longer fits, the confirmation ends
 /// without a look.
-pub fn confirm<E>(
-    first: &Report,
-    plan: &Plan,
-    options: &JudgeOptions,
+///
+/// ```
+/// use rtcompare_judge::decide::{Confirming, Plan, Step};
+/// use rtcompare_judge::measure::Metric;
+/// use rtcompare_judge::{JudgeOptions, Report};
+/// use std::time::Duration;
+///
+/// fn drive(first: &Report, plan: &Plan, measure: impl Fn(usize) -> rtcompare_judge::measure::Measured) -> bool {
+///     let mut confirming = Confirming::start(first, plan, &JudgeOptions::default(), Metric::Time);
+///     loop {
+///         match confirming.next(Duration::MAX) {
+///             Step::Measure(process) => confirming.record(measure(process), Duration::from_millis(40)),
+///             Step::Done(found) => return found.confirmed,
+///         }
+///     }
+/// }
+/// ```
+#[derive(Debug)]
+pub struct Confirming {
+    side: Outcome,
+    plan: Plan,
+    options: JudgeOptions,
     metric: Metric,
-    mut measure: impl FnMut(usize) -> Result<(Measured, Duration), E>,
-    mut room: impl FnMut(Duration) -> usize,
-) -> Result<Confirmation, E> {
-    // A screen with nothing to confirm is taken as a parity to repeat.
-    let side = signal(first).unwrap_or(Outcome::Parity);
-    let (pilot, cost) = measure(0)?;
-    let (mut longest, mut spent) = (cost, cost);
-    let planned = plan.processes.min(room(longest.mul_f64(SLOWER_PROCESS)));
-    if planned < plan.fewest() {
-        let report = judge_fresh(vec![pilot], metric, options, FreshTest { side, alpha: plan.alpha, look: false });
-        let needed = plan.fewest() as f64;
-        let budget = holding(plan.budget, plan.fewest(), longest.as_secs_f64());
-        let settle = Settle { processes: plan.fewest(), seconds: needed * longest.as_secs_f64(), budget };
-        let report = Report { duration: spent, ..report };
-        return Ok(Confirmation { report, confirmed: false, planned, ending: Ending::NoRoom, settle: Some(settle) });
+    /// The pilot, once it ran: it is judged only when it is all there is.
+    pilot: Option<Measured>,
+    /// The processes to test, planned once the pilot has run.
+    planned: Option<usize>,
+    tested: Vec<Measured>,
+    logs: Vec<f64>,
+    longest: Duration,
+    spent: Duration,
+    /// Why the confirmation ended, once it has.
+    ended: Option<Ending>,
+}
+
+/// What a confirmation needs next ([`Confirming::next`]).
+#[derive(Debug)]
+pub enum Step {
+    /// Measure fresh process `n` (the pilot is 0) and [record](Confirming::record) it.
+    Measure(usize),
+    /// The confirmation has ended, with what it found (boxed: a step is mostly `Measure`).
+    Done(Box<Confirmation>),
+}
+
+impl Confirming {
+    /// A confirmation of the screen `first`'s signal ([`signal`]) as `plan` plans it, its
+    /// processes judged with the pair's `options` on `metric`. A screen with nothing to confirm
+    /// is taken as a parity to repeat.
+    pub fn start(first: &Report, plan: &Plan, options: &JudgeOptions, metric: Metric) -> Confirming {
+        Confirming {
+            side: signal(first).unwrap_or(Outcome::Parity),
+            plan: *plan,
+            options: options.clone(),
+            metric,
+            pilot: None,
+            planned: None,
+            tested: Vec::new(),
+            logs: Vec::new(),
+            longest: Duration::ZERO,
+            spent: Duration::ZERO,
+            ended: None,
+        }
     }
-    let mut measured: Vec<Measured> = Vec::new();
-    let mut logs: Vec<f64> = Vec::new();
-    let ending = loop {
-        if measured.len() == planned {
-            break Ending::LastLook;
+
+    /// What to do next, with `left` the time the comparison's cap still leaves ([`TIME_CAP`];
+    /// `Duration::MAX` for a confirmation the cap does not bound): measure another process, or
+    /// nothing more, with what the confirmation found.
+    pub fn next(&mut self, left: Duration) -> Step {
+        if self.pilot.is_none() {
+            return Step::Measure(0);
         }
-        if room(longest.mul_f64(SLOWER_PROCESS)) == 0 {
-            break Ending::TimeCap;
+        let fits = fitting(left, self.longest.mul_f64(SLOWER_PROCESS));
+        let planned = *self.planned.get_or_insert(self.plan.processes.min(fits));
+        if planned < self.plan.fewest() {
+            return Step::Done(Box::new(self.no_room(planned)));
         }
-        let (process, cost) = measure(measured.len() + 1)?;
-        longest = longest.max(cost);
-        spent += cost;
-        logs.push(process_log_ratio(&process.samples));
-        measured.push(process);
-        if futile(side, &logs, options.parity) {
-            break Ending::RuledOut;
+        if self.ended.is_none() {
+            if self.tested.len() == planned {
+                self.ended = Some(Ending::LastLook);
+            } else if fits == 0 {
+                self.ended = Some(Ending::TimeCap);
+            }
         }
-    };
-    let look = ending == Ending::LastLook;
-    let report = judge_fresh(measured, metric, options, FreshTest { side, alpha: plan.alpha, look });
-    let confirmed = look && report.verdict.outcome == side;
-    let ending = if confirmed { Ending::Confirmed } else { ending };
-    let plan = Plan { processes: planned, ..*plan };
-    let settle =
-        (!confirmed && ending != Ending::RuledOut).then(|| settling(side, &logs, &report, &plan, spent)).flatten();
-    let report = Report { duration: spent, ..report };
-    Ok(Confirmation { report, confirmed, planned, ending, settle })
+        match self.ended {
+            None => Step::Measure(self.tested.len() + 1),
+            Some(ending) => Step::Done(Box::new(self.found(planned, ending))),
+        }
+    }
+
+    /// Records what fresh process `n` — the one [`Confirming::next`] asked for — measured, and
+    /// the wall time it cost, and takes the futility check.
+    pub fn record(&mut self, measured: Measured, cost: Duration) {
+        self.longest = self.longest.max(cost);
+        self.spent += cost;
+        if self.planned.is_none() {
+            self.pilot = Some(measured);
+            return;
+        }
+        self.logs.push(process_log_ratio(&measured.samples));
+        self.tested.push(measured);
+        if futile(self.side, &self.logs, self.options.parity) {
+            self.ended = Some(Ending::RuledOut);
+        }
+    }
+
+    /// The confirmation that found room for only `planned` processes after the pilot, fewer than
+    /// the test needs: the pilot's figures, and what would make room.
+    fn no_room(&mut self, planned: usize) -> Confirmation {
+        let pilot = self.pilot.take().into_iter().collect();
+        let test = FreshTest { side: self.side, alpha: self.plan.alpha, look: false };
+        let report = judge_fresh(pilot, self.metric, &self.options, test);
+        let (needed, longest) = (self.plan.fewest(), self.longest.as_secs_f64());
+        let budget = holding(self.plan.budget, needed, longest);
+        let settle = Settle { processes: needed, seconds: needed as f64 * longest, budget };
+        let report = Report { duration: self.spent, ..report };
+        Confirmation { report, confirmed: false, planned, ending: Ending::NoRoom, settle: Some(settle) }
+    }
+
+    /// The confirmation of `planned` processes that ended so: the test on all of them when the
+    /// planned look was reached, figures only otherwise.
+    fn found(&mut self, planned: usize, ending: Ending) -> Confirmation {
+        let look = ending == Ending::LastLook;
+        let test = FreshTest { side: self.side, alpha: self.plan.alpha, look };
+        let report = judge_fresh(std::mem::take(&mut self.tested), self.metric, &self.options, test);
+        let confirmed = look && report.verdict.outcome == self.side;
+        let ending = if confirmed { Ending::Confirmed } else { ending };
+        let plan = Plan { processes: planned, ..self.plan };
+        let settle = (!confirmed && ending != Ending::RuledOut)
+            .then(|| settling(self.side, &self.logs, &report, &plan, self.spent))
+            .flatten();
+        let report = Report { duration: self.spent, ..report };
+        Confirmation { report, confirmed, planned, ending, settle }
+    }
 }
 
 /// Whether the fresh processes so far rule `side` out: the reverse test at [`FUTILITY_ALPHA`]
@@ -371,6 +457,30 @@ mod tests {
         crate::judge(&m.candidate, &m.baseline, Metric::Time, m.calibration, m.samples, &JudgeOptions::default())
     }
 
+    /// Drives a confirmation of `first` as the harness does, with `fresh(n)` for process `n`
+    /// (each costing nothing) and `left(n)` the time left before asking for process `n`.
+    fn drive(
+        first: &Report,
+        plan: &Plan,
+        fresh: impl Fn(usize) -> Measured,
+        left: impl Fn(usize) -> Duration,
+    ) -> Confirmation {
+        let mut confirming = Confirming::start(first, plan, &JudgeOptions::default(), Metric::Time);
+        let mut asked = 0;
+        loop {
+            match confirming.next(left(asked)) {
+                Step::Measure(process) => confirming.record(fresh(process), Duration::from_millis(1)),
+                Step::Done(found) => return *found,
+            }
+            asked += 1;
+        }
+    }
+
+    /// Room for everything.
+    fn roomy(_: usize) -> Duration {
+        Duration::MAX
+    }
+
     fn plan(processes: usize) -> Plan {
         Plan { alpha: confirmation_alpha(50), processes, budget: Duration::from_secs(1) }
     }
@@ -379,9 +489,7 @@ mod tests {
     fn fresh_processes_confirm_a_far_loss_on_all_the_planned_processes() {
         let first = first_round();
         assert_eq!(first.verdict.outcome, Outcome::Loss);
-        let fresh =
-            |process: usize| -> Result<_, std::convert::Infallible> { Ok((three_times(process + 1), Duration::ZERO)) };
-        let found = confirm(&first, &plan(12), &JudgeOptions::default(), Metric::Time, fresh, |_| 99).unwrap();
+        let found = drive(&first, &plan(12), |process| three_times(process + 1), roomy);
         assert!(found.confirmed && found.ending == Ending::Confirmed, "{found:?}");
         assert_eq!((found.report.resampling.processes, found.settle), (12, None));
     }
@@ -389,12 +497,10 @@ mod tests {
     #[test]
     fn a_plan_too_small_for_the_level_starts_only_the_pilot_and_says_what_would_make_room() {
         let first = first_round();
-        let fresh =
-            |process: usize| -> Result<_, std::convert::Infallible> { Ok((three_times(process + 1), Duration::ZERO)) };
         // Nine processes cannot reach 0.1 % (2⁻⁹ = 0.2 %): the pilot shows there is no room.
         let small = plan(9);
         assert!(!small.decidable());
-        let found = confirm(&first, &small, &JudgeOptions::default(), Metric::Time, fresh, |_| 99).unwrap();
+        let found = drive(&first, &small, |process| three_times(process + 1), roomy);
         assert!(!found.confirmed && found.ending == Ending::NoRoom, "{found:?}");
         assert_eq!(found.report.resampling.processes, 1, "only the pilot ran");
         let settle = found.settle.expect("no room says what would make room");
@@ -404,15 +510,9 @@ mod tests {
     #[test]
     fn a_confirmation_the_time_cap_cuts_takes_no_look() {
         let first = first_round();
-        let fresh =
-            |process: usize| -> Result<_, std::convert::Infallible> { Ok((three_times(process + 1), Duration::ZERO)) };
-        // Room for twelve after the pilot, then for fewer and fewer: the twelfth never starts.
-        let mut asked = 0;
-        let room = |_| {
-            asked += 1;
-            13 - asked
-        };
-        let found = confirm(&first, &plan(12), &JudgeOptions::default(), Metric::Time, fresh, room).unwrap();
+        // Room for every process until the twelfth is asked for: it never starts.
+        let cut = |asked: usize| if asked <= 11 { Duration::MAX } else { Duration::ZERO };
+        let found = drive(&first, &plan(12), |process| three_times(process + 1), cut);
         assert_eq!((found.confirmed, found.ending, found.report.resampling.processes), (false, Ending::TimeCap, 11));
         assert_eq!(found.report.verdict.outcome, Outcome::Parity, "no look, so no verdict beyond parity");
         assert!(found.settle.is_some());
@@ -423,9 +523,7 @@ mod tests {
     fn a_confirmed_verdict_averages_every_process() {
         let first = first_round();
         assert!(Judgement::of(first.clone()).over_processes().is_none());
-        let fresh =
-            |process: usize| -> Result<_, std::convert::Infallible> { Ok((three_times(process + 1), Duration::ZERO)) };
-        let found = confirm(&first, &plan(10), &JudgeOptions::default(), Metric::Time, fresh, |_| 99).unwrap();
+        let found = drive(&first, &plan(10), |process| three_times(process + 1), roomy);
         let mean = conclude(first, found).over_processes().expect("confirmed");
         assert_eq!(mean.processes, 11);
         assert!(mean.difference < -1.0, "the candidate takes about 3x the time: {mean:?}");

@@ -31,7 +31,7 @@ pub mod spending;
 
 pub use crate::verdict::Confirmation;
 pub use confirm::{
-    FIRST_FUTILITY_CHECK, FRESH_SHARE, PROCESS_OVERHEAD, Plan, RUN_ALPHA, TIME_CAP, conclude, confirm,
+    Confirming, FIRST_FUTILITY_CHECK, FRESH_SHARE, PROCESS_OVERHEAD, Plan, RUN_ALPHA, Step, TIME_CAP, conclude,
     confirmation_alpha, fitting, without_room,
 };
 pub use looks::{LOOKS, Looks, PROCESS_LEVEL, Role, signal};

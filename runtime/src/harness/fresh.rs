@@ -8,7 +8,7 @@ use super::client::measure_in_worker;
 use super::counting::{Counter, Counts};
 use super::error::HarnessError;
 use super::plan::{ProcessPlan, TrialPlan};
-use rtcompare_judge::decide::{FRESH_SHARE, Role, fitting, signal};
+use rtcompare_judge::decide::{FRESH_SHARE, Role, signal};
 use rtcompare_judge::seeds;
 use rtcompare_judge::{Measured, Outcome, Report};
 use std::time::{Duration, Instant};
@@ -56,53 +56,44 @@ fn gone() -> String {
     "the baseline build no longer has the comparison".to_owned()
 }
 
-/// The fresh processes of a confirmation of `first`'s signal, for [`rtcompare_judge::decide::confirm`]:
-/// process `i` (the pilot first, which runs its whole share: what it costs plans the processes
-/// after it) measures an eighth of the budget ([`FRESH_SHARE`]) with the `i`-th seed drawn from
-/// `seed`, and gives what it measured and the wall time it took. A process that fails fails the
-/// confirmation, with what the first round said.
-pub(crate) fn confirmation<'a>(
-    plan: &'a TrialPlan<'a>,
+/// Fresh process `process` of a confirmation of `first`'s signal ([`rtcompare_judge::decide::Confirming`]):
+/// the pilot (0) and every tested process after it measure a share of the budget
+/// ([`FRESH_SHARE`]) with the `process`-th seed drawn from `seed`; it gives what it measured and
+/// the wall time it took. A process that fails fails the confirmation, with what the first round
+/// said.
+pub(crate) fn confirming(
+    plan: &TrialPlan<'_>,
     first: &Report,
     seed: u64,
-) -> impl FnMut(usize) -> Result<(Measured, Duration), HarnessError> + 'a {
+    process: usize,
+) -> Result<(Measured, Duration), HarnessError> {
     let (said, side) = (first.verdict.outcome, signal(first).unwrap_or(Outcome::Parity));
+    let role = if process == 0 { Role::Pilot } else { Role::Fresh };
     let share = plan.budget.mul_f64(FRESH_SHARE);
-    move |process| {
-        let role = if process == 0 { Role::Pilot } else { Role::Fresh };
-        timed(|| {
-            let measured = measure(plan, &plan.process(share, seeds::nth(seed, process), role))
-                .and_then(|measured| measured.ok_or_else(|| HarnessError::MissingInBaseline(plan.name.to_owned())));
-            measured.map_err(|problem| HarnessError::Unconfirmed {
-                said,
-                side,
-                process: process + 1,
-                problem: Box::new(problem),
-            })
+    timed(|| {
+        let measured = measure(plan, &plan.process(share, seeds::nth(seed, process), role))
+            .and_then(|measured| measured.ok_or_else(|| HarnessError::MissingInBaseline(plan.name.to_owned())));
+        measured.map_err(|problem| HarnessError::Unconfirmed {
+            said,
+            side,
+            process: process + 1,
+            problem: Box::new(problem),
         })
-    }
+    })
 }
 
-/// The fresh processes of a confirmation of a pair judged on instruction counts: process `i` is
-/// a counting process of its own with the `i`-th seed drawn from `seed`.
-pub(crate) fn counted_confirmation<'a>(
-    plan: &'a TrialPlan<'a>,
-    counter: &'a Counter,
+/// Fresh process `process` of a confirmation of a pair judged on instruction counts: a counting
+/// process of its own with the `process`-th seed drawn from `seed`.
+pub(crate) fn counted_confirming(
+    plan: &TrialPlan<'_>,
+    counter: &Counter,
     seed: u64,
-) -> impl FnMut(usize) -> Result<(Measured, Duration), HarnessError> + 'a {
-    move |process| {
-        timed(|| {
-            let measured =
-                counter.measure(plan, seeds::nth(seed, process), Counts::Fresh).and_then(|m| m.ok_or_else(gone));
-            measured.map_err(|why| HarnessError::Uncounted(format!("fresh counting process {}: {why}", process + 1)))
-        })
-    }
-}
-
-/// How many fresh processes costing a given time still fit before `deadline`, for
-/// [`rtcompare_judge::decide::confirm`].
-pub(crate) fn room_until(deadline: Instant) -> impl FnMut(Duration) -> usize {
-    move |each| fitting(left(deadline), each)
+    process: usize,
+) -> Result<(Measured, Duration), HarnessError> {
+    timed(|| {
+        let measured = counter.measure(plan, seeds::nth(seed, process), Counts::Fresh).and_then(|m| m.ok_or_else(gone));
+        measured.map_err(|why| HarnessError::Uncounted(format!("fresh counting process {}: {why}", process + 1)))
+    })
 }
 
 /// The time left before `deadline`.

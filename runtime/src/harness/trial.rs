@@ -9,7 +9,9 @@ use super::plan::TrialPlan;
 use super::{Comparison, Expectation, Settings};
 use crate::measure::counting_allocator_installed;
 use crate::measure_and_judge;
-use rtcompare_judge::decide::{Confirmation, PROCESS_LEVEL, Plan, Role, TIME_CAP, conclude, signal, without_room};
+use rtcompare_judge::decide::{
+    Confirmation, Confirming, PROCESS_LEVEL, Plan, Role, Step, TIME_CAP, conclude, signal, without_room,
+};
 use rtcompare_judge::measure::Metric;
 use rtcompare_judge::seeds::{self, Purpose};
 use rtcompare_judge::verdict::Judgement;
@@ -185,10 +187,10 @@ fn unmeasurable(comparison: Comparison) -> Option<String> {
     })
 }
 
-/// The confirmation: the fresh processes `decision` plans ([`rtcompare_judge::decide::confirm`]), each a
-/// worker or a lock-step pair measuring a share of the budget with a seed of its own, until they
-/// confirm or rule out the first round's signal, or another would end past `deadline`; for a
-/// pair judged on instruction counts, each a counting process of its own, all of them planned
+/// The confirmation: the fresh processes `decision` plans ([`Confirming`]), each a worker or a
+/// lock-step pair measuring a share of the budget with a seed of its own, until they confirm or
+/// rule out the first round's signal, or another would end past `deadline`; for a pair judged on
+/// instruction counts, each a counting process of its own, all of them planned whatever the time
 /// (counts that do not vary from process to process confirm a difference beyond the tolerance on
 /// the fewest processes the level allows).
 fn confirm(
@@ -200,21 +202,21 @@ fn confirm(
 ) -> Result<Confirmation, HarnessError> {
     let seed = seeds::for_purpose(plan.settings.seed, Purpose::Confirmation);
     let options = plan.judge_options(seed, 1.0 - 2.0 * decision.alpha);
-    if plan.metric() == Metric::Instructions {
-        // Room for every planned process, and the pilot before them.
-        let room = |_each: Duration| decision.processes + 1;
-        let processes = fresh::counted_confirmation(plan, counter, seed);
-        rtcompare_judge::decide::confirm(first, decision, &options, Metric::Instructions, processes, room)
-    } else {
-        let processes = fresh::confirmation(plan, first, seed);
-        rtcompare_judge::decide::confirm(
-            first,
-            decision,
-            &options,
-            plan.metric(),
-            processes,
-            fresh::room_until(deadline),
-        )
+    let on_counts = plan.metric() == Metric::Instructions;
+    let mut confirming = Confirming::start(first, decision, &options, plan.metric());
+    loop {
+        let left = if on_counts { Duration::MAX } else { fresh::left(deadline) };
+        match confirming.next(left) {
+            Step::Measure(process) if on_counts => {
+                let (measured, cost) = fresh::counted_confirming(plan, counter, seed, process)?;
+                confirming.record(measured, cost);
+            }
+            Step::Measure(process) => {
+                let (measured, cost) = fresh::confirming(plan, first, seed, process)?;
+                confirming.record(measured, cost);
+            }
+            Step::Done(found) => return Ok(*found),
+        }
     }
 }
 

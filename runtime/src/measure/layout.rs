@@ -33,7 +33,7 @@ use std::mem::MaybeUninit;
 /// Whether the stack and heap layout is re-drawn for every round (`RTCOMPARE_LAYOUT`).
 ///
 /// The default is [`Layout::Fixed`]; [`Layout::Random`] costs a layout draw per round, outside
-/// every timed region. What it was measured to change: `docs/evidence.md`, "Layout
+/// every timed region. What it was measured to change: `bench/evidence/README.md`, "Layout
 /// randomisation inside a process".
 ///
 /// ```
@@ -310,7 +310,7 @@ mod tests {
     #[test]
     fn held_blocks_move_where_repeated_small_allocations_land() {
         // Seen with glibc 2.x: 31 distinct pairs of addresses in 40 rounds, against 1 with a fixed
-        // layout (docs/evidence.md).
+        // layout (bench/evidence/README.md).
         let random = workload_addresses(Layout::Random, 40);
         let distinct = random.iter().collect::<std::collections::BTreeSet<_>>().len();
         assert!(distinct >= 8, "{distinct} distinct: {random:x?}");

@@ -1,10 +1,10 @@
 //! The whole decision — the screen, then the confirmation on fresh processes — on synthetic
 //! processes whose truth is known (seeded, deterministic). It runs the procedure itself: the
 //! screen's and each fresh process's looks through `Looks::replay`, the confirmation through
-//! `decide::confirm`. Each process draws its own effect per arm (as hash seeds and layout do),
-//! shared by the arm's twin, so the A/A control cannot see it; a build-level effect is shared by
-//! every process of a run; rounds carry machine noise common to the four routines of a round and
-//! noise of their own.
+//! `decide::Confirming`, driven as the harness drives it. Each process draws its own effect per
+//! arm (as hash seeds and layout do), shared by the arm's twin, so the A/A control cannot see it;
+//! a build-level effect is shared by every process of a run; rounds carry machine noise common to
+//! the four routines of a round and noise of their own.
 //!
 //! Each check prints its figures (`cargo test --release -p rtcompare-runtime --lib synthetic::decision
 //! -- --nocapture --test-threads 1`); `docs/statistics.md`, "The decision on synthetic processes",
@@ -13,11 +13,11 @@
 use super::{calibration, normal, series};
 use rtcompare_judge::decide::looks::parity_established;
 use rtcompare_judge::decide::{
-    Looks, Plan, RUN_ALPHA, Role, conclude, confirm, confirmation_alpha, signal, without_room,
+    Confirming, Looks, Plan, RUN_ALPHA, Role, Step, conclude, confirmation_alpha, signal, without_room,
 };
 use rtcompare_judge::measure::{Metric, Samples};
 use rtcompare_judge::stats::{median, pool_processes};
-use rtcompare_judge::verdict::{Ending, Judgement};
+use rtcompare_judge::verdict::{Confirmation, Ending, Judgement};
 use rtcompare_judge::{Dprng, JudgeOptions, Measured, Outcome, Report, WarningKind, judge};
 use rtcompare_report::sentence;
 use std::time::Duration;
@@ -138,6 +138,32 @@ fn fresh(workload: Workload, parity: f64, seed: u64) -> impl FnMut(usize) -> Res
         let one = process(workload, workload.rounds / FRESH_SHARE, &mut stream);
         let role = if index == 0 { Role::Pilot } else { Role::Fresh };
         Ok((looked_at(role, one, &options(parity, stream.u64())).0, PROCESS_COST))
+    }
+}
+
+/// A confirmation of `first` driven as the harness drives [`Confirming`]: process `n` from
+/// `measure`; before each process after the pilot, `room` (given the longest cost so far) says
+/// whether the time cap still leaves room for one: none ends the confirmation as the clock would.
+fn confirm<E>(
+    first: &Report,
+    plan: &Plan,
+    options: &JudgeOptions,
+    metric: Metric,
+    mut measure: impl FnMut(usize) -> Result<(Measured, Duration), E>,
+    mut room: impl FnMut(Duration) -> usize,
+) -> Result<Confirmation, E> {
+    let mut confirming = Confirming::start(first, plan, options, metric);
+    let (mut started, mut longest) = (false, Duration::ZERO);
+    loop {
+        let left = if !started || room(longest) > 0 { Duration::MAX } else { Duration::ZERO };
+        match confirming.next(left) {
+            Step::Measure(process) => {
+                let (measured, cost) = measure(process)?;
+                (started, longest) = (true, longest.max(cost));
+                confirming.record(measured, cost);
+            }
+            Step::Done(found) => return Ok(*found),
+        }
     }
 }
 
@@ -377,14 +403,15 @@ fn discrete_per_process_effects_are_confirmed_at_most_at_the_level() {
     }
 }
 
-/// Room, as `confirm` asks for it, for all the planned processes after the pilot, and then for
-/// only `cut` of them: the time cap that ends a confirmation after `cut` tested processes.
+/// Room, as a confirmation asks for it, for all the planned processes after the pilot, and then
+/// for only `cut` of them: the time cap that ends a confirmation after `cut` tested processes.
 fn cut_after(cut: usize) -> impl FnMut(Duration) -> usize {
     let mut asked = 0;
     move |_| {
         asked += 1;
-        // The first question plans after the pilot; each later one comes before a process.
-        if asked <= cut + 1 { usize::MAX } else { 0 }
+        // The first question, after the pilot, plans and comes before the first tested process;
+        // each later one comes before the next.
+        if asked <= cut { usize::MAX } else { 0 }
     }
 }
 
