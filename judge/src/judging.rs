@@ -18,7 +18,7 @@ use std::time::Duration;
 /// bit (its `duration` is zero; rtcompare's `compare` fills it in).
 ///
 /// ```
-/// use rtcompare_runtime::{Arm, JudgeOptions, Options, judge, measure};
+/// use rtcompare::{Arm, JudgeOptions, Options, judge, measure};
 /// use std::time::Duration;
 /// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
 /// let m = measure(Arm::from_fn("add", || 1 + 1), Arm::from_fn("mul", || 2 * 1), &options);
@@ -60,7 +60,7 @@ pub fn judge(
 /// between processes is not a drift). One process is judged exactly as [`judge`] would.
 ///
 /// ```
-/// use rtcompare_runtime::{Arm, JudgeOptions, Metric, Options, judge_processes, measure};
+/// use rtcompare::{Arm, JudgeOptions, Metric, Options, judge_processes, measure};
 /// use std::time::Duration;
 /// let options = Options { budget: Duration::from_millis(20), ..Options::default() };
 /// let processes = (0..3)

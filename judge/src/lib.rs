@@ -22,7 +22,8 @@
 //! | [`decide`] | when to stop measuring and what to call the result |
 //!
 //! ```
-//! use rtcompare_judge::{Calibration, JudgeOptions, Metric, Outcome, Samples, Series, judge};
+//! use rtcompare::{JudgeOptions, Metric, Outcome, judge};
+//! use rtcompare::report::{Calibration, Samples, Series};
 //! let series = |ns: f64| Series {
 //!     per_op: (0..40).map(|i| ns * (1.0 + 0.001 * (i % 3) as f64)).collect(),
 //!     position: (0..40).collect(),

@@ -4,7 +4,7 @@
 /// The quantity a comparison measures.
 ///
 /// ```
-/// use rtcompare_judge::Metric;
+/// use rtcompare::Metric;
 /// assert_eq!((Metric::default(), Metric::AllocBytes.unit()), (Metric::Time, "bytes"));
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -29,7 +29,7 @@ impl Metric {
     /// `allocs`, `instructions`.
     ///
     /// ```
-    /// assert_eq!(rtcompare_judge::Metric::AllocBytes.as_str(), "alloc_bytes");
+    /// assert_eq!(rtcompare::Metric::AllocBytes.as_str(), "alloc_bytes");
     /// ```
     pub fn as_str(self) -> &'static str {
         match self {
@@ -43,7 +43,7 @@ impl Metric {
     /// The unit of one per-operation value: `ns`, `bytes`, `allocs` or `instructions`.
     ///
     /// ```
-    /// assert_eq!(rtcompare_judge::Metric::Time.unit(), "ns");
+    /// assert_eq!(rtcompare::Metric::Time.unit(), "ns");
     /// ```
     pub fn unit(self) -> &'static str {
         match self {
@@ -57,7 +57,7 @@ impl Metric {
     /// Whether the metric counts discrete events (exact, repeatable) rather than timing them.
     ///
     /// ```
-    /// use rtcompare_judge::Metric;
+    /// use rtcompare::Metric;
     /// assert!(Metric::Allocs.is_count() && !Metric::Time.is_count());
     /// ```
     pub fn is_count(self) -> bool {
@@ -68,7 +68,7 @@ impl Metric {
     /// allocator: the allocation metrics do.
     ///
     /// ```
-    /// use rtcompare_judge::Metric;
+    /// use rtcompare::Metric;
     /// assert!(Metric::AllocBytes.needs_counting_allocator() && !Metric::Instructions.needs_counting_allocator());
     /// ```
     pub fn needs_counting_allocator(self) -> bool {
@@ -80,7 +80,7 @@ impl Metric {
 /// can resolve over one batch.
 ///
 /// ```
-/// use rtcompare_judge::Calibration;
+/// use rtcompare::report::Calibration;
 /// let calibration = Calibration {
 ///     resolution: 20.0,
 ///     clock_step_ns: 20.0,
@@ -134,7 +134,7 @@ impl Calibration {
 /// order each was taken (0 is the first batch measured).
 ///
 /// ```
-/// use rtcompare_judge::Series;
+/// use rtcompare::report::Series;
 /// // Three rounds of one routine, measured first in each round of four batches.
 /// let series = Series { per_op: vec![10.0, 11.0, 10.5], position: vec![0, 4, 8], placements: Vec::new() };
 /// assert_eq!(rtcompare_judge::stats::median(&series.per_op), 10.5);
@@ -156,7 +156,7 @@ pub struct Series {
 /// round, with the same input seed.
 ///
 /// ```
-/// use rtcompare_judge::{Samples, Series};
+/// use rtcompare::report::{Samples, Series};
 /// let series = |per_op: Vec<f64>| Series { position: (0..per_op.len() as u32).collect(), per_op, placements: Vec::new() };
 /// let samples = Samples { candidate: series(vec![2.0, 2.1]), baseline: series(vec![1.0, 1.1]), ..Samples::default() };
 /// assert_eq!(samples.rounds(), 2);
@@ -181,7 +181,7 @@ impl Samples {
     /// Number of complete rounds.
     ///
     /// ```
-    /// let mut samples = rtcompare_judge::Samples::default();
+    /// let mut samples = rtcompare::report::Samples::default();
     /// samples.candidate.per_op = vec![1.0, 2.0];
     /// assert_eq!(samples.rounds(), 2);
     /// ```
@@ -244,7 +244,8 @@ impl Samples {
 /// ([`judge_processes`](crate::judge_processes)).
 ///
 /// ```
-/// use rtcompare_judge::{Calibration, Measured, Samples};
+/// use rtcompare::Measured;
+/// use rtcompare::report::{Calibration, Samples};
 /// let calibration = Calibration { resolution: 1.0, clock_step_ns: 1.0, candidate_iters: 1, baseline_iters: 1,
 ///     target_batch_ns: 0.0, candidate_batch_ns: 0.0, baseline_batch_ns: 0.0, first_call_ns: 0.0 };
 /// let one = Measured { candidate: "a".into(), baseline: "b".into(), calibration, samples: Samples::default() };

@@ -14,7 +14,7 @@ use rand_chacha::{ChaCha8Rng, ChaCha20Rng};
 /// that the same seed gives the same verdict.
 ///
 /// ```
-/// use rtcompare_runtime::Dprng;
+/// use rtcompare::Dprng;
 /// let mut a = Dprng::new(7);
 /// let mut b = Dprng::new(7);
 /// assert_eq!(a.u64(), b.u64());
@@ -26,7 +26,7 @@ impl Dprng {
     /// A generator whose whole stream is fixed by `seed`.
     ///
     /// ```
-    /// use rtcompare_runtime::Dprng;
+    /// use rtcompare::Dprng;
     /// assert_ne!(Dprng::new(1).u64(), Dprng::new(2).u64());
     /// ```
     pub fn new(seed: u64) -> Self {
@@ -39,7 +39,7 @@ impl Dprng {
 /// 256-bit seed. It is not `Clone`: a copy would repeat the stream it must not repeat.
 ///
 /// ```
-/// let mut rng = rtcompare_runtime::Cprng::new();
+/// let mut rng = rtcompare_judge::Cprng::new();
 /// let (a, b) = (rng.u64(), rng.u64());
 /// assert_ne!(a, b);
 /// ```
@@ -54,7 +54,7 @@ impl Cprng {
     /// way to go on).
     ///
     /// ```
-    /// use rtcompare_runtime::Cprng;
+    /// use rtcompare_judge::Cprng;
     /// assert_ne!(Cprng::new().u64(), Cprng::new().u64());
     /// ```
     pub fn new() -> Self {
@@ -71,12 +71,12 @@ impl Cprng {
 /// error instead of `Dprng`, and a trait would have to be imported before `rng.u64()` compiles
 /// in a setup function.
 macro_rules! drawing_methods {
-    ($generator:ident, $example:literal) => {
+    ($generator:ident, $path:literal, $example:literal) => {
         impl $generator {
             /// A uniformly distributed `u64`.
             ///
             /// ```
-            #[doc = concat!("let mut rng = rtcompare_runtime::", stringify!($generator), "::", $example, ";")]
+            #[doc = concat!("let mut rng = ", $path, "::", stringify!($generator), "::", $example, ";")]
             /// let _any: u64 = rng.u64();
             /// ```
             pub fn u64(&mut self) -> u64 {
@@ -86,7 +86,7 @@ macro_rules! drawing_methods {
             /// A uniformly distributed `u32`.
             ///
             /// ```
-            #[doc = concat!("let mut rng = rtcompare_runtime::", stringify!($generator), "::", $example, ";")]
+            #[doc = concat!("let mut rng = ", $path, "::", stringify!($generator), "::", $example, ";")]
             /// let _any: u32 = rng.u32();
             /// ```
             pub fn u32(&mut self) -> u32 {
@@ -96,7 +96,7 @@ macro_rules! drawing_methods {
             /// A uniformly distributed `f64` in `[0, 1)`.
             ///
             /// ```
-            #[doc = concat!("let mut rng = rtcompare_runtime::", stringify!($generator), "::", $example, ";")]
+            #[doc = concat!("let mut rng = ", $path, "::", stringify!($generator), "::", $example, ";")]
             /// let x = rng.f64();
             /// assert!((0.0..1.0).contains(&x));
             /// ```
@@ -110,7 +110,7 @@ macro_rules! drawing_methods {
             /// When `n` is zero.
             ///
             /// ```
-            #[doc = concat!("let mut rng = rtcompare_runtime::", stringify!($generator), "::", $example, ";")]
+            #[doc = concat!("let mut rng = ", $path, "::", stringify!($generator), "::", $example, ";")]
             /// assert!(rng.below(6) < 6);
             /// ```
             pub fn below(&mut self, n: usize) -> usize {
@@ -124,7 +124,7 @@ macro_rules! drawing_methods {
             /// When the range is empty.
             ///
             /// ```
-            #[doc = concat!("let mut rng = rtcompare_runtime::", stringify!($generator), "::", $example, ";")]
+            #[doc = concat!("let mut rng = ", $path, "::", stringify!($generator), "::", $example, ";")]
             /// let x = rng.range(10..20u32);
             /// assert!((10..20).contains(&x));
             /// ```
@@ -135,7 +135,7 @@ macro_rules! drawing_methods {
             /// Shuffles `items` in place (Fisher–Yates).
             ///
             /// ```
-            #[doc = concat!("let mut rng = rtcompare_runtime::", stringify!($generator), "::", $example, ";")]
+            #[doc = concat!("let mut rng = ", $path, "::", stringify!($generator), "::", $example, ";")]
             /// let mut items = [1, 2, 3, 4, 5];
             /// rng.shuffle(&mut items);
             /// items.sort_unstable();
@@ -151,7 +151,7 @@ macro_rules! drawing_methods {
             /// Fills `bytes` with random bytes.
             ///
             /// ```
-            #[doc = concat!("let mut rng = rtcompare_runtime::", stringify!($generator), "::", $example, ";")]
+            #[doc = concat!("let mut rng = ", $path, "::", stringify!($generator), "::", $example, ";")]
             /// let mut key = [0u8; 32];
             /// rng.fill_bytes(&mut key);
             /// assert!(key.iter().any(|&b| b != 0));
@@ -163,7 +163,7 @@ macro_rules! drawing_methods {
             /// `len` random `u32` values, a common input.
             ///
             /// ```
-            #[doc = concat!("let mut rng = rtcompare_runtime::", stringify!($generator), "::", $example, ";")]
+            #[doc = concat!("let mut rng = ", $path, "::", stringify!($generator), "::", $example, ";")]
             /// assert_eq!(rng.vec_u32(5).len(), 5);
             /// ```
             pub fn vec_u32(&mut self, len: usize) -> Vec<u32> {
@@ -173,8 +173,10 @@ macro_rules! drawing_methods {
     };
 }
 
-drawing_methods!(Dprng, "new(3)");
-drawing_methods!(Cprng, "new()");
+// Each example names its generator where users reach it: `Dprng` through the facade, `Cprng`
+// (rtcompare's own seeds) only in this crate.
+drawing_methods!(Dprng, "rtcompare", "new(3)");
+drawing_methods!(Cprng, "rtcompare_judge", "new()");
 
 impl Default for Cprng {
     fn default() -> Self {

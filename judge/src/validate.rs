@@ -45,7 +45,7 @@ impl Default for ValidationOptions {
 /// report has one per arm ([`Validations`](crate::verdict::Validations)).
 ///
 /// ```
-/// use rtcompare_runtime::{Arm, Options, compare};
+/// use rtcompare::{Arm, Options, compare};
 /// use std::time::Duration;
 /// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
 /// let report = compare(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
@@ -53,6 +53,7 @@ impl Default for ValidationOptions {
 /// assert!(candidate.noise_floor >= 0.0);
 /// assert!((0.0..=1.0).contains(&candidate.tie_rate));
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Validation {
     /// `1 − median(primaryᵢ / twinᵢ)`: the difference the A/A comparison itself reports.
@@ -84,13 +85,13 @@ impl Validation {
     /// False when the floor is unknown (NaN).
     ///
     /// ```
-    /// use rtcompare_runtime::report::Validation;
-    /// use rtcompare_runtime::stats::Resampling;
-    /// let v = Validation {
-    ///     apparent_difference: 0.004, noise_floor: 0.01, tie_rate: 0.0, drift_rate: 0.0,
-    ///     autocorrelation: 0.1, false_signal_rate: 0.0, scheme: Resampling::Iid,
-    /// };
-    /// assert!(v.resolves(0.05) && v.resolves(-0.05) && !v.resolves(0.005));
+    /// use rtcompare::{Arm, Options, compare};
+    /// use std::time::Duration;
+    /// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
+    /// let report = compare(Arm::from_fn("add", || 1 + 1), Arm::from_fn("mul", || 2 * 1), &options);
+    /// let v = &report.validation.candidate;
+    /// assert_eq!(v.resolves(2.0 * v.noise_floor), v.noise_floor.is_finite());
+    /// assert!(!v.resolves(v.noise_floor / 2.0));
     /// ```
     pub fn resolves(&self, difference: f64) -> bool {
         difference.abs() > self.noise_floor
@@ -135,12 +136,7 @@ pub fn twin_difference(primary: &[f64], twin: &[f64]) -> f64 {
 /// How far apart one arm's placement copies ran: the same code at each of the code offsets the
 /// linker could give it. Only the arms `#[compare]` registers have several copies; an arm built
 /// by hand has one, and its report none of these.
-///
-/// ```
-/// use rtcompare_runtime::report::PlacementSpread;
-/// let p = PlacementSpread { medians: vec![100.0, 100.0, 108.0, 100.0], spread: 0.08, noise: 0.005 };
-/// assert!(p.exceeds(0.04) && !p.exceeds(0.1));
-/// ```
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PlacementSpread {
     /// Each copy's median per-op value, its primary and twin rounds pooled, in offset order.
@@ -156,13 +152,6 @@ impl PlacementSpread {
     /// Whether placement moved the code by more than `tolerance`, and by clearly more than the
     /// copies' own sampling noise (four standard errors: the range of four noisy medians rarely
     /// reaches that by chance).
-    ///
-    /// ```
-    /// use rtcompare_runtime::report::PlacementSpread;
-    /// // 5 % apart, but within four of the copies' standard errors: noise, not placement.
-    /// let noisy = PlacementSpread { medians: vec![100.0, 105.0], spread: 0.05, noise: 0.02 };
-    /// assert!(!noisy.exceeds(0.04));
-    /// ```
     pub fn exceeds(&self, tolerance: f64) -> bool {
         self.spread > tolerance && self.spread > 4.0 * self.noise
     }
@@ -210,6 +199,30 @@ fn drift_rate(series: &[&[f64]]) -> f64 {
 
 #[cfg(test)]
 mod tests {
+    // Built by hand here: the types are `#[non_exhaustive]` for users, whose reports carry them.
+    #[test]
+    fn a_difference_resolves_beyond_the_noise_floor_either_way() {
+        let v = Validation {
+            apparent_difference: 0.004,
+            noise_floor: 0.01,
+            tie_rate: 0.0,
+            drift_rate: 0.0,
+            autocorrelation: 0.1,
+            false_signal_rate: 0.0,
+            scheme: Resampling::Iid,
+        };
+        assert!(v.resolves(0.05) && v.resolves(-0.05) && !v.resolves(0.005));
+    }
+
+    #[test]
+    fn placement_exceeds_a_tolerance_only_beyond_the_copies_noise() {
+        let p = PlacementSpread { medians: vec![100.0, 100.0, 108.0, 100.0], spread: 0.08, noise: 0.005 };
+        assert!(p.exceeds(0.04) && !p.exceeds(0.1));
+        // 5 % apart, but within four of the copies' standard errors: noise, not placement.
+        let noisy = PlacementSpread { medians: vec![100.0, 105.0], spread: 0.05, noise: 0.02 };
+        assert!(!noisy.exceeds(0.04));
+    }
+
     use super::*;
     use crate::Dprng;
 

@@ -13,7 +13,7 @@ use std::time::Duration;
 /// How the collected samples are judged.
 ///
 /// ```
-/// use rtcompare_runtime::JudgeOptions;
+/// use rtcompare::JudgeOptions;
 /// let strict = JudgeOptions { parity: 0.01, thresholds: vec![0.05], seed: 7, ..JudgeOptions::default() };
 /// assert_eq!((strict.level, JudgeOptions::default().parity), (0.95, 0.04));
 /// ```
@@ -49,7 +49,7 @@ impl Default for JudgeOptions {
 /// The verdict and the figures it rests on.
 ///
 /// ```
-/// use rtcompare_runtime::{Arm, Options, Outcome, compare};
+/// use rtcompare::{Arm, Options, Outcome, compare};
 /// use std::time::Duration;
 /// fn slow() -> u64 { (0..3_000u64).map(std::hint::black_box).sum() }
 /// fn fast() -> u64 { (0..1_000u64).map(std::hint::black_box).sum() }
@@ -58,6 +58,7 @@ impl Default for JudgeOptions {
 /// assert_eq!((verdict.outcome, verdict.resolved), (Outcome::Win, true));
 /// assert!(verdict.ratio < 1.0 - verdict.tolerance);
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Verdict {
     /// Win, parity or loss.
@@ -92,7 +93,7 @@ pub struct Verdict {
 /// The confidence that the candidate beats the baseline by at least `threshold`.
 ///
 /// ```
-/// use rtcompare_runtime::{Arm, JudgeOptions, Options, judge, measure};
+/// use rtcompare::{Arm, JudgeOptions, Options, judge, measure};
 /// use std::time::Duration;
 /// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
 /// let m = measure(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
@@ -101,6 +102,7 @@ pub struct Verdict {
 /// assert_eq!(report.confidence.len(), 2);
 /// assert!(report.confidence.iter().all(|c| (0.0..=1.0).contains(&c.confidence)));
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ThresholdConfidence {
     /// Relative margin (0.05 = 5 % faster; negative = tolerated slowdown).
@@ -112,7 +114,7 @@ pub struct ThresholdConfidence {
 /// A/A validation of both arms.
 ///
 /// ```
-/// use rtcompare_runtime::{Arm, Options, compare};
+/// use rtcompare::{Arm, Options, compare};
 /// use std::time::Duration;
 /// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
 /// let report = compare(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
@@ -121,6 +123,7 @@ pub struct ThresholdConfidence {
 /// // Arms built by hand have one placement copy.
 /// assert!(validation.candidate_placement.is_none());
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Validations {
     /// The candidate against its twin.
@@ -136,13 +139,14 @@ pub struct Validations {
 /// Drift tests of each series and of the per-round ratio.
 ///
 /// ```
-/// use rtcompare_runtime::{Arm, Options, compare};
+/// use rtcompare::{Arm, Options, compare};
 /// use std::time::Duration;
 /// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
 /// let report = compare(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
 /// let drift = &report.drift;
 /// assert!([&drift.candidate, &drift.baseline, &drift.ratio].iter().all(|d| (0.0..=1.0).contains(&d.p_value)));
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DriftTests {
     /// The candidate's per-op values against measurement position.
@@ -171,13 +175,14 @@ fn with_shift<S: serde::Serializer>(drift: &Drift, serializer: S) -> Result<S::O
 /// How the interval was resampled.
 ///
 /// ```
-/// use rtcompare_runtime::{Arm, JudgeOptions, Options, compare};
+/// use rtcompare::{Arm, JudgeOptions, Options, compare};
 /// use std::time::Duration;
 /// let judge = JudgeOptions { seed: 42, ..JudgeOptions::default() };
 /// let options = Options { budget: Duration::from_millis(50), judge, ..Options::default() };
 /// let report = compare(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
 /// assert_eq!((report.resampling.seed, report.resampling.processes), (42, 1));
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResamplingInfo {
     /// Independent rounds, or contiguous blocks of rounds (of the first process, when pooled).
@@ -196,9 +201,10 @@ pub struct ResamplingInfo {
 /// What kind of caveat a [`Caveat`] is: the name the outputs and the HOWTO give it.
 ///
 /// ```
-/// use rtcompare_runtime::WarningKind;
+/// use rtcompare::WarningKind;
 /// assert!(WarningKind::ALL.contains(&WarningKind::Drift));
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WarningKind {
     /// A series trended across the run.
@@ -230,7 +236,7 @@ impl WarningKind {
     /// Every kind, in the order the HOWTO (`docs/howto.md`) explains them.
     ///
     /// ```
-    /// use rtcompare_runtime::WarningKind;
+    /// use rtcompare::WarningKind;
     /// assert_eq!(WarningKind::ALL[0].as_str(), "drift");
     /// ```
     pub const ALL: [WarningKind; 11] = [
@@ -251,7 +257,7 @@ impl WarningKind {
     /// versions of one schema.
     ///
     /// ```
-    /// use rtcompare_runtime::WarningKind;
+    /// use rtcompare::WarningKind;
     /// assert_eq!(WarningKind::TimingModes.as_str(), "timing_modes");
     /// ```
     pub fn as_str(self) -> &'static str {
@@ -274,7 +280,7 @@ impl WarningKind {
     /// longer applies once fresh processes established the win or the loss it leaned to.
     ///
     /// ```
-    /// use rtcompare_runtime::WarningKind;
+    /// use rtcompare::WarningKind;
     /// assert!(WarningKind::Inconclusive.explains_parity() && !WarningKind::Drift.explains_parity());
     /// ```
     pub fn explains_parity(self) -> bool {
@@ -291,8 +297,8 @@ impl WarningKind {
 /// [`Estimate::difference`] (positive when the candidate is faster).
 ///
 /// ```
-/// use rtcompare_runtime::report::sentence;
-/// use rtcompare_runtime::{Arm, Options, compare};
+/// use rtcompare::report::sentence;
+/// use rtcompare::{Arm, Options, compare};
 /// use std::time::Duration;
 /// let options = Options { budget: Duration::from_millis(20), ..Options::default() };
 /// let report = compare(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
@@ -300,6 +306,7 @@ impl WarningKind {
 ///     println!("warning[{}]: {}", caveat.kind().as_str(), sentence(caveat, &report));
 /// }
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Caveat {
@@ -457,7 +464,7 @@ impl Caveat {
     /// inconclusive, each way of drifting).
     ///
     /// ```
-    /// use rtcompare_runtime::{Caveat, WarningKind};
+    /// use rtcompare::{Caveat, WarningKind};
     /// assert_eq!(Caveat::Autocorrelated { block: 4 }.kind(), WarningKind::Autocorrelated);
     /// ```
     pub fn kind(&self) -> WarningKind {
@@ -523,7 +530,7 @@ pub struct RoundFigures {
 /// what rtcompare's `compare` and [`judge`](crate::judge()) return.
 ///
 /// ```
-/// use rtcompare_runtime::{Arm, Options, compare};
+/// use rtcompare::{Arm, Options, compare};
 /// use std::time::Duration;
 /// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
 /// let report = compare(Arm::from_fn("add", || 1 + 1), Arm::from_fn("mul", || 2 * 1), &options);
@@ -574,7 +581,7 @@ pub struct Report {
 /// fresh process stops early on it, and few rounds are then no cause for a warning.
 ///
 /// ```
-/// use rtcompare_runtime::report::CLEAR_BEYOND_TOLERANCE;
+/// use rtcompare_judge::verdict::CLEAR_BEYOND_TOLERANCE;
 /// assert_eq!(CLEAR_BEYOND_TOLERANCE, 2.0);
 /// ```
 pub const CLEAR_BEYOND_TOLERANCE: f64 = 2.0;
@@ -604,7 +611,7 @@ pub enum Ending {
 /// would hold them.
 ///
 /// ```
-/// use rtcompare_runtime::report::Settle;
+/// use rtcompare_judge::verdict::Settle;
 /// use std::time::Duration;
 /// let s = Settle { processes: 20, seconds: 3.1, budget: Duration::from_millis(1500) };
 /// assert!(s.processes > 12 && s.budget > Duration::from_secs(1));
@@ -723,8 +730,8 @@ impl Report {
     /// tolerance (see [`CLEAR_BEYOND_TOLERANCE`]).
     ///
     /// ```
-    /// use rtcompare_runtime::report::CLEAR_BEYOND_TOLERANCE;
-    /// use rtcompare_runtime::{Arm, Options, compare};
+    /// use rtcompare_judge::verdict::CLEAR_BEYOND_TOLERANCE;
+    /// use rtcompare::{Arm, Options, compare};
     /// use std::time::Duration;
     /// fn slow() -> u64 { (0..3_000u64).map(std::hint::black_box).sum() }
     /// fn fast() -> u64 { (0..1_000u64).map(std::hint::black_box).sum() }

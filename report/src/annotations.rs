@@ -11,7 +11,7 @@
 use super::instructions::verdict_clause;
 use super::run::Test;
 use super::text::verdict_line;
-use crate::{Caveat, Outcome};
+use rtcompare_judge::{Caveat, Outcome};
 
 /// How many annotations of one kind GitHub shows for a step.
 pub const PER_KIND: usize = 10;

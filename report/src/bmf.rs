@@ -13,7 +13,7 @@
 //! counted adds `instructions` per arm: its instructions per call, exact, so without bounds.
 
 use super::tracking::ArmEntry;
-use crate::Metric;
+use rtcompare_judge::Metric;
 use serde_json::{Map, Value, json};
 
 /// The measure an arm is reported under: Bencher's `latency` for time (nanoseconds, its unit),
@@ -113,7 +113,7 @@ mod tests {
 
     #[test]
     fn a_pair_with_throughput_adds_each_arms_rate_as_a_measure() {
-        use crate::measure::{ThroughputUnit, Work};
+        use rtcompare_judge::measure::{ThroughputUnit, Work};
         let work = Some(Work { unit: ThroughputUnit::Bytes, per_call: 4096 });
         let records = [crate::Test { work, ..fixtures::record("perf::fast_vs_slow", 25.0, 100.0) }];
         let ours = rendered(&records);
@@ -127,7 +127,7 @@ mod tests {
     #[test]
     fn counted_instructions_are_a_measure_of_each_arm_without_bounds() {
         use crate::instructions::tests::counts;
-        let instructions = Some(counts(25_027.0, 20_019.0, crate::Outcome::Loss));
+        let instructions = Some(counts(25_027.0, 20_019.0, rtcompare_judge::Outcome::Loss));
         let records = [crate::Test { instructions, ..fixtures::record("perf::fast_vs_slow", 125.0, 100.0) }];
         let ours = rendered(&records);
         assert_eq!(ours["perf::fast_vs_slow/candidate"]["instructions"], json!({ "value": 25_027.0 }));

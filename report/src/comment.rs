@@ -7,7 +7,7 @@
 
 use super::run::{Run, Test};
 use super::text::verdict_line;
-use crate::{Caveat, Outcome};
+use rtcompare_judge::{Caveat, Outcome};
 use std::fmt::Write;
 
 /// The most characters GitHub takes in a comment.

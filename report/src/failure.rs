@@ -3,11 +3,11 @@
 //! only say it.
 
 use super::instructions::failure_clause;
-use crate::Metric;
-use crate::counts::Instructions;
-use crate::stats::Outcome;
 use crate::units::{change_interval, change_pct, format_value};
-use crate::verdict::Judgement;
+use rtcompare_judge::Metric;
+use rtcompare_judge::counts::Instructions;
+use rtcompare_judge::stats::Outcome;
+use rtcompare_judge::verdict::Judgement;
 use serde::{Deserialize, Serialize};
 
 /// Why a verdict fails its test.

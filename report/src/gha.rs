@@ -159,7 +159,7 @@ mod tests {
     #[test]
     fn counted_instructions_are_an_entry_of_their_own_per_arm() {
         use crate::instructions::tests::counts;
-        let instructions = Some(counts(25_027.0, 20_019.0, crate::Outcome::Loss));
+        let instructions = Some(counts(25_027.0, 20_019.0, rtcompare_judge::Outcome::Loss));
         let records = [crate::Test { instructions, ..fixtures::record("perf::fast_vs_slow", 125.0, 100.0) }];
         let ours = rendered(&records, false);
         let names: Vec<&str> = ours.as_array().unwrap().iter().filter_map(|e| e["name"].as_str()).collect();

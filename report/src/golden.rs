@@ -7,10 +7,10 @@ use super::fixtures;
 use super::json;
 use super::run::Test;
 use super::{Detail, Failure, bmf, failure_message, gha, markdown, placement_summary, rankings, text_lines};
-use crate::measure::{Calibration, Samples, Series, ThroughputUnit, Work};
-use crate::stats::Outcome;
-use crate::verdict::{Caveat, DriftSeries, Ending, Judgement, Report};
 use rtcompare_judge::decide::{Confirmation, conclude};
+use rtcompare_judge::measure::{Calibration, Samples, Series, ThroughputUnit, Work};
+use rtcompare_judge::stats::Outcome;
+use rtcompare_judge::verdict::{Caveat, DriftSeries, Ending, Judgement, Report};
 use rtcompare_judge::{JudgeOptions, Measured, Metric, judge_processes};
 use std::fmt::Write;
 
@@ -79,7 +79,11 @@ fn reports() -> Vec<(&'static str, Judgement)> {
     let mut allocs = fixtures::report(25.0, 100.0);
     allocs.metric = Metric::AllocBytes;
     let mut placed = fixtures::report(99.0, 100.0);
-    placed.warnings.push(Caveat::Placement { arm: crate::verdict::ArmRole::Baseline, copies: 4, spread: 0.12 });
+    placed.warnings.push(Caveat::Placement {
+        arm: rtcompare_judge::verdict::ArmRole::Baseline,
+        copies: 4,
+        spread: 0.12,
+    });
     vec![
         ("perf::quarter_vs_slow", Judgement::of(fixtures::report(25.0, 100.0))),
         ("perf::close_vs_slow", Judgement::of(placed)),

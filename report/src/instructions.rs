@@ -2,9 +2,9 @@
 //! the verbose lines, and the failure message's account of where the instructions went.
 
 use super::text::{Detail, Line};
-use crate::counts::{Agreement, FunctionChange, Instructions};
-use crate::stats::Outcome;
 use crate::units::{pct, signed_pct};
+use rtcompare_judge::counts::{Agreement, FunctionChange, Instructions};
+use rtcompare_judge::stats::Outcome;
 
 /// The functions a failure message names.
 const NAMED_IN_FAILURE: usize = 3;
@@ -158,7 +158,7 @@ pub(crate) fn count(value: f64) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::counts::{Counted, Routines};
+    use rtcompare_judge::counts::{Counted, Routines};
 
     /// A count of `candidate` against `baseline` instructions per call, twins alike, read
     /// beside a time verdict of `time` within 1 %.

@@ -9,10 +9,10 @@
 
 use super::run::{Revision, Run, Test};
 use super::sentences::sentence;
-use crate::Metric;
-use crate::counts::Instructions;
 use crate::environment::Environment;
-use crate::verdict::{Caveat, Confirmation, ProcessMean, Report, Verdict};
+use rtcompare_judge::Metric;
+use rtcompare_judge::counts::Instructions;
+use rtcompare_judge::verdict::{Caveat, Confirmation, ProcessMean, Report, Verdict};
 use serde::Serialize;
 use serde_json::ser::Formatter;
 use std::io;
@@ -239,7 +239,7 @@ mod tests {
 
     #[test]
     fn a_pair_with_throughput_records_each_arms_rate_and_others_null() {
-        use crate::measure::{ThroughputUnit, Work};
+        use rtcompare_judge::measure::{ThroughputUnit, Work};
         let work = Some(Work { unit: ThroughputUnit::Elements, per_call: 1_000 });
         let records = [
             crate::Test { work, ..fixtures::record("perf::fast_vs_slow", 50.0, 100.0) },
@@ -342,8 +342,8 @@ mod tests {
     /// field for field, and the table names nothing a caveat does not write.
     #[test]
     fn every_caveat_is_documented_field_for_field() {
-        use crate::stats::Outcome;
-        use crate::verdict::{ArmRole, DriftSeries, Ending, RoundFigures};
+        use rtcompare_judge::stats::Outcome;
+        use rtcompare_judge::verdict::{ArmRole, DriftSeries, Ending, RoundFigures};
         let report = fixtures::report(50.0, 100.0);
         let (estimate, figures) = (
             report.estimate,
@@ -373,7 +373,7 @@ mod tests {
                 first: figures,
                 fresh: figures,
                 ending: Ending::LastLook,
-                settle: Some(crate::verdict::Settle {
+                settle: Some(rtcompare_judge::verdict::Settle {
                     processes: 20,
                     seconds: 3.2,
                     budget: std::time::Duration::from_millis(1400),

@@ -14,8 +14,8 @@
 //! [`Destinations::new`]; `judge/tests/pure.rs` checks it).
 //!
 //! ```
-//! use rtcompare_report::{Detail, render_text};
-//! use rtcompare_runtime::{Arm, Options, compare};
+//! use rtcompare::report::{Detail, render_text};
+//! use rtcompare::{Arm, Options, compare};
 //! use std::time::Duration;
 //! let options = Options { budget: Duration::from_millis(20), ..Options::default() };
 //! let report = compare(Arm::from_fn("add", || 1 + 1), Arm::from_fn("mul", || 2 * 1), &options);
@@ -53,7 +53,6 @@ mod tracking;
 mod units;
 
 // The judging crate's modules and names, as the rendering code names them.
-use rtcompare_judge::{Caveat, Metric, Outcome, caveats, counts, measure, stats, validate, verdict};
 
 pub use annotations::{PER_KIND, annotations};
 pub use atomic::write_atomically;
@@ -76,8 +75,8 @@ pub use units::{format_ns, format_value};
 pub mod fixtures {
     use super::run::{Run, Test};
     use crate::environment::{Environment, Git, Profile, Target, UNKNOWN};
-    use crate::measure::{Calibration, Samples, Series};
-    use crate::verdict::{Confirmation, Ending, Judgement};
+    use rtcompare_judge::measure::{Calibration, Samples, Series};
+    use rtcompare_judge::verdict::{Confirmation, Ending, Judgement};
     use rtcompare_judge::{JudgeOptions, Metric, Report, judge};
     use std::time::Duration;
 

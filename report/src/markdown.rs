@@ -7,8 +7,8 @@ use super::ranking::rankings;
 use super::run::{Run, Test};
 use super::sentences::sentence;
 use super::text::{factor_words, headline, outcome_line, parity_counts};
-use crate::Outcome;
 use crate::units::{change_interval, change_pct, format_rate, pct, signed_pct};
+use rtcompare_judge::Outcome;
 use std::fmt::Write;
 
 /// The summary of a run as Markdown.
@@ -136,7 +136,7 @@ fn row(test: &Test) -> (String, Option<String>, String) {
 }
 
 /// A caveat's kind in words: its name with spaces (`timing modes`).
-fn kind(caveat: &crate::Caveat) -> String {
+fn kind(caveat: &rtcompare_judge::Caveat) -> String {
     caveat.kind().as_str().replace('_', " ")
 }
 
@@ -217,7 +217,7 @@ mod tests {
 
     #[test]
     fn a_pair_with_throughput_adds_a_column_of_rates() {
-        use crate::measure::{ThroughputUnit, Work};
+        use rtcompare_judge::measure::{ThroughputUnit, Work};
         let work = Some(Work { unit: ThroughputUnit::Elements, per_call: 1_000 });
         let records = [
             crate::Test { work, ..fixtures::record("perf::fast_vs_slow", 25.0, 100.0) },

@@ -6,7 +6,7 @@
 use super::run::Test;
 use super::text::outcome_line;
 use crate::units::pct;
-use crate::{Metric, Outcome};
+use rtcompare_judge::{Metric, Outcome};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 

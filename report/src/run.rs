@@ -3,11 +3,11 @@
 //! data, so the renderers depend on the verdicts they show and never on the harness that ran them.
 
 use super::failure::Failure;
-use crate::Metric;
-use crate::counts::Instructions;
 use crate::environment::Environment;
-use crate::measure::Work;
-use crate::verdict::Judgement;
+use rtcompare_judge::Metric;
+use rtcompare_judge::counts::Instructions;
+use rtcompare_judge::measure::Work;
+use rtcompare_judge::verdict::Judgement;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 

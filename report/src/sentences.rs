@@ -2,16 +2,18 @@
 //! seen, what it means, what to do), its one line in the short block, and the run's one line on
 //! placement.
 
-use crate::caveats::beyond_doubt;
-use crate::stats::Outcome;
 use crate::units::{change_interval, change_pct, format_ns, level_pct, pct, signed_pct};
-use crate::verdict::{ArmRole, Caveat, DriftSeries, Ending, Judgement, Report, RoundFigures, Settle, WarningKind};
+use rtcompare_judge::caveats::beyond_doubt;
+use rtcompare_judge::stats::Outcome;
+use rtcompare_judge::verdict::{
+    ArmRole, Caveat, DriftSeries, Ending, Judgement, Report, RoundFigures, Settle, WarningKind,
+};
 
 /// The sentence of `caveat`, one of `report`'s, with the arms' names taken from `report`.
 ///
 /// ```
-/// use rtcompare_runtime::report::sentence;
-/// use rtcompare_runtime::{Arm, Caveat, Options, compare};
+/// use rtcompare::report::sentence;
+/// use rtcompare::{Arm, Caveat, Options, compare};
 /// use std::time::Duration;
 /// let options = Options { budget: Duration::from_millis(20), ..Options::default() };
 /// let report = compare(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
@@ -64,6 +66,10 @@ pub fn sentence(caveat: &Caveat, report: &Report) -> String {
         Caveat::Unconfirmed { side, first, fresh, ending, settle } => unconfirmed(side, &first, &fresh, ending, settle),
         Caveat::NoRoom { side, first, fewest, room, budget } => no_room(side, &first, fewest, room, budget),
         Caveat::Leaned { side, first, fresh } => leaned(side, &first, &fresh),
+        // `Caveat` is `#[non_exhaustive]` for users; this crate is released with the judging
+        // crate at the same version, so every caveat it makes has its arm above, and this one
+        // only keeps a caveat without a sentence from being an error.
+        _ => one_line(caveat.kind()),
     }
 }
 
@@ -265,6 +271,14 @@ pub fn first_round_said(said: Outcome, side: Outcome) -> String {
 /// verdict, and where the HOWTO explains it and its fix (`docs/howto.md`, a section per kind).
 /// The full sentence with the figures ([`sentence`]) is printed under `RTCOMPARE_VERBOSE=1`.
 pub(crate) fn one_line(kind: WarningKind) -> String {
+    let meaning = meaning(kind).unwrap_or("a caveat about the verdict");
+    format!("warning[{}]: {meaning}; see \"{}\" in rtcompare's HOWTO", kind.as_str(), kind.as_str())
+}
+
+/// What a warning of `kind` means for the verdict, in one clause; `None` only for a kind this
+/// crate has no words for, which `WarningKind` being `#[non_exhaustive]` makes possible in the
+/// types, and a test here rules out for every kind in [`WarningKind::ALL`].
+fn meaning(kind: WarningKind) -> Option<&'static str> {
     let meaning = match kind {
         WarningKind::Drift => {
             "the timings drifted while they were measured, so the verdict may lean on when each arm ran"
@@ -285,8 +299,9 @@ pub(crate) fn one_line(kind: WarningKind) -> String {
             "fresh processes did not repeat this result (a loss fails a test only when repeated)"
         }
         WarningKind::Leaned => "the first round only leaned this way; fresh processes established it",
+        _ => return None,
     };
-    format!("warning[{}]: {meaning}; see \"{}\" in rtcompare's HOWTO", kind.as_str(), kind.as_str())
+    Some(meaning)
 }
 
 /// The short format's one line for placement, in place of a caveat in each block: the arms
@@ -321,6 +336,14 @@ pub fn placement_summary(judgements: &[&Judgement]) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    /// Every warning kind the judging crate makes has words of its own in the short block.
+    #[test]
+    fn every_warning_kind_has_its_meaning() {
+        let missing: Vec<&str> =
+            WarningKind::ALL.iter().filter(|kind| super::meaning(**kind).is_none()).map(|kind| kind.as_str()).collect();
+        assert!(missing.is_empty(), "warning kinds without a meaning: {missing:?}");
+    }
+
     use super::*;
     use crate::fixtures;
 

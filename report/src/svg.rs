@@ -4,11 +4,11 @@
 //! hand; any browser or CI page shows it.
 
 use super::text::{factor_words, outcome_line};
-use crate::Metric;
-use crate::stats::{Outcome, quantile_sorted, sorted_copy};
 use crate::units::{Unit, display_unit, format_value, signed_pct};
-use crate::verdict::Judgement;
-use crate::verdict::Report;
+use rtcompare_judge::Metric;
+use rtcompare_judge::stats::{Outcome, quantile_sorted, sorted_copy};
+use rtcompare_judge::verdict::Judgement;
+use rtcompare_judge::verdict::Report;
 use std::fmt::Write;
 
 const WIDTH: f64 = 900.0;
@@ -35,8 +35,8 @@ const GREY: &str = "#555555";
 /// Renders a comparison as an SVG picture titled `title` (usually the test name).
 ///
 /// ```
-/// use rtcompare_runtime::{judge, JudgeOptions, Metric};
-/// use rtcompare_runtime::report::{Calibration, Samples, Series};
+/// use rtcompare::{JudgeOptions, Metric, judge};
+/// use rtcompare::report::{Calibration, Samples, Series};
 /// let series = |ns: f64| Series {
 ///     per_op: (0..40).map(|i| ns + (i % 5) as f64).collect(),
 ///     position: (0..40).collect(),
@@ -48,7 +48,7 @@ const GREY: &str = "#555555";
 ///     baseline_iters: 100, target_batch_ns: 20_000.0, candidate_batch_ns: 5_000.0,
 ///     baseline_batch_ns: 10_000.0, first_call_ns: 0.0 };
 /// let report = judge("new", "old", Metric::Time, calibration, samples, &JudgeOptions::default());
-/// let svg = rtcompare_runtime::report::render_svg(&report, "new_vs_old");
+/// let svg = rtcompare::report::render_svg(&report, "new_vs_old");
 /// assert!(svg.starts_with("<svg") && svg.contains("new_vs_old: win"));
 /// ```
 pub fn render_svg(report: &Report, title: &str) -> String {
@@ -186,7 +186,7 @@ fn dots(svg: &mut String, role: &str, values: &[f64], row: f64, colour: &str, sc
 }
 
 fn median_mark(svg: &mut String, role: &str, values: &[f64], row: f64, dark: &str, scale: &ValueScale) {
-    let median = crate::stats::median(values);
+    let median = rtcompare_judge::stats::median(values);
     let x = scale.x(median);
     let _ = write!(
         svg,

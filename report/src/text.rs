@@ -1,12 +1,12 @@
 //! The compact text block printed under a comparison's libtest line.
 
 use super::sentences::{one_line, sentence};
-use crate::Metric;
-use crate::caveats::{beyond_doubt, changes_reading};
-use crate::measure::Work;
-use crate::stats::{Outcome, Resampling, fast_end};
 use crate::units::{change_interval, change_pct, format_rate, format_value, level_pct, pct, signed_pct};
-use crate::verdict::{Caveat, Judgement, Report, WarningKind};
+use rtcompare_judge::Metric;
+use rtcompare_judge::caveats::{beyond_doubt, changes_reading};
+use rtcompare_judge::measure::Work;
+use rtcompare_judge::stats::{Outcome, Resampling, fast_end};
+use rtcompare_judge::verdict::{Caveat, Judgement, Report, WarningKind};
 
 /// What a line of the text block says, so that a terminal can colour it without reading it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,7 +22,7 @@ pub enum Line {
 /// How much of a verdict the text block shows.
 ///
 /// ```
-/// use rtcompare_runtime::report::Detail;
+/// use rtcompare::report::Detail;
 /// let verbose = std::env::var_os("RTCOMPARE_VERBOSE").is_some_and(|v| v == "1");
 /// let detail = if verbose { Detail::Verbose } else { Detail::Short };
 /// # let _ = detail;
@@ -40,8 +40,8 @@ pub enum Detail {
 /// Renders a report as an indented block of plain text (no colour), one fact per line.
 ///
 /// ```
-/// use rtcompare_runtime::report::{Detail, render_text};
-/// use rtcompare_runtime::{Arm, Options, compare};
+/// use rtcompare::report::{Detail, render_text};
+/// use rtcompare::{Arm, Options, compare};
 /// use std::time::Duration;
 /// let options = Options { budget: Duration::from_millis(20), ..Options::default() };
 /// let report = compare(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
@@ -194,8 +194,9 @@ pub(crate) fn quantity(metric: Metric) -> &'static str {
 fn placement_line(report: &Report) -> Option<String> {
     let (c, b) = (report.validation.candidate_placement.as_ref(), report.validation.baseline_placement.as_ref());
     let copies = c.or(b)?.medians.len();
-    let within =
-        |p: Option<&crate::validate::PlacementSpread>| p.map_or_else(|| "not measured".to_owned(), |p| pct(p.spread));
+    let within = |p: Option<&rtcompare_judge::validate::PlacementSpread>| {
+        p.map_or_else(|| "not measured".to_owned(), |p| pct(p.spread))
+    };
     Some(format!(
         "placement: each arm at {copies} code offsets, averaged; copies apart by up to {} (candidate), {} (baseline)",
         within(c),
@@ -306,7 +307,7 @@ pub(crate) fn factor_words(difference: f64, metric: Metric) -> String {
 /// From this factor on, a difference reads better as `4.2x` than as `+320 %`.
 const FACTOR_FROM: f64 = 1.5;
 
-fn batch_words(calibration: &crate::measure::Calibration) -> String {
+fn batch_words(calibration: &rtcompare_judge::measure::Calibration) -> String {
     if calibration.shared_batch_size() {
         format!("{} ops per batch", calibration.candidate_iters)
     } else {
@@ -371,7 +372,7 @@ mod tests {
     #[test]
     fn the_verbose_block_adds_every_figure_and_the_full_warnings() {
         let mut report = fixtures::report(25.0, 100.0);
-        let wide = crate::Caveat::TooWide { estimate: report.estimate, parity: report.verdict.parity_band };
+        let wide = rtcompare_judge::Caveat::TooWide { estimate: report.estimate, parity: report.verdict.parity_band };
         report.warnings.push(wide.clone());
         let text = render_text(&report, Detail::Verbose);
         assert!(text.lines().nth(1).is_some_and(|l| l.contains("(best ")), "{text}");
@@ -381,7 +382,8 @@ mod tests {
         assert!(!text.contains("confirmation:"), "no confirmation ran: {text}");
         // The short block leaves a warning out only when the verdict is beyond doubt.
         assert!(!render_text(&report, Detail::Short).contains("warning"), "a win four times over");
-        let close = crate::verdict::Report { warnings: report.warnings.clone(), ..fixtures::report(99.0, 100.0) };
+        let close =
+            rtcompare_judge::verdict::Report { warnings: report.warnings.clone(), ..fixtures::report(99.0, 100.0) };
         let short = render_text(&close, Detail::Short);
         assert!(
             short.lines().any(|l| l.starts_with("    warning[inconclusive]: ")
@@ -392,7 +394,7 @@ mod tests {
 
     #[test]
     fn with_throughput_each_arm_shows_its_rate_at_its_median() {
-        use crate::measure::{ThroughputUnit, Work};
+        use rtcompare_judge::measure::{ThroughputUnit, Work};
         let judgement = Judgement::of(fixtures::report(25.0, 100.0));
         let report = &judgement.first;
         let work = Work { unit: ThroughputUnit::Bytes, per_call: 4096 };

@@ -4,10 +4,10 @@
 
 use super::run::Test;
 use super::text::outcome_line;
-use crate::Metric;
-use crate::measure::Work;
-use crate::stats::Summary;
-use crate::verdict::Judgement;
+use rtcompare_judge::Metric;
+use rtcompare_judge::measure::Work;
+use rtcompare_judge::stats::Summary;
+use rtcompare_judge::verdict::Judgement;
 
 /// One arm of one measured comparison, as the tracking formats report it.
 #[derive(Clone, Debug, PartialEq)]
@@ -119,7 +119,7 @@ mod tests {
     fn a_counted_test_gives_each_arm_its_instructions_unless_they_vary() {
         use crate::instructions::tests::counts;
         let mut counted = Test {
-            instructions: Some(counts(25_027.0, 20_019.0, crate::Outcome::Loss)),
+            instructions: Some(counts(25_027.0, 20_019.0, rtcompare_judge::Outcome::Loss)),
             ..fixtures::record("perf::fast_vs_slow", 125.0, 100.0)
         };
         let entries = arm_entries(std::slice::from_ref(&counted));

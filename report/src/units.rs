@@ -2,8 +2,8 @@
 //! percentages. One table of display units serves the text block, the warnings and the
 //! pictures' axes, so they never disagree on where `ns` becomes `µs`.
 
-use crate::Metric;
-use crate::measure::ThroughputUnit;
+use rtcompare_judge::Metric;
+use rtcompare_judge::measure::ThroughputUnit;
 
 /// A display unit: its name and its size in the metric's base unit (ns, bytes, allocations).
 pub(crate) type Unit = (&'static str, f64);
@@ -28,7 +28,7 @@ pub(crate) fn display_unit(metric: Metric, magnitude: f64) -> Unit {
 /// Formats nanoseconds with a unit that keeps three or four significant digits.
 ///
 /// ```
-/// use rtcompare_runtime::report::format_ns;
+/// use rtcompare::report::format_ns;
 /// assert_eq!(format_ns(12.345), "12.35 ns");
 /// assert_eq!(format_ns(1_234.5), "1.234 µs");
 /// assert_eq!(format_ns(2_500_000.0), "2.500 ms");
@@ -44,7 +44,8 @@ pub fn format_ns(ns: f64) -> String {
 /// or an instruction count.
 ///
 /// ```
-/// use rtcompare_runtime::{report::format_value, Metric};
+/// use rtcompare::Metric;
+/// use rtcompare::report::format_value;
 /// assert_eq!(format_value(1_500.0, Metric::Time), "1.500 µs");
 /// assert_eq!(format_value(1_536.0, Metric::AllocBytes), "1.50 KiB");
 /// assert_eq!(format_value(96.0, Metric::AllocBytes), "96 B");

@@ -1,9 +1,10 @@
 //! The whole protocol in one call: calibrate, collect interleaved rounds, judge.
 
-use crate::decide::{LOOKS, Looks};
-use crate::judge;
-use crate::measure::{Arm, Collection, Halt, Measured, Metric, Options, calibrate};
-use crate::verdict::Report;
+use crate::measure::{Arm, Collection, Halt, Options, calibrate};
+use rtcompare_judge::decide::{LOOKS, Looks};
+use rtcompare_judge::judge;
+use rtcompare_judge::measure::{Measured, Metric};
+use rtcompare_judge::verdict::Report;
 use std::time::Instant;
 
 /// Runs the whole protocol on two arms and returns the report.
@@ -16,11 +17,11 @@ use std::time::Instant;
 /// machine, and rounds of {candidate, candidate twin, baseline, baseline twin} run in a seeded
 /// random order until the budget is spent or a look ends them: the rounds so far are judged at an
 /// eighth, a quarter and a half of the budget, and a look that settles the comparison (see
-/// [`Role`](crate::Role)) stops the collection. The report is the judgement of the look that
+/// [`Role`](rtcompare_judge::Role)) stops the collection. The report is the judgement of the look that
 /// ended it.
 ///
 /// ```
-/// use rtcompare_runtime::{compare, Arm, Options, Outcome};
+/// use rtcompare::{Arm, Options, Outcome, compare};
 /// use std::time::Duration;
 /// fn slow() -> u64 { (0..3_000u64).map(std::hint::black_box).sum() }
 /// fn fast() -> u64 { (0..1_000u64).map(std::hint::black_box).sum() }
@@ -55,7 +56,7 @@ pub(crate) fn measure_and_judge(candidate: Arm<'_>, baseline: Arm<'_>, options: 
 /// judged with other processes'.
 ///
 /// ```
-/// use rtcompare_runtime::{measure, Arm, Options};
+/// use rtcompare::{Arm, Options, measure};
 /// use std::time::Duration;
 /// let options = Options { budget: Duration::from_millis(20), ..Options::default() };
 /// let measured = measure(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
@@ -122,7 +123,7 @@ fn collect_with_looks(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verdict::JudgeOptions;
+    use rtcompare_judge::verdict::JudgeOptions;
     use std::time::Duration;
 
     fn work() -> u64 {
@@ -153,7 +154,7 @@ mod tests {
 
     #[test]
     fn a_measurement_and_its_judgement_keep_the_same_rounds() {
-        use crate::Outcome;
+        use rtcompare_judge::Outcome;
         fn slow() -> u64 {
             (0..3_000u64).map(std::hint::black_box).sum()
         }
@@ -169,8 +170,8 @@ mod tests {
     /// A loss three times the work is a signal for fresh processes to confirm.
     #[test]
     fn a_far_loss_is_signalled() {
-        use crate::decide::signal;
-        use crate::stats::Outcome;
+        use rtcompare_judge::decide::signal;
+        use rtcompare_judge::stats::Outcome;
         fn slow() -> u64 {
             (0..3_000u64).map(std::hint::black_box).sum()
         }

@@ -13,11 +13,14 @@
 //! | the whole protocol: calibration, interleaved rounds, judging | [`compare`], with [`Options`] |
 //! | measuring only, say in several processes | [`measure()`], which gives a [`Measured`] |
 //! | judging what was measured | [`judge`], [`judge_processes`], with [`JudgeOptions`] |
-//! | reading and rendering the result | [`Report`] and the [`report`] module |
-//! | the statistics on their own (bootstrap, drift, the parity rule) | the [`stats`] module |
+//! | reading the result | [`Report`], [`Verdict`], [`Outcome`], [`Caveat`] |
+//!
+//! Rendering a report is the `rtcompare-report` crate's, and the statistics on their own the
+//! `rtcompare-judge` crate's; the facade names the public ones in `rtcompare::report` and
+//! `rtcompare::stats`.
 //!
 //! ```
-//! use rtcompare_runtime::{Arm, Options, Outcome, compare};
+//! use rtcompare::{Arm, Options, Outcome, compare};
 //! use std::time::Duration;
 //! fn slow() -> u64 { (0..3_000u64).map(std::hint::black_box).sum() }
 //! fn fast() -> u64 { (0..1_000u64).map(std::hint::black_box).sum() }
@@ -36,29 +39,21 @@ mod environment;
 mod harness;
 mod instructions;
 mod measure;
-pub mod report;
 #[cfg(test)]
 #[allow(unreachable_pub)] // shared with crates that use it from their root
 mod scratch;
 #[cfg(test)]
 mod synthetic;
 
-// The judging layer is a crate of its own, `rtcompare-judge`, so that nothing that measures can
-// reach into it; its modules are named here as they were when they lived in this crate.
-pub use rtcompare_judge::stats;
-pub(crate) use rtcompare_judge::{decide, seeds, validate, verdict};
-
 pub(crate) use compare::measure_and_judge;
 pub(crate) use compare::try_measure;
 pub use compare::{compare, measure};
-pub use decide::Role;
-pub use measure::{Arm, CountingAllocator, Executor, Layout, Measured, Meter, Metric, Options, Reading};
-#[doc(no_inline)]
-pub use report::{Caveat, Report, Verdict, WarningKind};
-pub use rtcompare_judge::{Cprng, Dprng, judge, judge_processes};
-#[doc(no_inline)]
-pub use stats::Outcome;
-pub use verdict::JudgeOptions;
+pub use measure::{Arm, CountingAllocator, Executor, Layout, Meter, Options, Reading};
+// The judging crate's items a comparison by hand names, re-exported where they are defined.
+pub use rtcompare_judge::{
+    Caveat, Cprng, Dprng, JudgeOptions, Measured, Metric, Outcome, Report, Role, Verdict, WarningKind, judge,
+    judge_processes,
+};
 
 /// The names the code `#[compare]` and `main!()` generate refers to, re-exported by the
 /// facade's own `__private`; not part of the public API, and free to change in any release.
@@ -67,9 +62,10 @@ pub mod __private {
     pub use crate::harness::{AttributeSettings, Batches, BuildInfo, Expectation, Registration, main};
     pub use crate::measure::{
         Amount, BatchFn, BlockOnNeedsAFuture, CountingAllocator, Executor, FutureCall, Gate, IsFuture, IsValue,
-        KEPT_SEED, Kept, Meter, Outputs, Placed, Setup, SizedSetup, Throughput, ThroughputUnit, ValueCall, WithRng,
-        WithoutRng, on_threads, place,
+        KEPT_SEED, Kept, Meter, Outputs, Placed, Setup, SizedSetup, Throughput, ValueCall, WithRng, WithoutRng,
+        on_threads, place,
     };
-    pub use crate::{Dprng, Metric};
     pub use inventory;
+    pub use rtcompare_judge::measure::ThroughputUnit;
+    pub use rtcompare_judge::{Dprng, Metric};
 }

@@ -1,5 +1,7 @@
 //! Keeps the module graphs of `runtime/src` and `report/src` acyclic, so each crate reads top
-//! to bottom.
+//! to bottom, and keeps their boundaries in plain sight: no module reaches another crate's item
+//! through a name its crate binds elsewhere (`crate::verdict::Report` for the judging crate's
+//! `Report`), so every path into another crate names that crate.
 //!
 //! The test parses the sources with `syn` rather than asking the compiler: every `use` (its
 //! tree expanded) and every `crate::…`, `super::…` or `self::…` path — in code, in types, and in
@@ -7,10 +9,11 @@
 //! file, or an inline module such as `tests`) to the module that defines the item. A name that a
 //! module merely re-exports (`pub use text::render_text;` in the report crate's `lib.rs`, `pub
 //! use measure::Arm;` in the runtime's) is followed to where it is defined, so re-exporting
-//! parents do not count as cycles; a name re-exported from another crate (the judging crate's
-//! modules, the report crate's items) is no edge, since Cargo keeps that boundary: the judging
-//! crate imports from neither, the report crate only from the judging one. Declaring a module
-//! (`mod json;`) is structure, not an edge. A name that is both a module and a re-exported item
+//! parents do not count as cycles. A name bound from another crate (`pub use
+//! rtcompare_judge::Report;` at the runtime's root, for the facade) is no edge, since Cargo keeps
+//! that boundary; but a path of this crate that resolves through such a name, from any module
+//! but the one that binds it, is an alias and fails the test. Declaring a module (`mod json;`)
+//! is structure, not an edge. A name that is both a module and a re-exported item
 //! (`crate::measure`, the module and the function) counts as the module.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -58,10 +61,43 @@ fn the_reader_follows_re_exports_and_sees_inline_modules() {
     // The report crate's re-exports at its root are followed too.
     assert!(has(&report, "json::tests", "fixtures") && has(&report, "markdown", "text"));
     assert!(!report.edges.iter().any(|(_, to)| to.is_empty()), "re-exports are not edges upward");
-    // The judging crate's modules, re-exported in lib.rs, are another crate: no edge; and so
-    // are the report crate's items, re-exported in the runtime's report.rs.
-    let other_crates = ["verdict", "decide", "report"];
-    assert!(!runtime.edges.iter().any(|(_, to)| to.first().is_some_and(|m| other_crates.contains(&m.as_str()))));
+    // The judging crate's items the runtime's root re-exports for the facade are another
+    // crate's: no edge.
+    assert!(runtime.reexports[&module("")].get("Report").is_some_and(Option::is_none));
+}
+
+/// Every path into another crate names it: none goes through a name this crate binds for
+/// another crate's item or module, such as the `pub(crate) use rtcompare_judge::verdict;` that
+/// once made `crate::verdict::Report` the judging crate's type.
+#[test]
+fn no_path_reaches_another_crate_through_an_alias() {
+    for src in sources() {
+        let aliases = Graph::read(&src).aliases();
+        assert!(
+            aliases.is_empty(),
+            "paths through aliases of another crate in {}:\n{}",
+            src.display(),
+            aliases.join("\n")
+        );
+    }
+}
+
+/// An alias is found wherever it is bound and however it is reached; a module's own use of a
+/// name it imports is none.
+#[test]
+fn the_reader_finds_aliases_of_other_crates() {
+    let sources = [
+        ("lib.rs", "mod a;\nmod b;\nuse other::verdict;\npub use other::Item;\nfn f(_: Item) {}"),
+        ("a.rs", "use crate::verdict::Report;\nuse other::stats;\nfn g() { stats::median(); }"),
+        ("b.rs", "fn h(_: crate::Item) {}\nfn i(_: other::verdict::Report) {}"),
+    ];
+    let files = sources.iter().map(|(path, text)| (file_module(Path::new(""), Path::new(path)), text.to_string()));
+    let aliases = Graph::from_sources(files.collect()).aliases();
+    assert_eq!(
+        aliases,
+        ["a → crate::verdict::Report (bound in crate)", "b → crate::Item (bound in crate)"],
+        "{aliases:?}"
+    );
 }
 
 /// Every kind of path is read, and nothing that only looks like one: a `use` tree with braces,
@@ -108,6 +144,9 @@ struct Graph {
     references: Vec<(Module, Module)>,
     /// Module → module it imports from, without self-edges.
     edges: BTreeSet<(Module, Module)>,
+    /// Every reference that left the crate through a name bound from another crate, with the
+    /// module that binds it, when that is not the module the reference appears in.
+    aliased: Vec<(Module, Module, Module)>,
 }
 
 impl Graph {
@@ -141,11 +180,49 @@ impl Graph {
         }
         let references = std::mem::take(&mut graph.references);
         for (from, path) in references {
+            if let Some(binder) = graph.bound_elsewhere(&path, 0).filter(|binder| *binder != from) {
+                graph.aliased.push((from.clone(), path.clone(), binder));
+            }
             if let Some(to) = graph.resolve(&path, 0).filter(|to| *to != from) {
                 graph.edges.insert((from, to));
             }
         }
         graph
+    }
+
+    /// Each reference through an alias of another crate, as `from → crate::path (bound in
+    /// binder)`.
+    fn aliases(&self) -> Vec<String> {
+        let mut found: Vec<String> = self
+            .aliased
+            .iter()
+            .map(|(from, path, binder)| {
+                format!("{} → crate::{} (bound in {})", name(from), path.join("::"), name(binder))
+            })
+            .collect();
+        found.sort();
+        found.dedup();
+        found
+    }
+
+    /// The module whose `use` of another crate's name `path` goes through, as [`Graph::resolve`]
+    /// follows it; `None` when `path` stays in this crate.
+    fn bound_elsewhere(&self, path: &Module, depth: usize) -> Option<Module> {
+        assert!(depth < 32, "re-exports loop at {}", name(path));
+        let mut module: Module = Vec::new();
+        for (i, segment) in path.iter().enumerate() {
+            let child = [module.as_slice(), std::slice::from_ref(segment)].concat();
+            if self.modules.contains(&child) {
+                module = child;
+                continue;
+            }
+            return match self.reexports.get(&module).and_then(|names| names.get(segment)) {
+                Some(Some(target)) => self.bound_elsewhere(&[target.as_slice(), &path[i + 1..]].concat(), depth + 1),
+                Some(None) => Some(module),
+                None => None,
+            };
+        }
+        None
     }
 
     /// Records one path named in `here`, and the name it binds when it is re-exported.

@@ -51,7 +51,7 @@ const INTERIM_RESAMPLES_FACTOR: usize = 2;
 /// [`judge_processes`](crate::judge_processes), mark the fresh ones so.
 ///
 /// ```
-/// use rtcompare_runtime::{Options, Role};
+/// use rtcompare::{Options, Role};
 /// let fresh = Options { role: Role::Fresh, ..Options::default() };
 /// assert_eq!((fresh.role, Options::default().role), (Role::Fresh, Role::Screen));
 /// ```

@@ -17,7 +17,7 @@
 /// the caller on the plain (independent) resampling scheme instead of propagating a NaN.
 ///
 /// ```
-/// use rtcompare_runtime::stats::lag1_autocorrelation;
+/// use rtcompare_judge::stats::lag1_autocorrelation;
 /// // A series that alternates is strongly negatively correlated with itself at lag 1.
 /// let r = lag1_autocorrelation(&[1.0, -1.0, 1.0, -1.0, 1.0, -1.0]);
 /// assert!(r < -0.8);

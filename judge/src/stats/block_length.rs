@@ -39,7 +39,7 @@ use super::quantile::median;
 /// one is the independent bootstrap it has just ruled out.
 ///
 /// ```
-/// use rtcompare_runtime::stats::block_length;
+/// use rtcompare_judge::stats::block_length;
 /// // A slow sine wave is dependent over many steps: long blocks.
 /// let wave: Vec<f64> = (0..400).map(|i| (i as f64 / 15.0).sin()).collect();
 /// assert!(block_length(&wave) > 10);

@@ -18,7 +18,7 @@ use crate::rng::ResampleStream;
 /// tail quantities.
 ///
 /// ```
-/// use rtcompare_runtime::stats::DEFAULT_RESAMPLES;
+/// use rtcompare_judge::stats::DEFAULT_RESAMPLES;
 /// assert_eq!(DEFAULT_RESAMPLES, 5_000);
 /// ```
 pub const DEFAULT_RESAMPLES: usize = 5_000;
@@ -32,7 +32,7 @@ const REPLICATES_BEYOND_AN_END: f64 = 100.0;
 /// rounds on one core, paid only by the confirmation rounds of large suites.
 ///
 /// ```
-/// use rtcompare_runtime::stats::{MAX_RESAMPLES, resamples_for_level};
+/// use rtcompare_judge::stats::{MAX_RESAMPLES, resamples_for_level};
 /// assert_eq!(resamples_for_level(0.999_999), MAX_RESAMPLES);
 /// ```
 pub const MAX_RESAMPLES: usize = 200_000;
@@ -43,7 +43,7 @@ pub const MAX_RESAMPLES: usize = 200_000;
 /// The interval ends' stability is measured in `runtime/src/synthetic/statistics.rs`.
 ///
 /// ```
-/// use rtcompare_runtime::stats::{DEFAULT_RESAMPLES, resamples_for_level};
+/// use rtcompare_judge::stats::{DEFAULT_RESAMPLES, resamples_for_level};
 /// assert_eq!(resamples_for_level(0.95), DEFAULT_RESAMPLES);
 /// assert_eq!(resamples_for_level(1.0 - 0.05 / 50.0), 200_000);
 /// assert_eq!(resamples_for_level(1.0 - 0.05 / 125.0), 200_000); // capped
@@ -62,7 +62,7 @@ pub fn resamples_for_level(level: f64) -> usize {
 /// 10 % to 13.5 % at a correlation of 0.2 and to 21.7 % at 0.4).
 ///
 /// ```
-/// use rtcompare_runtime::stats::BLOCK_THRESHOLD;
+/// use rtcompare_judge::stats::BLOCK_THRESHOLD;
 /// assert_eq!(BLOCK_THRESHOLD, 0.2);
 /// ```
 pub const BLOCK_THRESHOLD: f64 = 0.2;
@@ -74,7 +74,7 @@ pub const BLOCK_THRESHOLD: f64 = 0.2;
 /// and the bootstrap order such values consistently (`f64::total_cmp`) rather than failing.
 ///
 /// ```
-/// use rtcompare_runtime::stats::paired_ratios;
+/// use rtcompare::stats::paired_ratios;
 /// assert_eq!(paired_ratios(&[90.0, 110.0], &[100.0, 100.0]), vec![0.9, 1.1]);
 /// ```
 pub fn paired_ratios(candidate: &[f64], baseline: &[f64]) -> Vec<f64> {
@@ -85,7 +85,7 @@ pub fn paired_ratios(candidate: &[f64], baseline: &[f64]) -> Vec<f64> {
 /// allocate nothing (a count metric of 0 against 0) are at parity, not at `0 / 0`.
 ///
 /// ```
-/// use rtcompare_runtime::stats::ratio;
+/// use rtcompare_judge::stats::ratio;
 /// assert_eq!(ratio(0.0, 0.0), 1.0);
 /// assert_eq!(ratio(3.0, 2.0), 1.5);
 /// assert!(ratio(1.0, 0.0).is_infinite());
@@ -97,7 +97,7 @@ pub fn ratio(candidate: f64, baseline: f64) -> f64 {
 /// How rounds are drawn for each bootstrap replicate.
 ///
 /// ```
-/// use rtcompare_runtime::stats::Resampling;
+/// use rtcompare::stats::Resampling;
 /// let scheme = Resampling::Blocks { len: 4 };
 /// assert_ne!(scheme, Resampling::Iid);
 /// ```
@@ -125,7 +125,7 @@ pub enum Resampling {
 /// matters: what both arms of a round share has already cancelled in it.
 ///
 /// ```
-/// use rtcompare_runtime::stats::{Resampling, choose_resampling};
+/// use rtcompare::stats::{Resampling, choose_resampling};
 /// let alternating = [0.9, 1.1, 0.9, 1.1, 0.9, 1.1, 0.9, 1.1];
 /// assert_eq!(choose_resampling(&alternating), Resampling::Iid);
 /// let wave: Vec<f64> = (0..200).map(|i| 1.0 + 0.1 * (i as f64 / 10.0).sin()).collect();
@@ -142,7 +142,7 @@ pub fn choose_resampling(ratios: &[f64]) -> Resampling {
 /// The estimated relative difference and its bootstrap interval.
 ///
 /// ```
-/// use rtcompare_runtime::stats::Estimate;
+/// use rtcompare_judge::stats::Estimate;
 /// let e = Estimate { difference: 0.08, low: 0.05, high: 0.11, level: 0.95 };
 /// assert!(e.excludes(0.0)); // the candidate is faster: no difference is ruled out
 /// assert!(!e.excludes(0.1));
@@ -165,7 +165,7 @@ impl Estimate {
     /// `2 z`, with `z` the normal quantile of its level. NaN for an unknown interval.
     ///
     /// ```
-    /// use rtcompare_runtime::stats::Estimate;
+    /// use rtcompare_judge::stats::Estimate;
     /// let e = Estimate { difference: 0.0, low: -0.0196, high: 0.0196, level: 0.95 };
     /// assert!((e.standard_error() - 0.01).abs() < 1e-6);
     /// ```
@@ -177,7 +177,7 @@ impl Estimate {
     /// difference has been established at all. False when the interval is unknown (NaN).
     ///
     /// ```
-    /// use rtcompare_runtime::stats::Estimate;
+    /// use rtcompare_judge::stats::Estimate;
     /// let e = Estimate { difference: -0.02, low: -0.03, high: -0.01, level: 0.95 };
     /// assert!(e.excludes(0.0) && e.excludes(-0.05) && !e.excludes(-0.02));
     /// ```
@@ -189,13 +189,14 @@ impl Estimate {
 /// The outcome of [`bootstrap_difference`]: the estimate and the evidence behind it.
 ///
 /// ```
-/// use rtcompare_runtime::stats::{Resampling, bootstrap_difference};
+/// use rtcompare::stats::{Resampling, bootstrap_difference};
 /// let ratios = [0.90, 0.92, 0.95, 0.91, 0.93, 0.94, 0.89, 0.92, 0.90, 0.93];
 /// let boot = bootstrap_difference(&ratios, Resampling::Iid, 0.95, 1_000, 7);
 /// assert_eq!(boot.replicates().len(), 1_000);
 /// assert!(boot.estimate.excludes(0.0));
 /// assert_eq!(boot.confidence(0.0), 1.0); // every replicate has the candidate faster
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq)]
 pub struct Bootstrap {
     /// The point estimate and its percentile interval.
@@ -220,7 +221,7 @@ impl Bootstrap {
     /// resampling, the widening ([`Bootstrap::widening`]).
     ///
     /// ```
-    /// use rtcompare_runtime::stats::{Resampling, bootstrap_difference};
+    /// use rtcompare::stats::{Resampling, bootstrap_difference};
     /// let boot = bootstrap_difference(&[1.0, 1.1, 0.9, 1.05], Resampling::Iid, 0.95, 200, 1);
     /// assert!(boot.replicates().windows(2).all(|w| w[0] <= w[1]));
     /// ```
@@ -233,7 +234,7 @@ impl Bootstrap {
     /// at least half of the rounds share one ratio (the IQR is then zero).
     ///
     /// ```
-    /// use rtcompare_runtime::stats::{Resampling, bootstrap_difference};
+    /// use rtcompare::stats::{Resampling, bootstrap_difference};
     /// let ties = bootstrap_difference(&[1.0, 1.0, 1.0, 0.9, 1.1], Resampling::Iid, 0.95, 200, 1);
     /// assert_eq!(ties.smoothing(), 0.0);
     /// let spread = bootstrap_difference(&[0.9, 1.0, 1.1, 1.2], Resampling::Iid, 0.95, 200, 1);
@@ -249,7 +250,7 @@ impl Bootstrap {
     /// times a fixed-b factor of at most 1.78 (blocks of up to half the rounds).
     ///
     /// ```
-    /// use rtcompare_runtime::stats::{Resampling, bootstrap_difference};
+    /// use rtcompare::stats::{Resampling, bootstrap_difference};
     /// let boot = bootstrap_difference(&[1.0, 1.1, 0.9, 1.05], Resampling::Iid, 0.95, 200, 1);
     /// assert_eq!(boot.widening(), 1.0);
     /// ```
@@ -269,7 +270,7 @@ impl Bootstrap {
     /// candidate is at most 5 % slower. NaN when there are no replicates.
     ///
     /// ```
-    /// use rtcompare_runtime::stats::{Resampling, bootstrap_difference};
+    /// use rtcompare::stats::{Resampling, bootstrap_difference};
     /// // Every round ties exactly: "at least as fast" is certain, "faster" is not.
     /// let boot = bootstrap_difference(&[1.0; 20], Resampling::Iid, 0.95, 500, 3);
     /// assert_eq!(boot.confidence(0.0), 1.0);
@@ -305,7 +306,7 @@ pub(super) fn share_at_least(replicates: &[f64], threshold: f64) -> f64 {
 /// With no rounds, or no resamples, the replicates are empty and the interval ends are NaN.
 ///
 /// ```
-/// use rtcompare_runtime::stats::{Resampling, bootstrap_difference, paired_ratios};
+/// use rtcompare::stats::{Resampling, bootstrap_difference, paired_ratios};
 /// let candidate = [95.0, 96.0, 94.0, 97.0, 95.5, 94.5, 96.5, 95.0];
 /// let baseline = [100.0, 101.0, 99.0, 100.5, 100.0, 99.5, 101.5, 100.0];
 /// let ratios = paired_ratios(&candidate, &baseline);

@@ -11,7 +11,8 @@ use super::quantile::median;
 /// when a run without any trend would show one at least this strong in 5 % of cases.
 ///
 /// ```
-/// use rtcompare_runtime::stats::{DRIFT_ALPHA, detect_drift};
+/// use rtcompare::stats::detect_drift;
+/// use rtcompare_judge::stats::DRIFT_ALPHA;
 /// let flat = [1.0, 1.2, 0.9, 1.1, 1.0, 0.95, 1.05, 1.1, 0.9, 1.0, 1.02, 0.98];
 /// assert!(!detect_drift(&flat, DRIFT_ALPHA).drifted);
 /// ```
@@ -24,12 +25,13 @@ const MIN_DRIFT_LEN: usize = 10;
 /// The outcome of a drift test on one series.
 ///
 /// ```
-/// use rtcompare_runtime::stats::detect_drift;
+/// use rtcompare::stats::detect_drift;
 /// let slowing: Vec<f64> = (0..50).map(|i| 100.0 + i as f64).collect();
 /// let drift = detect_drift(&slowing, 0.05);
 /// assert!(drift.drifted && drift.rho > 0.99);
 /// assert!(drift.shift() > 0.2); // the second half is over 20 % slower than the first
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Drift {
     /// Spearman's rank correlation of the values with their position in the run, in [−1, 1]:
@@ -52,14 +54,10 @@ impl Drift {
     /// values) and infinite when the first half's median is zero.
     ///
     /// ```
-    /// use rtcompare_runtime::stats::Drift;
-    /// let d = Drift {
-    ///     rho: 0.5,
-    ///     p_value: 0.01,
-    ///     drifted: true,
-    ///     first_half_median: 100.0,
-    ///     second_half_median: 105.0,
-    /// };
+    /// use rtcompare::stats::detect_drift;
+    /// let stepped: Vec<f64> = [[100.0; 10], [105.0; 10]].concat();
+    /// let d = detect_drift(&stepped, 0.05);
+    /// assert_eq!((d.first_half_median, d.second_half_median), (100.0, 105.0));
     /// assert!((d.shift() - 0.05).abs() < 1e-12);
     /// ```
     pub fn shift(&self) -> f64 {
@@ -83,7 +81,7 @@ impl Drift {
 /// cannot dominate it. It does not see a change that goes up and comes back down.
 ///
 /// ```
-/// use rtcompare_runtime::stats::detect_drift;
+/// use rtcompare::stats::detect_drift;
 /// let steady = [5.0, 6.0, 5.0, 6.0, 5.0, 6.0, 5.0, 6.0, 5.0, 6.0, 5.0, 6.0];
 /// let drift = detect_drift(&steady, 0.05);
 /// assert!(!drift.drifted);

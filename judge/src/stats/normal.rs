@@ -6,7 +6,7 @@ use statrs::distribution::{ContinuousCDF, Normal};
 /// `P(|Z| ≥ |z|)` for a standard normal `Z`; 1 for NaN.
 ///
 /// ```
-/// use rtcompare_runtime::stats::two_sided_normal_p;
+/// use rtcompare_judge::stats::two_sided_normal_p;
 /// assert!((two_sided_normal_p(1.959_963_985) - 0.05).abs() < 1e-6);
 /// ```
 pub fn two_sided_normal_p(z: f64) -> f64 {
@@ -20,7 +20,7 @@ pub fn two_sided_normal_p(z: f64) -> f64 {
 /// outside).
 ///
 /// ```
-/// use rtcompare_runtime::stats::normal_quantile;
+/// use rtcompare_judge::stats::normal_quantile;
 /// assert!((normal_quantile(0.975) - 1.959_963_985).abs() < 1e-8);
 /// assert_eq!(normal_quantile(0.5), 0.0);
 /// ```

@@ -17,8 +17,8 @@ use super::{Summary, sorted_copy};
 /// Which spread widens the median tolerance.
 ///
 /// ```
-/// use rtcompare_runtime::JudgeOptions;
-/// use rtcompare_runtime::stats::Spread;
+/// use rtcompare::JudgeOptions;
+/// use rtcompare_judge::stats::Spread;
 /// assert_eq!(JudgeOptions::default().spread, Spread::RoundMedian);
 /// let raw = JudgeOptions { spread: Spread::RawSamples, ..JudgeOptions::default() };
 /// # let _ = raw;
@@ -44,8 +44,8 @@ pub enum Spread {
 /// What the parity rule looks at.
 ///
 /// ```
-/// use rtcompare_runtime::stats::{parity_verdict, ParityInputs, Spread};
-/// use rtcompare_runtime::Outcome;
+/// use rtcompare_judge::stats::{ParityInputs, Spread, parity_verdict};
+/// use rtcompare::Outcome;
 /// let baseline = [100.0, 101.0, 99.0, 100.5, 100.2];
 /// let candidate = [100.5, 100.0, 99.5, 100.0, 100.1];
 /// let inputs = ParityInputs {
@@ -87,7 +87,7 @@ pub struct ParityInputs<'a> {
 /// Outcome of a comparison: the candidate against its baseline.
 ///
 /// ```
-/// use rtcompare_runtime::{Arm, Options, Outcome, compare};
+/// use rtcompare::{Arm, Options, Outcome, compare};
 /// use std::time::Duration;
 /// let options = Options { budget: Duration::from_millis(50), ..Options::default() };
 /// let report = compare(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
@@ -112,7 +112,7 @@ impl Outcome {
     /// The lowercase word used in output and the results file: `win`, `parity` or `loss`.
     ///
     /// ```
-    /// assert_eq!(rtcompare_runtime::Outcome::Loss.as_str(), "loss");
+    /// assert_eq!(rtcompare::Outcome::Loss.as_str(), "loss");
     /// ```
     pub fn as_str(self) -> &'static str {
         match self {
@@ -126,8 +126,8 @@ impl Outcome {
 /// The parity rule's answer and the figures behind it.
 ///
 /// ```
-/// use rtcompare_runtime::stats::{parity_verdict, ParityInputs, Spread};
-/// use rtcompare_runtime::Outcome;
+/// use rtcompare_judge::stats::{ParityInputs, Spread, parity_verdict};
+/// use rtcompare::Outcome;
 /// let baseline = [100.0, 101.0, 99.0, 100.5, 100.2];
 /// let candidate = [100.5, 100.0, 99.5, 100.0, 100.1];
 /// let inputs = ParityInputs {
@@ -158,8 +158,8 @@ pub struct ParityVerdict {
 /// Applies the parity rule.
 ///
 /// ```
-/// use rtcompare_runtime::stats::{parity_verdict, ParityInputs, Spread};
-/// use rtcompare_runtime::Outcome;
+/// use rtcompare_judge::stats::{ParityInputs, Spread, parity_verdict};
+/// use rtcompare::Outcome;
 /// let baseline = [100.0, 101.0, 99.0, 100.5, 100.2];
 /// let candidate = [130.0, 131.0, 129.0, 130.5, 130.2];
 /// let v = parity_verdict(&ParityInputs {
@@ -198,7 +198,7 @@ pub fn parity_verdict(inputs: &ParityInputs<'_>) -> ParityVerdict {
 /// sets both fast ends.
 ///
 /// ```
-/// use rtcompare_runtime::stats::fast_end;
+/// use rtcompare_judge::stats::fast_end;
 /// assert_eq!(fast_end(&[5.0, 3.0, 4.0]), 3.0);
 /// let hundred: Vec<f64> = (1..=100).map(f64::from).collect();
 /// assert_eq!(fast_end(&hundred), 10.0);
@@ -288,7 +288,7 @@ fn side(ratio: f64, tolerance: f64) -> Outcome {
 /// a ratio of 1.04 a loss at 4 % and its swapped pair, 1/1.04 = 0.9615, parity).
 ///
 /// ```
-/// use rtcompare_runtime::stats::win_margin;
+/// use rtcompare_judge::stats::win_margin;
 /// assert!((win_margin(0.04) - 0.04 / 1.04).abs() < 1e-15);
 /// assert!((1.0 - win_margin(0.04)) * 1.04 - 1.0 < 1e-15);
 /// ```

@@ -16,7 +16,7 @@ use super::{Estimate, median, student_t_cdf, student_t_quantile};
 /// process's own difference.
 ///
 /// ```
-/// use rtcompare_runtime::stats::pool_processes;
+/// use rtcompare_judge::stats::pool_processes;
 /// let pooled = pool_processes(&[&[0.90, 0.91][..], &[0.92, 0.90][..], &[0.91, 0.91][..]], 0.95);
 /// assert_eq!((pooled.process_differences.len(), pooled.degrees_of_freedom), (3, 2.0));
 /// assert!(pooled.estimate.low < pooled.estimate.difference && pooled.standard_error > 0.0);
@@ -39,7 +39,7 @@ impl Pooled {
     /// exactly).
     ///
     /// ```
-    /// use rtcompare_runtime::stats::pool_processes;
+    /// use rtcompare_judge::stats::pool_processes;
     /// let pooled = pool_processes(&[&[0.90, 0.91][..], &[0.92, 0.90][..], &[0.91, 0.91][..]], 0.95);
     /// assert!(pooled.confidence(0.05) > 0.99 && pooled.confidence(0.2) < 0.01);
     /// ```
@@ -58,7 +58,7 @@ impl Pooled {
     /// (`standard_error · √k`).
     ///
     /// ```
-    /// use rtcompare_runtime::stats::pool_processes;
+    /// use rtcompare_judge::stats::pool_processes;
     /// let pooled = pool_processes(&[&[0.90][..], &[0.92][..]], 0.95);
     /// assert!((pooled.process_spread() - 0.02 / 2f64.sqrt()).abs() < 1e-12);
     /// ```
@@ -69,7 +69,7 @@ impl Pooled {
     /// The spread between processes: largest minus smallest per-process difference.
     ///
     /// ```
-    /// use rtcompare_runtime::stats::pool_processes;
+    /// use rtcompare_judge::stats::pool_processes;
     /// let pooled = pool_processes(&[&[0.90][..], &[0.95][..], &[0.92][..]], 0.95);
     /// assert!((pooled.between_process_range() - 0.05).abs() < 1e-12);
     /// ```
@@ -87,7 +87,7 @@ impl Pooled {
 /// estimate says nothing about the spread between processes.
 ///
 /// ```
-/// use rtcompare_runtime::stats::pool_processes;
+/// use rtcompare_judge::stats::pool_processes;
 /// let a = [0.90, 0.91, 0.89, 0.90, 0.92];
 /// let b = [0.95, 0.94, 0.96, 0.95, 0.93];
 /// let pooled = pool_processes(&[&a[..], &b[..]], 0.95);

@@ -4,7 +4,7 @@
 /// (Hyndman–Fan type 7, the default of R and NumPy). Returns NaN for an empty slice.
 ///
 /// ```
-/// use rtcompare_runtime::stats::quantile_sorted;
+/// use rtcompare_judge::stats::quantile_sorted;
 /// assert_eq!(quantile_sorted(&[1.0, 2.0, 3.0, 4.0], 0.5), 2.5);
 /// ```
 pub fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
@@ -31,7 +31,7 @@ pub fn sorted_copy(values: &[f64]) -> Vec<f64> {
 /// The median of `values` (NaN for an empty slice).
 ///
 /// ```
-/// use rtcompare_runtime::stats::median;
+/// use rtcompare_judge::stats::median;
 /// assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
 /// ```
 pub fn median(values: &[f64]) -> f64 {
@@ -41,10 +41,11 @@ pub fn median(values: &[f64]) -> f64 {
 /// Minimum, quartiles, median and maximum of a set of values.
 ///
 /// ```
-/// use rtcompare_runtime::stats::Summary;
+/// use rtcompare::stats::Summary;
 /// let s = Summary::of(&[4.0, 1.0, 3.0, 2.0]);
 /// assert_eq!((s.count, s.median, s.mean), (4, 2.5, 2.5));
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Summary {
     /// How many values.
@@ -67,7 +68,7 @@ impl Summary {
     /// Summarises `values`; all fields are NaN (and `count` 0) for an empty slice.
     ///
     /// ```
-    /// use rtcompare_runtime::stats::Summary;
+    /// use rtcompare::stats::Summary;
     /// let s = Summary::of(&[1.0, 2.0, 3.0, 4.0, 5.0]);
     /// assert_eq!((s.min, s.q1, s.median, s.q3, s.max), (1.0, 2.0, 3.0, 4.0, 5.0));
     /// ```
@@ -89,7 +90,7 @@ impl Summary {
     /// parity rule uses. Zero when the median is zero.
     ///
     /// ```
-    /// use rtcompare_runtime::stats::Summary;
+    /// use rtcompare::stats::Summary;
     /// assert_eq!(Summary::of(&[90.0, 95.0, 100.0, 105.0, 110.0]).relative_iqr(), 0.1);
     /// ```
     pub fn relative_iqr(&self) -> f64 {

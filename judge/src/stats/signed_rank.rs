@@ -24,7 +24,7 @@ use super::quantile::sorted_copy;
 /// hypothesis (each sign positive or negative at even odds, independently).
 ///
 /// ```
-/// use rtcompare_runtime::stats::SignedRank;
+/// use rtcompare_judge::stats::SignedRank;
 /// let five = SignedRank::new(5);
 /// // All five values above the margin: one sign pattern in 32.
 /// assert_eq!(five.upper_tail(15), 1.0 / 32.0);
@@ -82,7 +82,7 @@ impl SignedRank {
 /// on one side has probability `2^−n`, so `n = ⌈log₂(1/alpha)⌉`.
 ///
 /// ```
-/// use rtcompare_runtime::stats::fewest_for_level;
+/// use rtcompare_judge::stats::fewest_for_level;
 /// assert_eq!(fewest_for_level(0.01), 7);
 /// assert_eq!(fewest_for_level(1.0 / 64.0), 6);
 /// ```
@@ -109,7 +109,7 @@ fn walsh_averages(values: &[f64]) -> Vec<f64> {
 /// Walsh averages behind every bound and test.
 ///
 /// ```
-/// use rtcompare_runtime::stats::SignedRankAnalysis;
+/// use rtcompare_judge::stats::SignedRankAnalysis;
 /// let values = [0.051, 0.047, 0.055, 0.049, 0.053, 0.050, 0.046, 0.052, 0.054, 0.048];
 /// let a = SignedRankAnalysis::of(&values);
 /// assert!((a.estimate() - 0.0505).abs() < 0.001);

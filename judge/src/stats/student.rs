@@ -9,7 +9,7 @@ use statrs::distribution::{ContinuousCDF, StudentsT};
 /// `t` or a `df` that is NaN or not positive.
 ///
 /// ```
-/// use rtcompare_runtime::stats::student_t_cdf;
+/// use rtcompare_judge::stats::student_t_cdf;
 /// assert!((student_t_cdf(2.776_445, 4.0) - 0.975).abs() < 1e-6);
 /// assert_eq!(student_t_cdf(0.0, 3.0), 0.5);
 /// ```
@@ -27,7 +27,7 @@ pub fn student_t_cdf(t: f64, df: f64) -> f64 {
 /// −0.885 is right).
 ///
 /// ```
-/// use rtcompare_runtime::stats::student_t_quantile;
+/// use rtcompare_judge::stats::student_t_quantile;
 /// assert!((student_t_quantile(0.975, 4.0) - 2.776_445).abs() < 1e-5);
 /// assert!((student_t_quantile(0.975, 1e6) - 1.959_966).abs() < 1e-4);
 /// ```

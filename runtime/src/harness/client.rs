@@ -8,8 +8,8 @@ use super::error::{CountingError, HarnessError, Process};
 use super::plan::{ProcessPlan, TrialPlan};
 use super::protocol::{self, PROTOCOL, Reply, Request, Unheard};
 use super::variables::{CHILD_VARIABLE, OPTIMISED_VARIABLE};
-use crate::Measured;
 use crate::child::{Watchdog, Watched};
+use rtcompare_judge::Measured;
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{ChildStdin, ChildStdout, Command};
@@ -219,7 +219,7 @@ mod tests {
             budget: std::time::Duration::from_secs(1),
             seed: 1,
             layout: Default::default(),
-            role: crate::decide::Role::Fresh,
+            role: rtcompare_judge::decide::Role::Fresh,
         };
         let error = child.measure(&plan).expect_err("a total is no measurement");
         child.finish();

@@ -5,10 +5,10 @@ mod progress;
 
 pub(crate) use progress::measuring;
 
-use crate::Outcome;
-use crate::verdict::Judgement;
 use anstream::{print, println};
 use anstyle::{AnsiColor, Style};
+use rtcompare_judge::Outcome;
+use rtcompare_judge::verdict::Judgement;
 use rtcompare_report::{
     Detail, Line, Test, Written, placement_summary, rankings, text_lines, unoptimised_note, with_counts,
 };

@@ -10,7 +10,7 @@ use crate::child::How;
 use crate::instructions::per_call::NotCounted;
 use crate::instructions::profile::FormatError;
 use crate::instructions::valgrind::Failure;
-use crate::stats::Outcome;
+use rtcompare_judge::stats::Outcome;
 use rtcompare_report::first_round_said;
 use std::fmt;
 use std::io;

@@ -8,9 +8,9 @@ use super::client::measure_in_worker;
 use super::counting::{CountIn, Counter};
 use super::error::{CountingError, HarnessError};
 use super::plan::{ProcessPlan, TrialPlan};
-use crate::decide::{Role, signal};
-use crate::seeds;
-use crate::{Measured, Outcome, Report};
+use rtcompare_judge::decide::{Role, signal};
+use rtcompare_judge::seeds;
+use rtcompare_judge::{Measured, Outcome, Report};
 use std::time::{Duration, Instant};
 
 /// Measures the comparison in `count` fresh processes (or lock-step pairs), one after another,
@@ -58,9 +58,9 @@ fn gone() -> CountingError {
     CountingError::GoneFromBaseline
 }
 
-/// Fresh process `process` of a confirmation of `first`'s signal ([`crate::decide::Confirming`]):
+/// Fresh process `process` of a confirmation of `first`'s signal ([`rtcompare_judge::decide::Confirming`]):
 /// the pilot (0) and every tested process after it measure `share` of the budget (the plan's,
-/// [`crate::decide::sized_share`]) with the `process`-th seed drawn from `seed`; it gives what it
+/// [`rtcompare_judge::decide::sized_share`]) with the `process`-th seed drawn from `seed`; it gives what it
 /// measured and the wall time it took. A process that fails fails the confirmation, with what the
 /// first round said.
 pub(crate) fn confirming(

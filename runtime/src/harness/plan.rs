@@ -8,9 +8,11 @@
 //! to the test's registration with the same function as its parent.
 
 use super::{Comparison, Settings};
-use crate::decide::{PROCESS_LEVEL, Role};
-use crate::measure::{Arm, Layout, Metric};
-use crate::{JudgeOptions, Options};
+use crate::Options;
+use crate::measure::{Arm, Layout};
+use rtcompare_judge::JudgeOptions;
+use rtcompare_judge::decide::{PROCESS_LEVEL, Role};
+use rtcompare_judge::measure::Metric;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
@@ -121,9 +123,9 @@ pub(crate) fn judge_options(comparison: Comparison, name: &str, seed: u64, level
     JudgeOptions {
         parity: attribute.parity.unwrap_or(JudgeOptions::default().parity),
         thresholds: attribute.thresholds.to_vec(),
-        seed: crate::seeds::named(seed, name),
+        seed: rtcompare_judge::seeds::named(seed, name),
         level,
-        resamples: crate::stats::resamples_for_level(level),
+        resamples: rtcompare_judge::stats::resamples_for_level(level),
         ..JudgeOptions::default()
     }
 }

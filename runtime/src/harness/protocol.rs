@@ -14,8 +14,8 @@
 //! to the next, so that a build of any version can tell the parent which one it speaks.
 
 use super::plan::ProcessPlan;
-use crate::Measured;
-use crate::measure::Metric;
+use rtcompare_judge::Measured;
+use rtcompare_judge::measure::Metric;
 use serde::{Deserialize, Serialize};
 use std::io::{self, Write};
 
@@ -51,7 +51,7 @@ pub(crate) enum Request {
     /// Count the test's four loops under callgrind ([`Reply::Counted`]): each loop's first
     /// placement copy once uncounted (its warm-up; with instrumentation off where `costly_warm_up`
     /// says a first call costs more than switching it), then `rounds` times in a batch of each
-    /// of `sizes` calls, round `r` with the inputs of `crate::seeds::nth(seed, r)`, each batch
+    /// of `sizes` calls, round `r` with the inputs of `rtcompare_judge::seeds::nth(seed, r)`, each batch
     /// dumped under the label `crate::instructions::per_call::label(id + r, loop, calls)`. Only a
     /// child running under callgrind can.
     Count {
@@ -133,7 +133,8 @@ pub(crate) fn write_request(out: &mut impl Write, request: &Request) -> io::Resu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::{Calibration, Layout, Samples, Series};
+    use crate::measure::Layout;
+    use rtcompare_judge::measure::{Calibration, Samples, Series};
     use std::time::Duration;
 
     fn plan() -> ProcessPlan {
@@ -142,7 +143,7 @@ mod tests {
             budget: Duration::from_millis(250),
             seed: u64::MAX,
             layout: Layout::Random,
-            role: crate::decide::Role::Pilot,
+            role: rtcompare_judge::decide::Role::Pilot,
         }
     }
 
@@ -246,7 +247,7 @@ mod tests {
         let mut sent = measured();
         // Doubles of every magnitude, every bit of their mantissas in use: serde_json reads each
         // back as written only with its `float_roundtrip` feature.
-        let mut rng = crate::Dprng::new(7);
+        let mut rng = rtcompare_judge::Dprng::new(7);
         let doubles = std::iter::repeat_with(|| f64::from_bits(rng.u64()).abs()).filter(|x| x.is_finite());
         sent.samples.baseline_twin.per_op = doubles.take(10_000).collect();
         let text = serde_json::to_string(&Reply::Measured(Box::new(sent.clone()))).expect("a reply encodes");

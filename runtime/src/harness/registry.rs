@@ -1,6 +1,8 @@
 //! What `#[compare]` registers: one [`Registration`] per pair, collected through `inventory`.
 
-use crate::measure::{Metric, Placed, Throughput, Work};
+use crate::measure::{Placed, Throughput};
+use rtcompare_judge::measure::Metric;
+use rtcompare_judge::measure::Work;
 use std::time::Duration;
 
 /// What the test fails on.

@@ -11,8 +11,9 @@ use super::trial::panic_text;
 use crate::instructions::per_call::label;
 use crate::instructions::requests;
 use crate::measure;
-use crate::measure::{Meter, Metric};
+use crate::measure::Meter;
 use rtcompare_judge::counts::Routines;
+use rtcompare_judge::measure::Metric;
 use std::collections::BTreeMap;
 use std::ffi::CString;
 use std::hint::black_box;
@@ -138,7 +139,7 @@ fn count(
         }
         requests::start_instrumentation();
         for round in 0..rounds {
-            let seed = crate::seeds::nth(seed, round as usize);
+            let seed = rtcompare_judge::seeds::nth(seed, round as usize);
             for (routine, batch) in loops {
                 for calls in sizes {
                     requests::zero_stats();
@@ -164,7 +165,8 @@ mod tests {
     use crate::harness::plan::ProcessPlan;
     use crate::harness::protocol::{hello, message, write_request};
     use crate::harness::{AttributeSettings, Batches, Registration};
-    use crate::measure::{Layout, Metric};
+    use crate::measure::Layout;
+    use rtcompare_judge::measure::Metric;
     use std::time::Duration;
 
     /// A batch that spins `iters` times, timed; for another metric, its total is its size plus
@@ -227,7 +229,7 @@ mod tests {
             budget: Duration::from_millis(20),
             seed: 3,
             layout: Layout::Fixed,
-            role: crate::decide::Role::Fresh,
+            role: rtcompare_judge::decide::Role::Fresh,
         };
         let requests = [
             run("perf::b_vs_old/10", 1),

@@ -2,8 +2,8 @@
 //! measured.
 
 use super::variables::{CHILD_VARIABLE, OPTIMISED_VARIABLE};
-use crate::decide::FIRST_FUTILITY_CHECK;
 use crate::measure::Layout;
+use rtcompare_judge::decide::FIRST_FUTILITY_CHECK;
 use rtcompare_report::{Destinations, Requested};
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -34,7 +34,7 @@ pub(crate) struct Settings {
     /// test process itself).
     pub processes: usize,
     /// `RTCOMPARE_MAX_PROCESSES`: most fresh processes a confirmation may measure (default 24;
-    /// at least [`FIRST_FUTILITY_CHECK`](crate::decide::FIRST_FUTILITY_CHECK), 4). The
+    /// at least [`FIRST_FUTILITY_CHECK`](rtcompare_judge::decide::FIRST_FUTILITY_CHECK), 4). The
     /// confirmation plans as many as the time cap has room for, up to this. See
     /// `docs/design.md`, "Confirmation".
     pub max_processes: usize,

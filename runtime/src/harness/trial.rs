@@ -7,14 +7,15 @@ use super::error::HarnessError;
 use super::fresh;
 use super::plan::TrialPlan;
 use super::{Comparison, Expectation, Settings};
-use crate::decide::{
+use crate::measure::counting_allocator_installed;
+use crate::measure_and_judge;
+use rtcompare_judge::decide::{
     Confirmation, Confirming, PROCESS_LEVEL, Plan, Role, Step, TIME_CAP, conclude, signal, sized_share, without_room,
 };
-use crate::measure::Metric;
-use crate::measure::counting_allocator_installed;
-use crate::seeds::{self, Purpose};
-use crate::verdict::Judgement;
-use crate::{Outcome, Report, judge_processes, measure_and_judge};
+use rtcompare_judge::measure::Metric;
+use rtcompare_judge::seeds::{self, Purpose};
+use rtcompare_judge::verdict::Judgement;
+use rtcompare_judge::{Outcome, Report, judge_processes};
 use rtcompare_report::{Failure, Revision, Test, failure_message, uncounted_message};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
@@ -26,7 +27,7 @@ static MEASURING: Mutex<()> = Mutex::new(());
 /// Measures one comparison (never two at once), confirms a win or a loss in fresh processes,
 /// and decides whether its test passes. `registered` is the number of comparisons registered in
 /// the binary, which sets the confirmation level
-/// ([`confirmation_alpha`](crate::decide::confirmation_alpha)); `progress` draws the progress of
+/// ([`confirmation_alpha`](rtcompare_judge::decide::confirmation_alpha)); `progress` draws the progress of
 /// what this process measures itself.
 pub(crate) fn run_trial(
     comparison: Comparison,

@@ -218,9 +218,9 @@ fn counted_from<'a>(sources: &Routines<Dumped<'a>>, sizes: (u64, u64), limit: us
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Dprng;
-    use crate::stats::Outcome;
+    use rtcompare_judge::Dprng;
     use rtcompare_judge::counts::{Agreement, agreement};
+    use rtcompare_judge::stats::Outcome;
 
     fn batch(calls: u64, instructions: u64) -> Batch {
         Batch { calls, instructions }

@@ -209,7 +209,7 @@ fn callgrind_counts_each_arm_exactly_and_names_the_function_that_was_added() {
     // spin(5_000) against spin(4_000): a quarter more instructions per call.
     assert!((first.change - 0.25).abs() <= 0.005, "change {:+.4} per call, {:?}", first.change, first.per_call);
     assert!(first.stable, "the twins count what their arms count: {:?}", first.per_call);
-    assert_eq!(first.agreement(crate::stats::Outcome::Loss, 0.01), counts::Agreement::Agrees);
+    assert_eq!(first.agreement(rtcompare_judge::stats::Outcome::Loss, 0.01), counts::Agreement::Agrees);
 
     let names: Vec<&str> = first.functions.iter().map(|f| f.name.as_str()).collect();
     let extra = first

@@ -20,7 +20,7 @@ static BYTES: AtomicU64 = AtomicU64::new(0);
 /// A `realloc` counts as one allocation of its new size.
 ///
 /// ```
-/// use rtcompare_runtime::CountingAllocator;
+/// use rtcompare::CountingAllocator;
 /// #[global_allocator]
 /// static ALLOCATOR: CountingAllocator = CountingAllocator::system();
 /// # fn main() {}
@@ -34,7 +34,7 @@ impl CountingAllocator<System> {
     /// Counting over the system allocator.
     ///
     /// ```
-    /// use rtcompare_runtime::CountingAllocator;
+    /// use rtcompare::CountingAllocator;
     /// static ALLOCATOR: CountingAllocator = CountingAllocator::system();
     /// ```
     pub const fn system() -> Self {
@@ -46,7 +46,7 @@ impl<A> CountingAllocator<A> {
     /// Counting over `inner` (for example `mimalloc::MiMalloc`).
     ///
     /// ```
-    /// use rtcompare_runtime::CountingAllocator;
+    /// use rtcompare::CountingAllocator;
     /// use std::alloc::System;
     /// #[global_allocator]
     /// static ALLOCATOR: CountingAllocator<System> = CountingAllocator::new(System);

@@ -50,7 +50,7 @@ pub(crate) struct Batch {
 /// average over code placement. An arm built here has one copy.
 ///
 /// ```
-/// use rtcompare_runtime::Arm;
+/// use rtcompare::Arm;
 /// let arm = Arm::from_fn("sum", || (0..100u64).sum::<u64>());
 /// assert_eq!(arm.name(), "sum");
 /// assert_eq!(arm.placements(), 1);
@@ -70,7 +70,7 @@ impl<'a> Arm<'a> {
     /// itself.
     ///
     /// ```
-    /// use rtcompare_runtime::{Arm, Dprng, Meter};
+    /// use rtcompare::{Arm, Dprng, Meter};
     /// let sort = Arm::new("sort", |iters, seed, meter: Meter| {
     ///     let mut rng = Dprng::new(seed);
     ///     let mut inputs: Vec<Vec<u32>> = (0..iters).map(|_| rng.vec_u32(64)).collect();
@@ -90,7 +90,7 @@ impl<'a> Arm<'a> {
     /// result through [`black_box`]. Its twin is a clone of the same closure.
     ///
     /// ```
-    /// use rtcompare_runtime::Arm;
+    /// use rtcompare::Arm;
     /// let data: Vec<u64> = (0..1_000).collect();
     /// let arm = Arm::from_fn("bisect", || data.binary_search(&std::hint::black_box(700)).ok());
     /// assert!(arm.has_twin());
@@ -131,7 +131,7 @@ impl<'a> Arm<'a> {
     /// work as the primary routine, ideally a distinct copy of its code.
     ///
     /// ```
-    /// use rtcompare_runtime::{Arm, Meter};
+    /// use rtcompare::{Arm, Meter};
     /// fn batch(iters: u64, _seed: u64, meter: Meter) -> u64 {
     ///     let start = meter.start();
     ///     for i in 0..iters {
@@ -150,7 +150,7 @@ impl<'a> Arm<'a> {
     /// The arm's name.
     ///
     /// ```
-    /// assert_eq!(rtcompare_runtime::Arm::from_fn("noop", || ()).name(), "noop");
+    /// assert_eq!(rtcompare::Arm::from_fn("noop", || ()).name(), "noop");
     /// ```
     pub fn name(&self) -> &str {
         &self.name
@@ -159,7 +159,7 @@ impl<'a> Arm<'a> {
     /// Whether a distinct twin routine was given.
     ///
     /// ```
-    /// use rtcompare_runtime::Arm;
+    /// use rtcompare::Arm;
     /// assert!(Arm::from_fn("noop", || ()).has_twin());
     /// assert!(!Arm::new("batch", |_, _, _| 0).has_twin());
     /// ```
@@ -170,7 +170,7 @@ impl<'a> Arm<'a> {
     /// How many placement copies each routine has (1 for arms built by hand).
     ///
     /// ```
-    /// assert_eq!(rtcompare_runtime::Arm::from_fn("noop", || ()).placements(), 1);
+    /// assert_eq!(rtcompare::Arm::from_fn("noop", || ()).placements(), 1);
     /// ```
     pub fn placements(&self) -> usize {
         self.primary.len()
@@ -237,8 +237,10 @@ fn timed_loop<R>(mut op: impl FnMut() -> R) -> impl FnMut(u64, u64, Meter) -> u6
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::{Metric, place};
-    use crate::{Dprng, measure::Setup};
+    use crate::measure::Setup;
+    use crate::measure::place;
+    use rtcompare_judge::Dprng;
+    use rtcompare_judge::measure::Metric;
     use std::cell::RefCell;
 
     #[test]

@@ -4,7 +4,8 @@
 //! error is `p / T`, whatever one operation costs. Calibration finds the batch size whose batch
 //! lasts at least `T = max(p / ε, min_batch)`.
 
-use super::{Arm, Calibration, Halt, Meter, Metric, Options, clock_precision};
+use super::{Arm, Halt, Meter, Options, clock_precision};
+use rtcompare_judge::measure::{Calibration, Metric};
 
 /// Arms whose batch sizes differ by more than this factor each keep their own; below it both
 /// use the larger. Equal sizes keep loop overhead equal; but sizing a 1 ns candidate's batch for a

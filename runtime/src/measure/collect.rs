@@ -2,8 +2,9 @@
 //! order drawn from a seeded generator, until the time budget is spent.
 
 use super::layout::{Draw, Heap};
-use super::{Arm, Batch, Calibration, Halt, Meter, Options, Samples, Series};
-use crate::Dprng;
+use super::{Arm, Batch, Halt, Meter, Options};
+use rtcompare_judge::Dprng;
+use rtcompare_judge::measure::{Calibration, Samples, Series};
 use std::iter::Peekable;
 use std::time::{Duration, Instant};
 
@@ -36,7 +37,7 @@ const ROUTINES: usize = Routine::ALL.len();
 /// A collection of interleaved rounds of both arms and their twins, under way: started by
 /// [`Collection::start`], it runs rounds until the budget is spent and yields at each look
 /// ([`Collection::next_look`]), so that what stops it early is the caller's policy
-/// ([`crate::decide::Looks`]), applied between rounds.
+/// ([`rtcompare_judge::decide::Looks`]), applied between rounds.
 pub(crate) struct Collection<'r, 'c, 'b> {
     candidate: &'r mut Arm<'c>,
     baseline: &'r mut Arm<'b>,

@@ -41,7 +41,7 @@ thread_local! {
 /// Drives futures to completion on the current thread.
 ///
 /// ```
-/// use rtcompare_runtime::Executor;
+/// use rtcompare::Executor;
 /// async fn add(a: u64, b: u64) -> u64 { a + b }
 /// assert_eq!(Executor::current().block_on(add(2, 3)), 5);
 /// ```
@@ -56,7 +56,7 @@ impl Executor {
     /// call it too.
     ///
     /// ```
-    /// use rtcompare_runtime::Executor;
+    /// use rtcompare::Executor;
     /// fn block_on<F: std::future::Future>(future: F) -> F::Output {
     ///     Executor::current().block_on(future)
     /// }
@@ -69,7 +69,7 @@ impl Executor {
     /// Polls `future` until it is ready, parking the thread while it is pending.
     ///
     /// ```
-    /// use rtcompare_runtime::Executor;
+    /// use rtcompare::Executor;
     /// let executor = Executor::current();
     /// assert_eq!(executor.block_on(async { "ready" }), "ready");
     /// ```

@@ -6,7 +6,7 @@
 //! function has. With `keep_input`, a batch loop takes its one shared input from [`Kept`]
 //! instead of building one per batch.
 
-use crate::Dprng;
+use rtcompare_judge::Dprng;
 use std::any::{Any, TypeId};
 use std::sync::{Mutex, PoisonError};
 
@@ -61,7 +61,7 @@ pub struct WithRng;
 /// A setup function for a comparison without `args`: `fn() -> I` or `fn(&mut Dprng) -> I`.
 ///
 /// ```
-/// use rtcompare_runtime::Dprng;
+/// use rtcompare::Dprng;
 /// use rtcompare_runtime::__private::Setup;
 /// fn numbers(rng: &mut Dprng) -> Vec<u32> { (0..4).map(|_| rng.u32()).collect() }
 /// let input = Setup::build(&numbers, &mut Dprng::new(1));
@@ -93,7 +93,7 @@ impl<I, F: Fn(&mut Dprng) -> I> Setup<I, WithRng> for F {
 /// `fn(&mut Dprng, usize) -> I`, called with each size in turn.
 ///
 /// ```
-/// use rtcompare_runtime::Dprng;
+/// use rtcompare::Dprng;
 /// use rtcompare_runtime::__private::SizedSetup;
 /// fn zeros(size: usize) -> Vec<u8> { vec![0; size] }
 /// assert_eq!(SizedSetup::build(&zeros, &mut Dprng::new(1), 10).len(), 10);

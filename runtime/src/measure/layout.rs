@@ -25,8 +25,8 @@
 //! on both arms then cancels in each round's ratio, and what remains averages over the rounds.
 //! Everything here happens between batches, outside the metered region.
 
-use crate::Dprng;
-use crate::seeds::{self, Purpose};
+use rtcompare_judge::Dprng;
+use rtcompare_judge::seeds::{self, Purpose};
 use std::hint::black_box;
 use std::mem::MaybeUninit;
 
@@ -37,7 +37,7 @@ use std::mem::MaybeUninit;
 /// randomisation inside a process".
 ///
 /// ```
-/// use rtcompare_runtime::{Layout, Options};
+/// use rtcompare::{Layout, Options};
 /// let options = Options { layout: Layout::Random, ..Options::default() };
 /// assert_eq!(options.layout.as_str(), "random");
 /// assert_eq!(Options::default().layout, Layout::Fixed);
@@ -56,7 +56,7 @@ impl Layout {
     /// The setting's value: `fixed` or `random`.
     ///
     /// ```
-    /// assert_eq!(rtcompare_runtime::Layout::Fixed.as_str(), "fixed");
+    /// assert_eq!(rtcompare::Layout::Fixed.as_str(), "fixed");
     /// ```
     pub fn as_str(self) -> &'static str {
         match self {

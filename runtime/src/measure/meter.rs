@@ -1,7 +1,7 @@
 //! What a timed batch reports: elapsed nanoseconds, or allocations counted while it ran.
 
-use super::Metric;
 use super::alloc::{AllocCounts, start_counting, stop_counting};
+use rtcompare_judge::measure::Metric;
 use std::time::Instant;
 
 /// Reads the measured quantity at the start and end of a batch.
@@ -10,7 +10,7 @@ use std::time::Instant;
 /// after it, so nothing but the measured calls lies between the two readings.
 ///
 /// ```
-/// use rtcompare_runtime::{Meter, Metric};
+/// use rtcompare::{Meter, Metric};
 /// let meter = Meter::new(Metric::Time);
 /// let reading = meter.start();
 /// let nanos = meter.stop(reading);
@@ -27,7 +27,7 @@ pub struct Meter {
 /// A reading taken by [`Meter::start`], consumed by [`Meter::stop`].
 ///
 /// ```
-/// use rtcompare_runtime::{Meter, Metric, Reading};
+/// use rtcompare::{Meter, Metric, Reading};
 /// let meter = Meter::new(Metric::Time);
 /// let reading: Reading = meter.start();
 /// let _nanos = meter.stop(reading);
@@ -47,7 +47,7 @@ impl Meter {
     /// A meter for `metric`.
     ///
     /// ```
-    /// use rtcompare_runtime::{Meter, Metric};
+    /// use rtcompare::{Meter, Metric};
     /// assert_eq!(Meter::new(Metric::Allocs).metric(), Metric::Allocs);
     /// ```
     pub fn new(metric: Metric) -> Meter {
@@ -65,7 +65,7 @@ impl Meter {
     /// What this meter measures.
     ///
     /// ```
-    /// use rtcompare_runtime::{Meter, Metric};
+    /// use rtcompare::{Meter, Metric};
     /// assert_eq!(Meter::new(Metric::Time).metric(), Metric::Time);
     /// ```
     pub fn metric(self) -> Metric {
@@ -76,7 +76,7 @@ impl Meter {
     /// metrics).
     ///
     /// ```
-    /// use rtcompare_runtime::{Meter, Metric};
+    /// use rtcompare::{Meter, Metric};
     /// let meter = Meter::new(Metric::Time);
     /// let start = meter.start();
     /// let total: u64 = (0..1_000u64).map(std::hint::black_box).sum();
@@ -106,7 +106,7 @@ impl Meter {
     /// they stay 0).
     ///
     /// ```
-    /// use rtcompare_runtime::{Meter, Metric};
+    /// use rtcompare::{Meter, Metric};
     /// // Without the counting allocator installed, nothing is counted.
     /// let meter = Meter::new(Metric::Allocs);
     /// let start = meter.start();

@@ -33,7 +33,5 @@ pub use options::Options;
 pub use output::Outputs;
 pub(crate) use placement::PLACEMENTS;
 pub use placement::place;
-pub use rtcompare_judge::measure::{Calibration, Measured, Metric, Samples, Series};
 pub use threads::{Gate, on_threads};
-pub(crate) use throughput::Work;
-pub use throughput::{Amount, Throughput, ThroughputUnit};
+pub use throughput::{Amount, Throughput};

@@ -1,15 +1,16 @@
 //! How one comparison is measured: its budget, metric and batch sizing, and how it is judged;
 //! every default written once, here.
 
-use super::{Layout, Metric};
-use crate::decide::Role;
-use crate::verdict::JudgeOptions;
+use super::Layout;
+use rtcompare_judge::decide::Role;
+use rtcompare_judge::measure::Metric;
+use rtcompare_judge::verdict::JudgeOptions;
 use std::time::Duration;
 
 /// Settings of one comparison: its budget, metric and batch sizing, and how it is judged.
 ///
 /// ```
-/// use rtcompare_runtime::{JudgeOptions, Metric, Options};
+/// use rtcompare::{JudgeOptions, Metric, Options};
 /// use std::time::Duration;
 /// let options = Options {
 ///     budget: Duration::from_secs(2),

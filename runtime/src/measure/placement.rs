@@ -66,7 +66,7 @@ pub(crate) fn split_batch(iters: u64, copies: usize, rotation: u64) -> [u64; PLA
 /// does not run the same inputs four times, and equal across arms and twins, so every routine of
 /// a round still sees the same inputs.
 pub(crate) fn copy_seed(round_seed: u64, copy: usize) -> u64 {
-    crate::seeds::nth(round_seed, copy)
+    rtcompare_judge::seeds::nth(round_seed, copy)
 }
 
 #[cfg(test)]

@@ -2,8 +2,7 @@
 //! it gives an arm. A rate is the declared amount over the time per call: a report's figures
 //! with another unit, never an input to the verdict (a ratio of times is a ratio of rates).
 
-pub use rtcompare_judge::measure::ThroughputUnit;
-pub(crate) use rtcompare_judge::measure::Work;
+use rtcompare_judge::measure::{ThroughputUnit, Work};
 
 /// How much one call processes, as the attribute declares it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -54,7 +54,7 @@ pub(super) fn within_limit(per_call_ns: f64, limit: Duration) -> Result<(), Coun
     if cost <= limit {
         return Ok(());
     }
-    let per_call = rtcompare_report::format_value(per_call_ns, crate::Metric::Time);
+    let per_call = rtcompare_report::format_value(per_call_ns, rtcompare_judge::measure::Metric::Time);
     Err(CountingError::TooSlow { per_call, calls: CALLS, cost, limit })
 }
 

@@ -44,9 +44,9 @@ use super::error::CountingError;
 use super::plan::TrialPlan;
 use crate::instructions::per_call::{counted, counted_across};
 use crate::instructions::valgrind::{self, Valgrind};
-use crate::measure::{Calibration, Measured, Samples, Series};
 use rtcompare_judge::counts::{Counted, Instructions};
 use rtcompare_judge::decide::TIME_CAP;
+use rtcompare_judge::measure::{Calibration, Measured, Samples, Series};
 use rtcompare_judge::verdict::Judgement;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -221,7 +221,7 @@ impl Counter {
 
     /// [`Counter::count`]'s count, or why there is none.
     fn count_beside(&self, plan: &TrialPlan<'_>, judgement: &Judgement) -> Result<Instructions, CountingError> {
-        if plan.metric() != crate::Metric::Time {
+        if plan.metric() != rtcompare_judge::measure::Metric::Time {
             return Err(CountingError::OtherMetric { metric: plan.metric().as_str() });
         }
         within_limit(per_call_ns(judgement), plan.budget)?;
