@@ -40,8 +40,6 @@ pub mod report;
 #[cfg(test)]
 #[allow(unreachable_pub)] // shared with crates that use it from their root
 mod scratch;
-#[cfg(test)]
-mod synthetic;
 
 // The judging layer is a crate of its own, `rtcompare-judge`, so that nothing that measures can
 // reach into it; its modules are named here as they were when they lived in this crate.

@@ -8,9 +8,11 @@
 //! `synthetic::calibration` measures the same figures with more data sets and sizes.
 
 use super::{normal, paired_rounds};
-use crate::Dprng;
-use crate::stats::{DRIFT_ALPHA, Resampling, bootstrap_difference, choose_resampling, detect_drift, paired_ratios};
-use crate::validate::{ValidationOptions, validate_harness};
+use rtcompare_judge::Dprng;
+use rtcompare_judge::stats::{
+    DRIFT_ALPHA, Resampling, bootstrap_difference, choose_resampling, detect_drift, paired_ratios,
+};
+use rtcompare_judge::validate::{ValidationOptions, validate_harness};
 
 /// Resamples per bootstrap in the coverage loops: fewer than the product's 5,000 to keep this
 /// file fast; the interval ends move by far less than the coverage's own Monte-Carlo error.
@@ -177,7 +179,7 @@ fn aa_noise_floor_is_exceeded_rarely() {
 /// than a tenth of the interval's width.
 #[test]
 fn adjusted_interval_ends_do_not_depend_on_the_resampling_seed() {
-    use crate::stats::{DEFAULT_RESAMPLES, resamples_for_level};
+    use rtcompare_judge::stats::{DEFAULT_RESAMPLES, resamples_for_level};
     let mut rng = Dprng::new(81);
     let ratios: Vec<f64> = (0..200).map(|_| (0.02 * normal(&mut rng)).exp()).collect();
     let level = 1.0 - 0.05 / 125.0;

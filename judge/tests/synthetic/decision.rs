@@ -11,13 +11,15 @@
 //! records them.
 
 use super::{calibration, normal, series};
-use crate::decide::looks::parity_established;
-use crate::decide::{Looks, Plan, RUN_ALPHA, Role, conclude, confirm, confirmation_alpha, signal, without_room};
-use crate::measure::{Metric, Samples};
-use crate::report::sentence;
-use crate::stats::{median, pool_processes};
-use crate::verdict::{Ending, Judgement};
-use crate::{Dprng, JudgeOptions, Measured, Outcome, Report, WarningKind, judge};
+use rtcompare_judge::decide::looks::parity_established;
+use rtcompare_judge::decide::{
+    Looks, Plan, RUN_ALPHA, Role, conclude, confirm, confirmation_alpha, signal, without_room,
+};
+use rtcompare_judge::measure::{Metric, Samples};
+use rtcompare_judge::stats::{median, pool_processes};
+use rtcompare_judge::verdict::{Ending, Judgement};
+use rtcompare_judge::{Dprng, JudgeOptions, Measured, Outcome, Report, WarningKind, judge};
+use rtcompare_report::sentence;
 use std::time::Duration;
 
 /// The shape of each arm's per-process effect: what one process draws once and keeps.
@@ -320,7 +322,7 @@ fn the_confirmation_holds_its_level_at_the_parity() {
     let trials = 40_000;
     let (confirmed, processes) = confirmations(&first, at_the_edge, 20, plan(1, 12), trials, 52);
     let alpha = confirmation_alpha(1);
-    let test = crate::stats::SignedRank::new(12);
+    let test = rtcompare_judge::stats::SignedRank::new(12);
     let size = test.critical(alpha).map_or(0.0, |count| test.upper_tail(count));
     println!(
         "true slowdown at the parity: {confirmed} of {trials} confirmed ({:.2} %, α {:.2} %, exact size {:.3} %), \

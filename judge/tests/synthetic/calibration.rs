@@ -5,7 +5,7 @@
 //! nothing and takes minutes, so it is ignored unless asked for:
 //!
 //! ```text
-//! cargo test --release -p rtcompare-runtime --lib synthetic::calibration -- --ignored --nocapture
+//! cargo test --release -p rtcompare-judge --test synthetic calibration -- --ignored --nocapture
 //! ```
 //!
 //! The Markdown goes to `target/rtcompare/calibration.md` in the workspace, or to the path in
@@ -16,12 +16,12 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use super::{ar1, normal, paired_rounds};
-use crate::Dprng;
-use crate::stats::{
+use rtcompare_judge::Dprng;
+use rtcompare_judge::stats::{
     DEFAULT_RESAMPLES, DRIFT_ALPHA, Resampling, block_length, bootstrap_difference, choose_resampling, detect_drift,
     paired_ratios,
 };
-use crate::validate::{ValidationOptions, validate_harness};
+use rtcompare_judge::validate::{ValidationOptions, validate_harness};
 
 /// Runs `trial(index)` for `count` indices on all cores and returns how many returned true.
 fn count_parallel(count: usize, trial: impl Fn(usize) -> bool + Sync) -> usize {
@@ -116,7 +116,7 @@ fn floor_exceedance(data_sets: usize) -> (f64, f64) {
     let exceeded = count_parallel(data_sets, |i| {
         let mut rng = rng_for(51, i);
         let (a, b) = paired_rounds(200, 0.0, 0.0, 0.03, &mut rng);
-        let apparent = 1.0 - crate::stats::median(&paired_ratios(&a, &b));
+        let apparent = 1.0 - rtcompare_judge::stats::median(&paired_ratios(&a, &b));
         apparent.abs() > floors[i]
     });
     (floors.iter().sum::<f64>() / data_sets as f64, exceeded as f64 / data_sets as f64)

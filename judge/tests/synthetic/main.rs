@@ -11,8 +11,8 @@ mod decision;
 mod statistics;
 mod verdicts;
 
-use crate::Dprng;
-use crate::measure::{Calibration, Series};
+use rtcompare_judge::Dprng;
+use rtcompare_judge::measure::{Calibration, Series};
 
 /// A standard normal deviate (Box–Muller; `1 − u` keeps the logarithm finite).
 fn normal(rng: &mut Dprng) -> f64 {

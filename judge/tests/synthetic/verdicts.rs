@@ -3,11 +3,11 @@
 //! its measured figure (`cargo test -p rtcompare-runtime --lib synthetic::verdicts -- --nocapture`).
 
 use super::{calibration, normal, series};
-use crate::decide::{Looks, Role, signal};
-use crate::measure::{Calibration, Metric, Samples, Series};
-use crate::report::{Detail, render_text, sentence};
-use crate::stats::{Estimate, ParityInputs, Spread, parity_verdict};
-use crate::{Dprng, JudgeOptions, Outcome, Report, WarningKind, judge};
+use rtcompare_judge::decide::{Looks, Role, signal};
+use rtcompare_judge::measure::{Calibration, Metric, Samples, Series};
+use rtcompare_judge::stats::{Estimate, ParityInputs, Spread, parity_verdict};
+use rtcompare_judge::{Dprng, JudgeOptions, Outcome, Report, WarningKind, judge};
+use rtcompare_report::{Detail, render_text, sentence};
 
 fn judged(
     candidate: Vec<f64>,
@@ -181,7 +181,7 @@ fn a_floor_above_the_parity_doubles_what_a_difference_must_clear() {
     assert_eq!(identical.verdict.outcome, Outcome::Parity);
     assert!(!identical.verdict.resolved, "parity established with a floor above the parity: {:?}", identical.verdict);
     let kinds: Vec<_> = identical.warnings.iter().map(|w| w.kind()).collect();
-    assert!(kinds.contains(&crate::WarningKind::NoisyHarness), "{kinds:?}");
+    assert!(kinds.contains(&rtcompare_judge::WarningKind::NoisyHarness), "{kinds:?}");
 }
 
 /// Rounds of a noisy, paired workload (the memory walk's shape): a factor each round shares
@@ -329,7 +329,7 @@ fn a_slow_placement_copy_is_measured_and_named_in_a_warning() {
     let placement: Vec<String> = report
         .warnings
         .iter()
-        .filter(|w| w.kind() == crate::WarningKind::Placement)
+        .filter(|w| w.kind() == rtcompare_judge::WarningKind::Placement)
         .map(|w| sentence(w, &report))
         .collect();
     assert_eq!(placement.len(), 1, "{:?}", report.warnings);
@@ -363,7 +363,7 @@ fn zero_allocations_against_zero_are_established_parity() {
 fn the_floor_of_pooled_processes_carries_their_twins_disagreement() {
     for (processes, rounds) in [(6, 30), (18, 10)] {
         let mut rng = Dprng::new(34);
-        let measured: Vec<crate::Measured> = (0..processes)
+        let measured: Vec<rtcompare_judge::Measured> = (0..processes)
             .map(|j| {
                 let twin_bias = if j % 2 == 0 { 1.06 } else { 0.94 };
                 let mut arm = |bias: f64| series(cloud(&mut rng, 1_000.0 * bias, rounds), 0);
@@ -376,10 +376,10 @@ fn the_floor_of_pooled_processes_carries_their_twins_disagreement() {
                     baseline_twin: arm(1.0),
                 };
                 let (candidate, baseline) = ("candidate".to_owned(), "baseline".to_owned());
-                crate::Measured { candidate, baseline, calibration: calibration(), samples }
+                rtcompare_judge::Measured { candidate, baseline, calibration: calibration(), samples }
             })
             .collect();
-        let report = crate::judge_processes(measured, Metric::Time, &JudgeOptions::default());
+        let report = rtcompare_judge::judge_processes(measured, Metric::Time, &JudgeOptions::default());
         println!("{processes} processes of {rounds} rounds: pooled A/A floor {:.4}", report.verdict.floor);
         assert!(report.verdict.floor > 0.04, "{processes} × {rounds}: floor {}", report.verdict.floor);
         assert!(!report.verdict.resolved, "parity cannot be established above the parity: {:?}", report.verdict);
@@ -394,7 +394,7 @@ fn one_starved_round_does_not_set_the_floor() {
     let primary = vec![100.0; 10];
     let mut twin = vec![100.0; 10];
     twin[3] = 15_000.0;
-    assert_eq!(crate::validate::twin_difference(&primary, &twin), 0.0);
+    assert_eq!(rtcompare_judge::validate::twin_difference(&primary, &twin), 0.0);
 }
 
 /// A parity with the given estimate, interval and tolerance (the rest of a judged report).
