@@ -79,6 +79,7 @@ fn a_four_times_slower_candidate_is_a_confirmed_loss() {
 fn the_confirmation_level_does_not_depend_on_the_filter_or_the_format() {
     let _turn = take_turn();
     let dir = scratch_dir("confirmation-level");
+    let dir = dir.path();
     for (format, args) in [("pretty", &[][..]), ("json", &["--format", "json"][..])] {
         let results = dir.join(format!("{format}.json"));
         let mut all = vec!["--exact", "known_answers::four_times_the_work_vs_reference"];

@@ -37,9 +37,6 @@ mod harness;
 mod instructions;
 mod measure;
 pub mod report;
-#[cfg(test)]
-#[allow(unreachable_pub)] // shared with crates that use it from their root
-mod scratch;
 
 // The judging layer is a crate of its own, `rtcompare-judge`, so that nothing that measures can
 // reach into it; its modules are named here as they were when they lived in this crate.
