@@ -26,6 +26,7 @@ fn bench(args: &[&str], results: Option<&std::path::Path>) -> Output {
 fn cargo_bench_runs_the_comparisons_and_fails_on_a_confirmed_loss() {
     let _turn = take_turn();
     let dir = scratch_dir("cargo-bench");
+    let dir = dir.path();
     let results = dir.join("bench_target.json");
     let all = bench(&["--bench", "bench_target"], Some(&results));
     let out = stdout(&all);

@@ -11,8 +11,8 @@ use support::{fixture, fixture_command, run, scratch_dir, stdout, take_turn, tex
 /// The level of a confirmation's interval in a binary of three registered comparisons (each
 /// pair tested at `α = 1 %` a side), and the fewest fresh processes that can confirm at it; a
 /// futility check may end a confirmation from the fourth, and by default it plans at most 24.
-/// The plan is the runtime's own; its unit test
-/// `synthetic::decision::the_facade_pins_the_confirmation_level_of_three_registered_comparisons`
+/// The plan is the judging crate's own; its test (judge/tests/synthetic/decision.rs)
+/// `decision::the_facade_pins_the_confirmation_level_of_three_registered_comparisons`
 /// keeps these figures the plan's.
 const CONFIRMATION_LEVEL: f64 = 0.98;
 const FEWEST_FRESH_PROCESSES: usize = 7;
@@ -79,6 +79,7 @@ fn a_four_times_slower_candidate_is_a_confirmed_loss() {
 fn the_confirmation_level_does_not_depend_on_the_filter_or_the_format() {
     let _turn = take_turn();
     let dir = scratch_dir("confirmation-level");
+    let dir = dir.path();
     for (format, args) in [("pretty", &[][..]), ("json", &["--format", "json"][..])] {
         let results = dir.join(format!("{format}.json"));
         let mut all = vec!["--exact", "known_answers::four_times_the_work_vs_reference"];

@@ -77,11 +77,12 @@ fn counts_are_exact_name_the_added_function_and_tell_time_from_memory() {
     }
     let _turn = take_turn();
     let (first, second) = (scratch_dir("counted-1"), scratch_dir("counted-2"));
+    let (first, second) = (first.path(), second.path());
     let path = system_path();
-    let out = run(counted(&first, &path, &[]).env("RTCOMPARE_VERBOSE", "1"));
+    let out = run(counted(first, &path, &[]).env("RTCOMPARE_VERBOSE", "1"));
     assert!(!String::from_utf8_lossy(&out.stdout).contains("instructions not counted"), "{}", text(&out));
 
-    let spin = comparison(&first, "counted::spin_5000_vs_spin_4000");
+    let spin = comparison(first, "counted::spin_5000_vs_spin_4000");
     let i = &spin["instructions"];
     assert_eq!(i["source"], "callgrind", "{}", text(&out));
     let change = number(&i["change"]);
@@ -95,12 +96,12 @@ fn counts_are_exact_name_the_added_function_and_tell_time_from_memory() {
     let extra = extra.unwrap_or_else(|| panic!("no extra_step among {functions:?}"));
     assert!(number(&extra["candidate"]) > 0.0 && number(&extra["baseline"]) == 0.0, "{extra}");
 
-    let same = comparison(&first, "counted::spin_4000_again_vs_spin_4000");
+    let same = comparison(first, "counted::spin_4000_again_vs_spin_4000");
     let change = number(&same["instructions"]["change"]);
     assert!(change.abs() <= 0.001, "identical work: {change}");
 
     // The large ring is tens of times slower and runs the same instructions.
-    let walk = comparison(&first, "counted::walk_64_mib_vs_walk_16_kib");
+    let walk = comparison(first, "counted::walk_64_mib_vs_walk_16_kib");
     assert_eq!(walk["verdict"]["outcome"], "loss", "{}", text(&out));
     let change = number(&walk["instructions"]["change"]);
     assert!(change.abs() <= 0.005, "the walks: {change}");
@@ -112,8 +113,8 @@ fn counts_are_exact_name_the_added_function_and_tell_time_from_memory() {
     assert!(stdout.contains("per call (time only: memory, cache or layout)"), "{stdout}");
 
     // A second process counts the same, to the instruction.
-    let again = run(&mut counted(&second, &path, &["--exact", "counted::spin_5000_vs_spin_4000"]));
-    let repeat = comparison(&second, "counted::spin_5000_vs_spin_4000");
+    let again = run(&mut counted(second, &path, &["--exact", "counted::spin_5000_vs_spin_4000"]));
+    let repeat = comparison(second, "counted::spin_5000_vs_spin_4000");
     assert_eq!(per_call(&repeat), per_call(&spin), "{}", text(&again));
 }
 
@@ -140,9 +141,11 @@ fn without_valgrind_or_with_a_broken_one_the_time_verdict_stands_and_one_line_sa
     }
     let _turn = take_turn();
     let dir = scratch_dir("counted-missing");
+    let dir = dir.path();
     // No valgrind on this PATH.
     let empty = scratch_dir("counted-empty-path");
-    let missing = walk_with(&dir, &empty.to_string_lossy(), None);
+    let empty = empty.path();
+    let missing = walk_with(dir, &empty.to_string_lossy(), None);
     assert_eq!(missing.status.code(), Some(101), "the walk's loss still fails:\n{}", text(&missing));
     assert_eq!(
         lines_saying(&missing, "warning: instructions not counted: valgrind is not on PATH"),
@@ -151,17 +154,18 @@ fn without_valgrind_or_with_a_broken_one_the_time_verdict_stands_and_one_line_sa
         text(&missing)
     );
     assert!(String::from_utf8_lossy(&missing.stdout).contains("apt-get install valgrind"), "{}", text(&missing));
-    let walk = comparison(&dir, "counted::walk_64_mib_vs_walk_16_kib");
+    let walk = comparison(dir, "counted::walk_64_mib_vs_walk_16_kib");
     assert_eq!((walk["verdict"]["outcome"].as_str(), walk["instructions"].is_null()), (Some("loss"), true));
     assert!(walk["instructions_not_counted"].as_str().is_some_and(|why| why.contains("not on PATH")), "{walk}");
 
     // A valgrind that says its version and refuses to run anything.
     let broken = scratch_dir("counted-broken-valgrind");
+    let broken = broken.path();
     let script = broken.join("valgrind");
     std::fs::write(&script, "#!/bin/sh\n[ \"$1\" = --version ] && { echo valgrind-3.19.0; exit 0; }\necho 'valgrind: Bad option: --tool=callgrind' >&2\nexit 1\n")
         .unwrap_or_else(|e| panic!("{e}"));
     make_executable(&script);
-    let refused = walk_with(&dir, &broken.to_string_lossy(), None);
+    let refused = walk_with(dir, &broken.to_string_lossy(), None);
     assert_eq!(refused.status.code(), Some(101), "{}", text(&refused));
     assert_eq!(
         lines_saying(&refused, "warning: instructions not counted: valgrind refused to start: Bad option"),
@@ -171,20 +175,20 @@ fn without_valgrind_or_with_a_broken_one_the_time_verdict_stands_and_one_line_sa
     );
 
     // Required, and missing: the run stops before measuring.
-    let required = walk_with(&dir, &empty.to_string_lossy(), Some("callgrind"));
+    let required = walk_with(dir, &empty.to_string_lossy(), Some("callgrind"));
     assert_eq!(required.status.code(), Some(2), "{}", text(&required));
     assert!(String::from_utf8_lossy(&required.stderr).contains("RTCOMPARE_INSTRUCTIONS=callgrind requires counting"));
     assert!(!String::from_utf8_lossy(&required.stdout).contains("test counted::"), "{}", text(&required));
 
     // Off: nothing counted, nothing said.
-    let off = walk_with(&dir, &empty.to_string_lossy(), Some("off"));
+    let off = walk_with(dir, &empty.to_string_lossy(), Some("off"));
     assert_eq!(off.status.code(), Some(101), "{}", text(&off));
     assert_eq!(lines_saying(&off, "instructions"), 0, "{}", text(&off));
-    let walk = comparison(&dir, "counted::walk_64_mib_vs_walk_16_kib");
+    let walk = comparison(dir, "counted::walk_64_mib_vs_walk_16_kib");
     assert!(walk["instructions"].is_null() && walk["instructions_not_counted"].is_null(), "{walk}");
 
     // A bad value stops the run with the accepted ones.
-    let bad = walk_with(&dir, &system_path(), Some("yes"));
+    let bad = walk_with(dir, &system_path(), Some("yes"));
     assert_eq!(bad.status.code(), Some(2), "{}", text(&bad));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("invalid RTCOMPARE_INSTRUCTIONS=\"yes\""), "{}", text(&bad));
 }
@@ -206,14 +210,15 @@ fn a_pair_judged_on_its_counts_fails_on_a_confirmed_loss_of_three_percent() {
     }
     let _turn = take_turn();
     let dir = scratch_dir("counted-metric");
-    let out = judged_on_counts(&dir, &system_path(), None);
+    let dir = dir.path();
+    let out = judged_on_counts(dir, &system_path(), None);
     assert_eq!(out.status.code(), Some(101), "the loss fails the run:\n{}", text(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("test counted::instructions_spin_4120_vs_spin_4000 ... FAILED"), "{}", text(&out));
     assert!(stdout.contains("test counted::instructions_spin_4000_vs_spin_4000 ... ok"), "{}", text(&out));
     assert!(stdout.contains("`instructions_spin_4120` executes more instructions than `spin_4000`"), "{stdout}");
 
-    let loss = comparison(&dir, "counted::instructions_spin_4120_vs_spin_4000");
+    let loss = comparison(dir, "counted::instructions_spin_4120_vs_spin_4000");
     assert_eq!((loss["metric"].as_str(), loss["unit"].as_str()), (Some("instructions"), Some("instructions")));
     assert_eq!((loss["verdict"]["outcome"].as_str(), loss["passed"].as_bool()), (Some("loss"), Some(false)));
     assert!(loss["instructions"].is_null(), "no count beside time: the verdict is the count: {loss}");
@@ -239,7 +244,7 @@ fn a_pair_judged_on_its_counts_fails_on_a_confirmed_loss_of_three_percent() {
         assert!((number(d) - first_difference).abs() < 1e-12, "{d} against {first_difference}");
     }
 
-    let same = comparison(&dir, "counted::instructions_spin_4000_vs_spin_4000");
+    let same = comparison(dir, "counted::instructions_spin_4000_vs_spin_4000");
     assert_eq!(same["verdict"]["outcome"], "parity", "{same}");
     assert_eq!((same["verdict"]["resolved"].as_bool(), same["passed"].as_bool()), (Some(true), Some(true)));
     assert_eq!(number(&same["verdict"]["ratio"]), 1.0, "the same loop counts the same: {same}");
@@ -252,19 +257,21 @@ fn a_pair_judged_on_its_counts_fails_where_nothing_counts() {
     }
     let _turn = take_turn();
     let dir = scratch_dir("counted-metric-uncounted");
+    let dir = dir.path();
     let empty = scratch_dir("counted-metric-empty-path");
-    let missing = judged_on_counts(&dir, &empty.to_string_lossy(), None);
+    let empty = empty.path();
+    let missing = judged_on_counts(dir, &empty.to_string_lossy(), None);
     assert_eq!(missing.status.code(), Some(101), "{}", text(&missing));
     let stdout = String::from_utf8_lossy(&missing.stdout);
     assert!(stdout.contains("test counted::instructions_spin_4000_vs_spin_4000 ... FAILED"), "{}", text(&missing));
     let said = "`metric = \"instructions\"` is judged on instruction counts: ";
-    let same = comparison(&dir, "counted::instructions_spin_4000_vs_spin_4000");
+    let same = comparison(dir, "counted::instructions_spin_4000_vs_spin_4000");
     let failure = same["failure"].as_str().unwrap_or_default();
     assert!(failure.starts_with(said) && failure.contains("valgrind is not on PATH"), "{failure}");
 
-    let off = judged_on_counts(&dir, &system_path(), Some("off"));
+    let off = judged_on_counts(dir, &system_path(), Some("off"));
     assert_eq!(off.status.code(), Some(101), "{}", text(&off));
-    let same = comparison(&dir, "counted::instructions_spin_4000_vs_spin_4000");
+    let same = comparison(dir, "counted::instructions_spin_4000_vs_spin_4000");
     let failure = same["failure"].as_str().unwrap_or_default();
     assert!(
         failure.starts_with(said) && failure.contains("RTCOMPARE_INSTRUCTIONS=off turns counting off"),

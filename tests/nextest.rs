@@ -68,9 +68,10 @@ fn a_nextest_run_and_its_shards_write_every_comparison_once() {
     }
     let all: Vec<String> = PAIRS.iter().map(|p| p.to_string()).collect();
     let whole = scratch_dir("nextest-whole");
-    let output = nextest(&whole, &[]);
+    let whole = whole.path();
+    let output = nextest(whole, &[]);
     assert!(text(&output).contains("3 tests run"), "{}", text(&output));
-    assert_eq!(files(&whole), (all.clone(), all.clone(), 6), "{}", text(&output));
+    assert_eq!(files(whole), (all.clone(), all.clone(), 6), "{}", text(&output));
     // On GitHub Actions the failing test's process annotates its line, and nextest shows it.
     assert!(
         text(&output)
@@ -88,8 +89,9 @@ fn a_nextest_run_and_its_shards_write_every_comparison_once() {
     let mut sharded: Vec<String> = Vec::new();
     for shard in ["count:1/2", "count:2/2"] {
         let dir = scratch_dir(&format!("nextest-shard-{}", &shard[6..7]));
-        let output = nextest(&dir, &["--partition", shard]);
-        let (names, rows, bmf) = files(&dir);
+        let dir = dir.path();
+        let output = nextest(dir, &["--partition", shard]);
+        let (names, rows, bmf) = files(dir);
         assert!(!names.is_empty(), "{shard} ran nothing: {}", text(&output));
         assert_eq!((&rows, bmf), (&names, 2 * names.len()), "{shard}: {}", text(&output));
         sharded.extend(names);

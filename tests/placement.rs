@@ -11,6 +11,7 @@ use support::{fixture_command, run, stdout, take_turn, text};
 fn identical_work_in_tight_loops_never_fails_and_parity_keeps_its_band() {
     let _turn = take_turn();
     let dir = support::scratch_dir("placement");
+    let dir = dir.path();
     let results = dir.join("placement.json");
     // Verbose, for each block's placement line.
     let output =

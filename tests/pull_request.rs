@@ -19,6 +19,7 @@ fn annotations(out: &str) -> Vec<&str> {
 fn on_github_actions_a_confirmed_loss_is_an_error_at_its_line_and_nothing_else_is_annotated() {
     let _turn = take_turn();
     let dir = scratch_dir("pull-request");
+    let dir = dir.path();
     let output = run(fixture_command("known_answers", &[])
         .env("GITHUB_ACTIONS", "true")
         .env("GITHUB_WORKSPACE", root())
@@ -67,6 +68,7 @@ fn on_github_actions_a_confirmed_loss_is_an_error_at_its_line_and_nothing_else_i
 fn on_github_actions_an_unconfirmed_loss_is_a_warning_at_its_line() {
     let _turn = take_turn();
     let dir = scratch_dir("pull-request-warning");
+    let dir = dir.path();
     let output = run(fixture_command("known_answers", &["--exact", LOSS])
         .env("RTCOMPARE_TIME", "10ms")
         .env("GITHUB_ACTIONS", "true")
@@ -93,6 +95,7 @@ fn on_github_actions_an_unconfirmed_loss_is_a_warning_at_its_line() {
 fn on_github_actions_ten_errors_at_most_and_a_notice_for_the_rest() {
     let _turn = take_turn();
     let dir = scratch_dir("pull-request-many");
+    let dir = dir.path();
     let output = run(fixture_command("many_losses", &[])
         .env("RTCOMPARE_CONFIRM", "0")
         .env("GITHUB_ACTIONS", "true")

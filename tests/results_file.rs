@@ -335,6 +335,7 @@ const PAIR: &str = "known_answers::quarter_of_the_work_vs_reference";
 fn a_real_run_writes_the_documented_results_file_pictures_and_markdown() {
     let _turn = take_turn();
     let dir = scratch_dir("results-file");
+    let dir = dir.path();
     let (results, markdown) = (dir.join("perf.json"), dir.join("perf.md"));
     let (bmf, gha) = (dir.join("tracking").join("bmf.json"), dir.join("tracking").join("gha.json"));
     let output = run(fixture_command("known_answers", &["--exact", PAIR])
@@ -353,7 +354,7 @@ fn a_real_run_writes_the_documented_results_file_pictures_and_markdown() {
     let value: Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}"));
     check_documented(&value);
 
-    let leftovers: Vec<String> = std::fs::read_dir(&dir)
+    let leftovers: Vec<String> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{e}"))
         .map(|entry| entry.map(|e| e.file_name().to_string_lossy().into_owned()).unwrap_or_default())
         .filter(|name| name.starts_with('.'))
@@ -413,6 +414,7 @@ fn check_tracking_files(file: &ResultsFile, bmf: &str, gha: &str) {
 fn an_unwritable_output_path_stops_the_run_before_measuring() {
     let _turn = take_turn();
     let dir = scratch_dir("unwritable-results");
+    let dir = dir.path();
     // A file where a directory should be: no permission trick, so it holds for root too.
     std::fs::write(dir.join("blocker"), "").unwrap_or_else(|e| panic!("{e}"));
     let unwritable = dir.join("blocker").join("perf.json");

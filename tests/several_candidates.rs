@@ -17,6 +17,7 @@ fn block<'a>(text: &'a str, start: &str) -> Vec<&'a str> {
 fn three_candidates_of_one_baseline_are_ranked_in_the_terminal_and_in_markdown() {
     let _turn = take_turn();
     let dir = scratch_dir("several-candidates");
+    let dir = dir.path();
     let markdown = dir.join("perf.md");
     let output = run(fixture_command("known_answers", &[])
         .env("RTCOMPARE_RESULTS", dir.join("perf.json"))

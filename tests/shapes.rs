@@ -68,6 +68,7 @@ fn arm_lines(block: &str) -> Vec<&str> {
 fn throughput_shows_each_arms_rate_in_the_block_and_every_file() {
     let _turn = take_turn();
     let dir = scratch_dir("rtcompare-throughput");
+    let dir = dir.path();
     let (results, markdown, bmf) = (dir.join("shapes.json"), dir.join("shapes.md"), dir.join("shapes-bmf.json"));
     let mut command = fixture_command("shapes", &["checksum"]);
     command.env("RTCOMPARE_RESULTS", &results).env("RTCOMPARE_MARKDOWN", &markdown).env("RTCOMPARE_BMF", &bmf);

@@ -37,6 +37,7 @@ fn stderr(output: &Output) -> String {
 fn an_unoptimised_build_run_by_cargo_measures_its_optimised_build() {
     let _turn = take_turn();
     let dir = scratch_dir("rebuilt-optimised");
+    let dir = dir.path();
     let results = dir.join("perf.json");
     let output = run(debug_build(&["--exact", LOSS]).env("RTCOMPARE_RESULTS", &results));
     assert_eq!(output.status.code(), Some(101), "a loss of optimised code must fail the run:\n{}", text(&output));
@@ -95,6 +96,7 @@ fn where_cargo_cannot_be_run_nothing_is_measured_and_the_command_is_named() {
     let binary = fixture_binary(Profile::Unoptimised, "known_answers");
     let package = root().join("tests/fixtures/verdicts");
     let dir = scratch_dir("unoptimised-refusal");
+    let dir = dir.path();
     let results = dir.join("perf.json");
     let manifest = package.as_os_str();
     let cases: [(&[(&str, &std::ffi::OsStr)], &str); 3] = [
@@ -136,6 +138,7 @@ fn a_failed_optimised_build_is_an_error_naming_the_command() {
     let package = root().join("tests/fixtures/verdicts");
     // A cargo that reads the package and fails every build.
     let dir = scratch_dir("failing-cargo");
+    let dir = dir.path();
     let failing = dir.join("cargo");
     let real = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     std::fs::write(&failing, format!("#!/bin/sh\n[ \"$1\" = metadata ] && exec '{real}' \"$@\"\nexit 1\n"))
@@ -171,6 +174,7 @@ fn a_failed_optimised_build_is_an_error_naming_the_command() {
 fn with_rtcompare_debug_a_loss_in_debug_code_is_reported_and_passes() {
     let _turn = take_turn();
     let dir = scratch_dir("unoptimised-opt-in");
+    let dir = dir.path();
     let results = dir.join("perf.json");
     // At the default budget: the confirmation's fresh processes of debug code start and calibrate
     // slowly, and at 300 ms a loaded machine left too few of them to confirm a fourfold loss.

@@ -34,22 +34,23 @@ pub fn write_atomically(path: &Path, fill: impl FnOnce(&mut File) -> io::Result<
 mod tests {
     use super::*;
     use crate::fixtures::entries;
-    use crate::scratch::ScratchDir;
     use std::io::Write;
 
     #[test]
     fn atomic_writes_replace_the_file_and_leave_no_temporary_behind() {
-        let dir = ScratchDir::new("atomic-replace");
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let dir = dir.path();
         let path = dir.join("r.json");
         write_atomically(&path, |f| f.write_all(b"old")).unwrap();
         write_atomically(&path, |f| f.write_all(b"new")).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
-        assert_eq!(entries(&dir), ["r.json"]);
+        assert_eq!(entries(dir), ["r.json"]);
     }
 
     #[test]
     fn a_failed_write_leaves_the_older_file_intact() {
-        let dir = ScratchDir::new("atomic-failed");
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let dir = dir.path();
         let path = dir.join("r.json");
         write_atomically(&path, |f| f.write_all(b"old")).unwrap();
         let failed = write_atomically(&path, |f| {
@@ -58,6 +59,6 @@ mod tests {
         });
         assert_eq!(failed.unwrap_err().to_string(), "disk full");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
-        assert_eq!(entries(&dir), ["r.json"]);
+        assert_eq!(entries(dir), ["r.json"]);
     }
 }

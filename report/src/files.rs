@@ -454,12 +454,6 @@ fn markdown_fix(target: &MarkdownTarget) -> String {
 mod tests {
     use super::*;
     use crate::fixtures::entries;
-    use crate::scratch::ScratchDir;
-
-    /// A fresh directory under the system's temporary directory, removed when the test ends.
-    fn scratch(name: &str) -> ScratchDir {
-        ScratchDir::new(&format!("files-{name}"))
-    }
 
     #[test]
     fn the_default_path_is_under_the_target_directory_named_after_the_binary() {
@@ -509,7 +503,8 @@ mod tests {
 
     #[test]
     fn an_unwritable_tracking_file_is_named_with_its_variable_before_measuring() {
-        let dir = scratch("tracking");
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let dir = dir.path();
         std::fs::write(dir.join("blocker"), "").unwrap();
         for (bmf, gha, variable) in [
             (Some(dir.join("blocker/bmf.json")), None, "RTCOMPARE_BMF="),
@@ -533,7 +528,8 @@ mod tests {
 
     #[test]
     fn probing_creates_the_directories_and_names_an_unwritable_path() {
-        let dir = scratch("probe");
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let dir = dir.path();
         let settings = Requested { results: Some(dir.join("deep/er/r.json")), ..Requested::default() };
         let d = Destinations::new(&settings, None, None, "run");
         d.probe().unwrap();
@@ -583,13 +579,14 @@ mod tests {
     #[test]
     fn processes_of_one_nextest_run_each_add_their_test_to_the_same_files() {
         use crate::fixtures::record;
-        let dir = scratch("shared");
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let dir = dir.path();
         // Two processes of one run, each with the destinations it resolved when it started.
-        let (first, second) = (process_of_run(&dir, "run-1", None), process_of_run(&dir, "run-1", None));
+        let (first, second) = (process_of_run(dir, "run-1", None), process_of_run(dir, "run-1", None));
         finish(&first, &[record("perf::b_vs_slow", 25.0, 100.0)]);
-        assert_eq!(contents(&dir), (vec!["perf::b_vs_slow".to_owned()], 2, 1));
+        assert_eq!(contents(dir), (vec!["perf::b_vs_slow".to_owned()], 2, 1));
         let written = finish(&second, &[record("perf::a_vs_slow", 50.0, 100.0)]);
-        assert_eq!(contents(&dir), (vec!["perf::a_vs_slow".to_owned(), "perf::b_vs_slow".to_owned()], 4, 2));
+        assert_eq!(contents(dir), (vec!["perf::a_vs_slow".to_owned(), "perf::b_vs_slow".to_owned()], 4, 2));
         assert_eq!(written.results.as_deref(), Some(dir.join("perf.json").as_path()));
         assert_eq!((written.markdown.len(), written.tracking.len()), (1, 2));
         assert_eq!(written.dropped, 0, "the file held `b`, and holds it still");
@@ -597,11 +594,11 @@ mod tests {
         assert_eq!(entries(&dir.join("perf/.runs")), ["run-1"]);
         let records = entries(&dir.join("perf/.runs/run-1"));
         assert_eq!(records.iter().filter(|name| name.ends_with(".json")).count(), 2, "{records:?}");
-        assert!(entries(&dir).iter().all(|name| !name.contains("tmp")), "{:?}", entries(&dir));
+        assert!(entries(dir).iter().all(|name| !name.contains("tmp")), "{:?}", entries(dir));
         // A later run replaces the files, saying how many comparisons it dropped, and the records
         // of the earlier run are removed.
-        let later = finish(&process_of_run(&dir, "run-2", None), &[record("perf::c_vs_slow", 50.0, 100.0)]);
-        assert_eq!(contents(&dir), (vec!["perf::c_vs_slow".to_owned()], 2, 1));
+        let later = finish(&process_of_run(dir, "run-2", None), &[record("perf::c_vs_slow", 50.0, 100.0)]);
+        assert_eq!(contents(dir), (vec!["perf::c_vs_slow".to_owned()], 2, 1));
         assert_eq!(later.dropped, 2, "`a` and `b` of the earlier run");
         assert_eq!(entries(&dir.join("perf/.runs")), ["run-2"]);
     }
@@ -611,8 +608,9 @@ mod tests {
     #[test]
     fn a_process_writes_the_runs_files_only_while_it_holds_the_run() {
         use crate::fixtures::record;
-        let dir = scratch("held");
-        let (first, second) = (process_of_run(&dir, "run-1", None), process_of_run(&dir, "run-1", None));
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let dir = dir.path();
+        let (first, second) = (process_of_run(dir, "run-1", None), process_of_run(dir, "run-1", None));
         let held = first.records.hold().expect("the run's folder can be held");
         std::thread::scope(|scope| {
             let writer = scope.spawn(|| finish(&second, &[record("perf::b_vs_slow", 25.0, 100.0)]));
@@ -628,7 +626,7 @@ mod tests {
             drop(held);
             writer.join().expect("the writer ends");
         });
-        assert_eq!(contents(&dir).0, ["perf::a_vs_slow", "perf::b_vs_slow"]);
+        assert_eq!(contents(dir).0, ["perf::a_vs_slow", "perf::b_vs_slow"]);
     }
 
     /// Processes of one run that finish at once, each renaming its files over the others', still
@@ -636,34 +634,37 @@ mod tests {
     #[test]
     fn processes_that_write_at_once_leave_every_test_in_the_files() {
         use crate::fixtures::record;
-        let dir = scratch("race");
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let dir = dir.path();
         let names: Vec<String> = (0..6).map(|i| format!("perf::f{i}_vs_slow")).collect();
-        let processes: Vec<Destinations> = names.iter().map(|_| process_of_run(&dir, "run", None)).collect();
+        let processes: Vec<Destinations> = names.iter().map(|_| process_of_run(dir, "run", None)).collect();
         std::thread::scope(|scope| {
             for (destinations, name) in processes.iter().zip(&names) {
                 scope.spawn(move || finish(destinations, &[record(name, 50.0, 100.0)]));
             }
         });
-        let (written, bmf, rows) = contents(&dir);
+        let (written, bmf, rows) = contents(dir);
         assert_eq!((written, bmf, rows), (names.clone(), 2 * names.len(), names.len()));
     }
 
     #[test]
     fn a_process_killed_while_writing_its_record_loses_only_its_own_test() {
         use crate::fixtures::record;
-        let dir = scratch("killed");
-        finish(&process_of_run(&dir, "run", None), &[record("perf::a_vs_slow", 50.0, 100.0)]);
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let dir = dir.path();
+        finish(&process_of_run(dir, "run", None), &[record("perf::a_vs_slow", 50.0, 100.0)]);
         // What a process killed inside `write_atomically` leaves: a temporary file, half written.
         std::fs::write(dir.join("perf/.runs/run/.99-1.json.tmp-1"), "{\"binary\": \"pe").unwrap();
-        finish(&process_of_run(&dir, "run", None), &[record("perf::b_vs_slow", 50.0, 100.0)]);
-        assert_eq!(contents(&dir).0, ["perf::a_vs_slow", "perf::b_vs_slow"]);
+        finish(&process_of_run(dir, "run", None), &[record("perf::b_vs_slow", 50.0, 100.0)]);
+        assert_eq!(contents(dir).0, ["perf::a_vs_slow", "perf::b_vs_slow"]);
     }
 
     #[test]
     fn an_unreadable_record_is_named_and_the_process_still_writes_its_own_test() {
         use crate::fixtures::record;
-        let dir = scratch("unreadable");
-        let destinations = process_of_run(&dir, "run", None);
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let dir = dir.path();
+        let destinations = process_of_run(dir, "run", None);
         std::fs::create_dir_all(dir.join("perf/.runs/run")).unwrap();
         std::fs::write(dir.join("perf/.runs/run/0-1.json"), "not a record").unwrap();
         let environment = crate::fixtures::environment();
@@ -675,17 +676,18 @@ mod tests {
             "{message}"
         );
         assert!(written.results.is_some());
-        assert_eq!(contents(&dir).0, ["perf::a_vs_slow"]);
+        assert_eq!(contents(dir).0, ["perf::a_vs_slow"]);
     }
 
     #[test]
     fn the_step_summary_of_a_nextest_run_is_one_summary_after_what_came_before() {
         use crate::fixtures::record;
-        let dir = scratch("step-summary");
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let dir = dir.path();
         let summary = dir.join("step_summary.md");
         std::fs::write(&summary, "## an earlier step\n").unwrap();
         for name in ["perf::a_vs_slow", "perf::b_vs_slow"] {
-            let destinations = process_of_run(&dir, "run", Some(summary.clone()));
+            let destinations = process_of_run(dir, "run", Some(summary.clone()));
             let written = finish(&destinations, &[record(name, 50.0, 100.0)]);
             assert_eq!(written.markdown[0].mode, Mode::Append);
         }
@@ -698,7 +700,8 @@ mod tests {
     #[test]
     fn without_a_nextest_run_each_run_writes_its_own_tests_and_appends_its_summary() {
         use crate::fixtures::record;
-        let dir = scratch("cargo-test");
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let dir = dir.path();
         let summary = dir.join("step_summary.md");
         let settings = Requested { results: Some(dir.join("perf.json")), ..Requested::default() };
         for name in ["perf::a_vs_slow", "perf::b_vs_slow"] {

@@ -42,10 +42,6 @@ mod markdown;
 mod ranking;
 mod records;
 mod run;
-#[cfg(test)]
-#[path = "../../runtime/src/scratch.rs"]
-#[allow(unreachable_pub)] // shared with crates that use it from their root
-mod scratch;
 mod sentences;
 mod svg;
 mod text;

@@ -207,7 +207,6 @@ impl<'de> Deserializer<'de> for Lenient {
 mod tests {
     use super::*;
     use crate::fixtures;
-    use crate::scratch::ScratchDir;
 
     fn record(test: Test) -> Record {
         Record {
@@ -238,10 +237,11 @@ mod tests {
 
     #[test]
     fn each_comparison_has_a_file_of_its_own_and_other_runs_are_removed() {
-        let dir = ScratchDir::new("records");
-        let earlier = RunFolder::new(&dir, "run-1");
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let dir = dir.path();
+        let earlier = RunFolder::new(dir, "run-1");
         earlier.save(&record(fixtures::record("perf::old_vs_slow", 50.0, 100.0))).unwrap();
-        let run = RunFolder::new(&dir, "run-2");
+        let run = RunFolder::new(dir, "run-2");
         for name in ["perf::a_vs_b/1", "perf::a_vs_b_1", "perf::a_vs_b/1"] {
             run.save(&record(fixtures::record(name, 50.0, 100.0))).unwrap();
         }
@@ -256,8 +256,9 @@ mod tests {
 
     #[test]
     fn a_held_run_is_held_by_one_file_alone() {
-        let dir = ScratchDir::new("held");
-        let run = RunFolder::new(&dir, "run-1");
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let dir = dir.path();
+        let run = RunFolder::new(dir, "run-1");
         let held = run.hold().expect("the run's folder can be held");
         let other = File::open(run.folder().join(".lock")).expect("the lock file is there");
         assert!(matches!(other.try_lock(), Err(std::fs::TryLockError::WouldBlock)), "held already");

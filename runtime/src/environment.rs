@@ -172,16 +172,17 @@ mod tests {
 
     #[test]
     fn power_state_reads_supplies_and_says_unknown_without_any() {
-        let dir = crate::scratch::ScratchDir::new("power");
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let dir = dir.path();
         let battery = dir.join("BAT0");
         std::fs::create_dir_all(&battery).unwrap();
-        assert_eq!(power_state(&dir), UNKNOWN);
+        assert_eq!(power_state(dir), UNKNOWN);
         std::fs::write(battery.join("type"), "Battery\n").unwrap();
         std::fs::write(battery.join("status"), "Discharging\n").unwrap();
-        assert_eq!(power_state(&dir), "battery");
+        assert_eq!(power_state(dir), "battery");
         std::fs::write(battery.join("status"), "Charging\n").unwrap();
-        assert_eq!(power_state(&dir), "ac");
-        std::fs::remove_dir_all(&*dir).unwrap();
-        assert_eq!(power_state(&dir), UNKNOWN);
+        assert_eq!(power_state(dir), "ac");
+        std::fs::remove_dir_all(dir).unwrap();
+        assert_eq!(power_state(dir), UNKNOWN);
     }
 }

@@ -39,11 +39,6 @@ mod environment;
 mod harness;
 mod instructions;
 mod measure;
-#[cfg(test)]
-#[allow(unreachable_pub)] // shared with crates that use it from their root
-mod scratch;
-#[cfg(test)]
-mod synthetic;
 
 pub(crate) use compare::measure_and_judge;
 pub(crate) use compare::try_measure;

@@ -47,7 +47,7 @@ fn the_module_graph_has_no_cycle() {
 }
 
 /// The graph reads what it should in these crates: a re-export is followed, a test module is
-/// its own node, the tests on synthetic data are read like any other file.
+/// its own node, a file compiled only for tests is read like any other file.
 #[test]
 fn the_reader_follows_re_exports_and_sees_inline_modules() {
     let [runtime, report] = sources().map(|src| Graph::read(&src));
@@ -56,8 +56,8 @@ fn the_reader_follows_re_exports_and_sees_inline_modules() {
     assert!(has(&runtime, "compare", "measure::arm"));
     // The inline `__private` module of lib.rs re-exports what generated code names.
     assert!(has(&runtime, "__private", "harness::registry") && has(&runtime, "__private", "measure::input"));
-    // `#[cfg(test)]` files under synthetic/ are read like any other.
-    assert!(has(&runtime, "synthetic::decision", "synthetic"));
+    // A file compiled only for tests (`#[cfg(all(test, …))] mod proof;`) is read like any other.
+    assert!(has(&runtime, "instructions::proof", "child"));
     // The report crate's re-exports at its root are followed too.
     assert!(has(&report, "json::tests", "fixtures") && has(&report, "markdown", "text"));
     assert!(!report.edges.iter().any(|(_, to)| to.is_empty()), "re-exports are not edges upward");

@@ -128,17 +128,13 @@ pub fn fixture_command(target: &str, args: &[&str]) -> Command {
     command
 }
 
-// The same guard as the runtime's unit tests use; these tests run only inside the workspace.
-#[path = "../../runtime/src/scratch.rs"]
-mod scratch;
-
-pub use scratch::ScratchDir;
-
-/// A fresh, empty directory for one test's files under the system's temporary directory,
-/// removed when the returned guard is dropped (also when the test panics).
+/// A fresh, empty directory for one test's files under the system's temporary directory
+/// (`rtcompare-<name>-` and a random suffix), removed when the returned guard is dropped (also
+/// when the test panics).
 #[allow(dead_code)]
-pub fn scratch_dir(name: &str) -> ScratchDir {
-    ScratchDir::new(name)
+pub fn scratch_dir(name: &str) -> tempfile::TempDir {
+    let prefix = format!("rtcompare-{name}-");
+    tempfile::Builder::new().prefix(&prefix).tempdir().unwrap_or_else(|e| panic!("cannot create {prefix}…: {e}"))
 }
 
 /// Whether valgrind is on PATH, for a test of instruction counting named `test`. Where it is

@@ -40,7 +40,7 @@ pub const MAX_RESAMPLES: usize = 200_000;
 /// Resamples for an interval at `level`: [`DEFAULT_RESAMPLES`], or more when that would leave
 /// fewer than 100 replicates beyond each end — at a Bonferroni-adjusted level such as
 /// `1 − 0.05 / 125` a fixed 5,000 leaves one, and the end is noise. Capped at [`MAX_RESAMPLES`].
-/// The interval ends' stability is measured in `runtime/src/synthetic/statistics.rs`.
+/// The interval ends' stability is measured in `judge/tests/synthetic/statistics.rs`.
 ///
 /// ```
 /// use rtcompare_judge::stats::{DEFAULT_RESAMPLES, resamples_for_level};

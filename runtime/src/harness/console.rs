@@ -260,7 +260,8 @@ mod tests {
 
     #[test]
     fn an_annotated_file_is_named_from_the_repository_s_top() {
-        let dir = crate::scratch::ScratchDir::new("annotated-file");
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let dir = dir.path();
         let (repository, package) = (dir.join("repo"), dir.join("repo/crates/mine"));
         std::fs::create_dir_all(package.join("tests")).expect("folders");
         std::fs::write(package.join("tests/perf.rs"), "").expect("a file");

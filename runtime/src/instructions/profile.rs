@@ -633,7 +633,8 @@ mod tests {
 
     #[test]
     fn the_numbered_dumps_are_read_from_a_folder_in_the_order_callgrind_wrote_them() {
-        let dir = crate::scratch::ScratchDir::new("callgrind-dumps");
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let dir = dir.path();
         let dump = |label: &str, ir: u64| format!("events: Ir\ndesc: Trigger: {label}\nfn=f\n1 {ir}\ntotals: {ir}\n");
         let files = [
             ("callgrind.out.77", String::new()),
@@ -645,7 +646,7 @@ mod tests {
         for (name, text) in files {
             std::fs::write(dir.join(name), text).unwrap_or_else(|e| panic!("{e}"));
         }
-        let dumps = read_dumps(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let dumps = read_dumps(dir).unwrap_or_else(|e| panic!("{e}"));
         let labels: Vec<_> = dumps.iter().map(|d| d.trigger.clone().unwrap_or_default()).collect();
         assert_eq!(
             labels,
@@ -653,7 +654,7 @@ mod tests {
             "numbered dumps only: the file without a number is empty while the program runs"
         );
         std::fs::write(dir.join("callgrind.out.77.3"), "events: Ir\nfn=f\n1 q\n").unwrap_or_else(|e| panic!("{e}"));
-        let error = read_dumps(&dir).unwrap_err();
+        let error = read_dumps(dir).unwrap_err();
         assert!(error.to_string().contains("callgrind.out.77.3:3: `q` is not a count"), "{error}");
         let gone = read_dumps(&dir.join("absent")).unwrap_err().to_string();
         assert!(gone.contains("absent: cannot list the folder"), "{gone}");

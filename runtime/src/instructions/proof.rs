@@ -16,7 +16,6 @@ use super::profile::{Profile, read_dumps};
 use super::requests;
 use super::valgrind::{self, Failure, LOG_FILE, Valgrind};
 use crate::child::{Watchdog, Watched};
-use crate::scratch::ScratchDir;
 use rtcompare_judge::counts::{self, Counted, Routines};
 use std::io::Write;
 
@@ -154,16 +153,17 @@ fn run_under_callgrind(valgrind: &Valgrind, dumps: &Path, test: &str) -> (Result
 }
 
 /// Counts the program once: its dumps and what they count.
-fn count_once(valgrind: &Valgrind, name: &str) -> (Vec<Profile>, Counted) {
-    let dumps = ScratchDir::new(name);
-    let (ended, took) = run_under_callgrind(valgrind, &dumps, "counted_program");
+fn count_once(valgrind: &Valgrind, _name: &str) -> (Vec<Profile>, Counted) {
+    let dumps = tempfile::tempdir().expect("a temporary folder");
+    let dumps = dumps.path();
+    let (ended, took) = run_under_callgrind(valgrind, dumps, "counted_program");
     ended.unwrap_or_else(|failure| panic!("{failure}"));
     eprintln!(
         "one callgrind process of the counted program took {:.2} s (valgrind {})",
         took.as_secs_f64(),
         valgrind.version
     );
-    let profiles = read_dumps(&dumps).unwrap_or_else(|e| panic!("{e}"));
+    let profiles = read_dumps(dumps).unwrap_or_else(|e| panic!("{e}"));
     let got = counted(&profiles, COMPARISON, (SIZES[0], SIZES[1]), 10).unwrap_or_else(|e| panic!("{e}"));
     eprintln!("per call {:?}, change {:+.4}, functions {:?}", got.per_call, got.change, got.functions);
     (profiles, got)
@@ -232,8 +232,9 @@ fn a_program_that_dies_under_callgrind_is_a_failure_naming_the_signal() {
     let Some(valgrind) = valgrind_or_skip("a_program_that_dies_under_callgrind_is_a_failure_naming_the_signal") else {
         return;
     };
-    let dumps = ScratchDir::new("callgrind-crash");
-    let (ended, _) = run_under_callgrind(&valgrind, &dumps, "crashing_program");
+    let dumps = tempfile::tempdir().expect("a temporary folder");
+    let dumps = dumps.path();
+    let (ended, _) = run_under_callgrind(&valgrind, dumps, "crashing_program");
     match ended {
         Err(Failure::Crashed { signal, .. }) => assert_eq!(signal, "SIGABRT"),
         other => panic!("expected a crash, got {other:?}"),

@@ -215,7 +215,6 @@ fn frame(line: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scratch::ScratchDir;
 
     /// Valgrind 3.19's log when a program on this project's machine ran an AVX-512
     /// instruction (`vpxorq zmm0, zmm0, zmm0`) under callgrind, shortened.
@@ -319,7 +318,8 @@ vex amd64->IR:   REX=0 REX.W=0 REX.R=0 REX.X=0 REX.B=0
 
     #[test]
     fn without_valgrind_on_path_counting_is_missing_with_a_hint() {
-        let empty = ScratchDir::new("no-valgrind");
+        let empty = tempfile::tempdir().expect("a temporary folder");
+        let empty = empty.path();
         assert_eq!(find(Some(empty.as_os_str())), Err(Failure::Missing));
         assert_eq!(find(None), Err(Failure::Missing));
         let line = Failure::Missing.to_string();
@@ -330,7 +330,8 @@ vex amd64->IR:   REX=0 REX.W=0 REX.R=0 REX.X=0 REX.B=0
     #[test]
     fn a_valgrind_that_does_not_say_its_version_is_unusable() {
         use std::os::unix::fs::PermissionsExt;
-        let dir = ScratchDir::new("fake-valgrind");
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let dir = dir.path();
         let fake = dir.join("valgrind");
         std::fs::write(&fake, "#!/bin/sh\necho 'not valgrind'\n").unwrap_or_else(|e| panic!("{e}"));
         std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap_or_else(|e| panic!("{e}"));

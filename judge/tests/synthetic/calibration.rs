@@ -5,7 +5,7 @@
 //! nothing and takes minutes, so it is ignored unless asked for:
 //!
 //! ```text
-//! cargo test --release -p rtcompare-runtime --lib synthetic::calibration -- --ignored --nocapture
+//! cargo test --release -p rtcompare-judge --test synthetic calibration -- --ignored --nocapture
 //! ```
 //!
 //! The Markdown goes to `target/rtcompare/calibration.md` in the workspace, or to the path in
