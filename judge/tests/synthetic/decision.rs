@@ -6,7 +6,7 @@
 //! a build-level effect is shared by every process of a run; rounds carry machine noise common to
 //! the four routines of a round and noise of their own.
 //!
-//! Each check prints its figures (`cargo test --release -p rtcompare-runtime --lib synthetic::decision
+//! Each check prints its figures (`cargo test --release -p rtcompare-judge --test synthetic decision
 //! -- --nocapture --test-threads 1`); `docs/statistics.md`, "The decision on synthetic processes",
 //! records them.
 

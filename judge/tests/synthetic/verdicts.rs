@@ -1,6 +1,6 @@
 //! The verdict on synthetic samples (seeded, deterministic): the parity rule on the seed
 //! document's two shapes, and whole-report false signals on identical arms. Each check prints
-//! its measured figure (`cargo test -p rtcompare-runtime --lib synthetic::verdicts -- --nocapture`).
+//! its measured figure (`cargo test -p rtcompare-judge --test synthetic verdicts -- --nocapture`).
 
 use super::{calibration, normal, series};
 use rtcompare_judge::decide::{Looks, Role, signal};
