@@ -777,17 +777,23 @@ fn the_pooled_interval_covers_with_few_rounds_and_odd_noise() {
     assert!(median(&many).abs() < 2e-4, "{}", median(&many));
 }
 
-/// The level a confirmation's interval has in a binary of three registered comparisons, and the
-/// run-wide rate it is a share of: the facade's `tests/confirmation.rs` finds the level in the
+/// The levels a confirmation's interval has in a binary of three registered comparisons (one
+/// look, or the early and the last of two on short processes), and the run-wide rate they are a
+/// share of: the facade's `tests/confirmation.rs` finds the level in the
 /// results file of the known-answers fixture (three comparisons) however the binary was invoked;
 /// the plan is internal, so the facade holds the figures and this test keeps them the plan's.
 #[test]
 fn the_facade_pins_the_confirmation_level_of_three_registered_comparisons() {
     let level = 1.0 - 2.0 * confirmation_alpha(3);
+    let short = Plan { share: SHORTEST_SHARE, ..plan(3, 24) }.looks(24);
+    let early = 1.0 - 2.0 * short.early.expect("an early look on short processes").1;
+    let last = 1.0 - 2.0 * short.last;
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/confirmation.rs");
     let facade = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     for constant in [
         format!("const CONFIRMATION_LEVEL: f64 = {level:?};"),
+        format!("const EARLY_LOOK_LEVEL: f64 = {early:?};"),
+        format!("const LAST_LOOK_LEVEL: f64 = {last:?};"),
         format!("const FEWEST_FRESH_PROCESSES: usize = {};", plan(3, 0).fewest()),
     ] {
         assert!(facade.contains(&constant), "tests/confirmation.rs does not pin `{constant}`");
