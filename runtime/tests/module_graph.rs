@@ -132,6 +132,14 @@ fn name(module: &Module) -> String {
     if module.is_empty() { "crate".to_owned() } else { module.join("::") }
 }
 
+/// Where a path leads ([`Graph::follow`]).
+enum Followed {
+    /// To the module of this crate that defines what it names.
+    Defined(Module),
+    /// Out of the crate, through a re-export of another crate's name bound in this module.
+    OtherCrate { bound_in: Module },
+}
+
 /// The modules of a crate, what each re-exports, and who imports from whom.
 #[derive(Default)]
 struct Graph {
@@ -180,10 +188,10 @@ impl Graph {
         }
         let references = std::mem::take(&mut graph.references);
         for (from, path) in references {
-            if let Some(binder) = graph.bound_elsewhere(&path, 0).filter(|binder| *binder != from) {
+            if let Some(binder) = graph.bound_elsewhere(&path).filter(|binder| *binder != from) {
                 graph.aliased.push((from.clone(), path.clone(), binder));
             }
-            if let Some(to) = graph.resolve(&path, 0).filter(|to| *to != from) {
+            if let Some(to) = graph.resolve(&path).filter(|to| *to != from) {
                 graph.edges.insert((from, to));
             }
         }
@@ -205,24 +213,13 @@ impl Graph {
         found
     }
 
-    /// The module whose `use` of another crate's name `path` goes through, as [`Graph::resolve`]
-    /// follows it; `None` when `path` stays in this crate.
-    fn bound_elsewhere(&self, path: &Module, depth: usize) -> Option<Module> {
-        assert!(depth < 32, "re-exports loop at {}", name(path));
-        let mut module: Module = Vec::new();
-        for (i, segment) in path.iter().enumerate() {
-            let child = [module.as_slice(), std::slice::from_ref(segment)].concat();
-            if self.modules.contains(&child) {
-                module = child;
-                continue;
-            }
-            return match self.reexports.get(&module).and_then(|names| names.get(segment)) {
-                Some(Some(target)) => self.bound_elsewhere(&[target.as_slice(), &path[i + 1..]].concat(), depth + 1),
-                Some(None) => Some(module),
-                None => None,
-            };
+    /// The module whose `use` of another crate's name `path` goes through, as [`Graph::follow`]
+    /// finds it; `None` when `path` stays in this crate.
+    fn bound_elsewhere(&self, path: &Module) -> Option<Module> {
+        match self.follow(path, 0) {
+            Followed::OtherCrate { bound_in } => Some(bound_in),
+            Followed::Defined(_) => None,
         }
-        None
     }
 
     /// Records one path named in `here`, and the name it binds when it is re-exported.
@@ -261,7 +258,16 @@ impl Graph {
 
     /// The module that defines what `path` names, following re-exports; `None` when the path
     /// leaves the crate through a re-export of another crate.
-    fn resolve(&self, path: &Module, depth: usize) -> Option<Module> {
+    fn resolve(&self, path: &Module) -> Option<Module> {
+        match self.follow(path, 0) {
+            Followed::Defined(module) => Some(module),
+            Followed::OtherCrate { .. } => None,
+        }
+    }
+
+    /// Where `path` leads, following re-exports: the module of this crate that defines it, or
+    /// the module whose re-export of another crate's name it goes through.
+    fn follow(&self, path: &Module, depth: usize) -> Followed {
         assert!(depth < 32, "re-exports loop at {}", name(path));
         let mut module: Module = Vec::new();
         for (i, segment) in path.iter().enumerate() {
@@ -271,12 +277,12 @@ impl Graph {
                 continue;
             }
             return match self.reexports.get(&module).and_then(|names| names.get(segment)) {
-                Some(Some(target)) => self.resolve(&[target.as_slice(), &path[i + 1..]].concat(), depth + 1),
-                Some(None) => None,
-                None => Some(module),
+                Some(Some(target)) => self.follow(&[target.as_slice(), &path[i + 1..]].concat(), depth + 1),
+                Some(None) => Followed::OtherCrate { bound_in: module },
+                None => Followed::Defined(module),
             };
         }
-        Some(module)
+        Followed::Defined(module)
     }
 }
 
