@@ -9,19 +9,21 @@ use std::process::Stdio;
 use support::{fixture, fixture_command, run, scratch_dir, stdout, take_turn, text};
 
 /// The level of a confirmation's interval in a binary of three registered comparisons (each
-/// pair tested at `α = 1 %` a side) when it takes one look; the levels of its two looks when its
-/// processes are short (an early look after eight at `2^−8` a side, the last at the rest of
-/// `α`); and the fewest fresh processes that can confirm at `α`. A futility check may end a
-/// confirmation from the fourth, and by default it plans at most 24.
+/// pair tested at `α = 1 %` a side) when it takes one look; the levels of its looks when it has
+/// room for more (a first look after eight at `2^−8` a side, then the last at the rest of `α`,
+/// or a second and the last at half the rest each); and the fewest fresh processes that can
+/// confirm at `α`. A futility check may end a confirmation from the fourth, and by default it
+/// plans at most 64.
 /// The plan is the judging crate's own; its test (judge/tests/synthetic/decision.rs)
 /// `decision::the_facade_pins_the_confirmation_level_of_three_registered_comparisons`
 /// keeps these figures the plan's.
 const CONFIRMATION_LEVEL: f64 = 0.98;
 const EARLY_LOOK_LEVEL: f64 = 0.9921875;
 const LAST_LOOK_LEVEL: f64 = 0.9878125;
+const LATER_LOOK_LEVEL: f64 = 0.99390625;
 const FEWEST_FRESH_PROCESSES: usize = 7;
 const FIRST_FUTILITY_CHECK: usize = 4;
-const DEFAULT_MAX_PROCESSES: usize = 24;
+const DEFAULT_MAX_PROCESSES: usize = 64;
 
 fn faults(args: &[&str], fault: &str) -> std::process::Output {
     run(fixture_command("faults", args).env("RTCOMPARE_TIMEOUT", "3s").env("FIXTURE_FAULT", fault))
@@ -76,6 +78,29 @@ fn a_four_times_slower_candidate_is_a_confirmed_loss() {
     assert!(processes.is_some(), "the failure names the fresh processes that confirmed it: {}", text(&output));
 }
 
+/// A loss the time cap leaves no room to confirm passes, saying it ran out of time in its block
+/// and in the summary, and fails its test under `RTCOMPARE_OUT_OF_TIME=fail`. At a budget of
+/// 10 ms the cap (40 ms) cannot hold the seven fresh processes this binary's level needs at the
+/// 30 ms each costs at least, so no confirmation starts, however fast the machine.
+#[test]
+fn a_loss_the_time_cap_leaves_unconfirmed_fails_only_when_asked() {
+    let _turn = take_turn();
+    let name = "known_answers::four_times_the_work_vs_reference";
+    let run_with = |out_of_time: &str| {
+        run(fixture_command("known_answers", &["--exact", name])
+            .env("RTCOMPARE_TIME", "10ms")
+            .env("RTCOMPARE_OUT_OF_TIME", out_of_time))
+    };
+    let passed = run_with("pass");
+    let out = stdout(&passed);
+    assert_eq!(passed.status.code(), Some(0), "{}", text(&passed));
+    assert!(out.contains("    loss (not confirmed: out of time)"), "{}", text(&passed));
+    assert!(out.contains("1 loss (0 confirmed, 1 out of time to confirm)"), "{}", text(&passed));
+    let failed = run_with("fail");
+    assert_eq!(failed.status.code(), Some(101), "{}", text(&failed));
+    assert!(stdout(&failed).contains("RTCOMPARE_OUT_OF_TIME=fail fails such a loss"), "{}", text(&failed));
+}
+
 /// The confirmation level counts every comparison registered in the binary (three in the
 /// known-answers fixture), so one test selected by name, in the human or the JSON format, is confirmed at the
 /// same level as the whole suite would be.
@@ -93,7 +118,7 @@ fn the_confirmation_level_does_not_depend_on_the_filter_or_the_format() {
         let file: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&results).expect("results file")).expect("JSON");
         let level = file["comparisons"][0]["confirmation"]["report"]["estimate"]["level"].as_f64().unwrap_or(f64::NAN);
-        let looks = [CONFIRMATION_LEVEL, EARLY_LOOK_LEVEL, LAST_LOOK_LEVEL];
+        let looks = [CONFIRMATION_LEVEL, EARLY_LOOK_LEVEL, LAST_LOOK_LEVEL, LATER_LOOK_LEVEL];
         assert!(looks.iter().any(|l| (level - l).abs() < 1e-12), "{format}: level {level}: {file:#}");
     }
 }

@@ -7,7 +7,8 @@ use crate::measure::{Calibration, Measured, Metric, Samples};
 use crate::seeds::{self, Purpose};
 use crate::stats::{
     DRIFT_ALPHA, Estimate, Outcome, ParityInputs, ParityVerdict, Resampling, SignedRankAnalysis, Summary,
-    bootstrap_difference, choose_resampling, detect_drift, paired_ratios, parity_verdict, win_margin,
+    bootstrap_difference, choose_resampling, detect_drift, paired_ratios, parity_verdict, quantile_sorted, sorted_copy,
+    win_margin,
 };
 use crate::validate::{ValidationOptions, placement_spread, twin_difference, validate_harness};
 use crate::verdict::{DriftTests, JudgeOptions, Report, ResamplingInfo, ThresholdConfidence, Validations, Verdict};
@@ -177,7 +178,7 @@ fn process_ratios(measured: &[Measured]) -> Vec<Vec<f64>> {
 
 /// The report of several processes judged together: their rounds joined, the drift tests of the
 /// first (a shift between processes is not a drift), the coarsest calibration, and the A/A floor
-/// averaged over them.
+/// over them ([`placement_floor`]).
 fn joined(
     measured: Vec<Measured>,
     metric: Metric,
@@ -250,27 +251,48 @@ fn drift_tests(samples: &Samples) -> DriftTests {
 }
 
 /// The A/A floor of a verdict: how far identical code ran from its own twin in the same process
-/// — the larger of the two arms' A/A differences, each the median of the twins' per-round
-/// ratios, so one round that lost the CPU cannot set it — averaged over the processes measured;
-/// NaN when an arm has no rounds. The mean, not the median, over processes: where the code sits
-/// can move the twins apart in some processes and not in others, and a verdict must clear what
-/// placement does in any of them (a placement-sensitive identical pair was confirmed as a loss in
-/// two of six fresh folders with the median).
+/// — the larger of the two arms' A/A differences, each from the median of the twins' per-round
+/// log ratios, so one round that lost the CPU cannot set it — over the processes measured; NaN
+/// when an arm has no rounds.
 ///
-/// It is the difference itself, not a bound on it with its sampling error added: the verdict's
-/// interval already carries the sampling error, and charging it again here hid most 2 %
-/// slowdowns at `parity = 0.01` on noisy workloads, whose twins' sampling error alone put the
-/// old floor (a 90th percentile of the bootstrap replicates) above the parity and so doubled
-/// the tolerance (`docs/statistics.md`, "Parity rule and verdict"). Each process's own difference, not that of
-/// the pooled rounds: twins that sit apart by a different amount in each process (a layout
-/// draw) would cancel in a pooled median but still move every single process.
+/// Over several processes it is the root mean square of the processes' own differences, less
+/// what their sampling error adds to it (`E[d²] = δ² + σ²/n`): where the code sits can move the
+/// twins apart in some processes and not in others, and a verdict must clear what placement does
+/// in any of them (a placement-sensitive identical pair was confirmed as a loss in two of six
+/// fresh folders with the median over processes), so each process's own difference counts, not
+/// that of the pooled rounds, in which twins that sit apart by a different amount in each process
+/// (a layout draw) would cancel. Its sampling error does not count: the verdict's interval
+/// already carries it, and a mean of the processes' `|d|` grew with it as processes shortened —
+/// ten-round processes of a noisy workload put it above the parity, doubling the tolerance, with
+/// no placement effect at all. For one process it is that process's difference (no error can be
+/// told apart from one draw), as for a screen.
 fn placement_floor(processes: &[&Samples]) -> f64 {
-    let in_process = |samples: &Samples| {
-        let candidate = twin_difference(&samples.candidate.per_op, &samples.candidate_twin.per_op).abs();
-        let baseline = twin_difference(&samples.baseline.per_op, &samples.baseline_twin.per_op).abs();
-        if candidate.is_nan() || baseline.is_nan() { f64::NAN } else { candidate.max(baseline) }
+    let arm = |primary: fn(&Samples) -> (&[f64], &[f64])| {
+        if let [one] = processes {
+            let (primary, twin) = primary(one);
+            return twin_difference(primary, twin).abs();
+        }
+        let gaps: Vec<(f64, f64)> = processes.iter().map(|s| twin_gap(primary(s))).collect();
+        let k = gaps.len() as f64;
+        let square = gaps.iter().map(|(d, _)| d * d).sum::<f64>() / k;
+        let error = gaps.iter().map(|(_, variance)| variance).sum::<f64>() / k;
+        (square - error).max(0.0).sqrt().exp_m1()
     };
-    processes.iter().map(|s| in_process(s)).sum::<f64>() / processes.len() as f64
+    let candidate = arm(|s| (&s.candidate.per_op, &s.candidate_twin.per_op));
+    let baseline = arm(|s| (&s.baseline.per_op, &s.baseline_twin.per_op));
+    if candidate.is_nan() || baseline.is_nan() { f64::NAN } else { candidate.max(baseline) }
+}
+
+/// One arm's A/A difference in one process, on the log scale — the median of its twins'
+/// per-round log ratios — and that median's sampling variance: `π/2 · σ²/n`, with `σ` read
+/// robustly off the ratios' interquartile range (`IQR / 1.349` for normal rounds).
+fn twin_gap((primary, twin): (&[f64], &[f64])) -> (f64, f64) {
+    let rounds = primary.len().min(twin.len());
+    let logs: Vec<f64> = paired_ratios(&primary[..rounds], &twin[..rounds]).iter().map(|r| r.ln()).collect();
+    let sorted = sorted_copy(&logs);
+    let sigma = (quantile_sorted(&sorted, 0.75) - quantile_sorted(&sorted, 0.25)) / 1.349;
+    let variance = std::f64::consts::FRAC_PI_2 * sigma * sigma / rounds as f64;
+    (quantile_sorted(&sorted, 0.5), variance)
 }
 
 /// The calibration with the smallest batches: its per-op floor is the coarsest of all.

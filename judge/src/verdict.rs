@@ -637,7 +637,7 @@ pub struct Confirmation {
     pub report: Report,
     /// Whether it repeated the signal.
     pub confirmed: bool,
-    /// Fresh processes planned: the test is taken once, on all of them.
+    /// Fresh processes planned, the pilot among them: the last look is taken on all of them.
     pub planned: usize,
     /// Why it stopped.
     pub ending: Ending,
@@ -685,6 +685,16 @@ impl Judgement {
     pub fn confirmed(&self) -> Option<bool> {
         let no_room = self.caveats.iter().any(|c| matches!(c, Caveat::NoRoom { .. }));
         self.confirmation.as_ref().map(|found| found.confirmed).or(no_room.then_some(false))
+    }
+
+    /// Whether the time cap, not what was measured, left a signal undecided: no room for the
+    /// fewest fresh processes the test needs ([`Caveat::NoRoom`]), or a cut before the last look
+    /// ([`Ending::TimeCap`]).
+    pub fn out_of_time(&self) -> bool {
+        let no_room = self.caveats.iter().any(|c| matches!(c, Caveat::NoRoom { .. }));
+        let cut =
+            self.confirmation.as_ref().is_some_and(|found| matches!(found.ending, Ending::TimeCap | Ending::NoRoom));
+        no_room || cut
     }
 
     /// Wall-clock time of the comparison: its first round and its confirmation.

@@ -78,6 +78,10 @@ fn error(test: &Test) -> Option<Severity> {
     let change = test.judgement.as_ref().map_or(0.0, |j| j.first.estimate.difference.abs());
     let (rank, title) = match test.fails {
         Some(super::Failure::Loss) => (0, "a confirmed loss (rtcompare's HOWTO: \"When a test fails\")"),
+        Some(super::Failure::LossOutOfTime) => (
+            0,
+            "a loss the time cap left unconfirmed, and RTCOMPARE_OUT_OF_TIME=fail (rtcompare's HOWTO: \"unconfirmed\")",
+        ),
         Some(super::Failure::NoWin) => {
             (1, "no confirmed win, and expect = \"win\" (rtcompare's HOWTO: \"When a test fails\")")
         }

@@ -16,6 +16,9 @@ use serde::{Deserialize, Serialize};
 pub enum Failure {
     /// A confirmed loss, where none was allowed.
     Loss,
+    /// A loss that the time cap left no room to confirm or rule out, where the run fails such a
+    /// loss (`RTCOMPARE_OUT_OF_TIME=fail`).
+    LossOutOfTime,
     /// Anything but a confirmed win, where a win was expected (`expect = "win"`).
     NoWin,
 }
@@ -57,6 +60,17 @@ fn verdict_failure(judgement: &Judgement, failure: Failure) -> String {
             let second = confirmed_in(judgement);
             format!("`{}` {worse} `{}`: {figures}{second}", report.candidate, report.baseline)
         }
+        Failure::LossOutOfTime => format!(
+            "`{}` is slower than `{}` in the first round, and the time cap left no room for fresh processes to \
+             confirm or rule it out (RTCOMPARE_OUT_OF_TIME=fail fails such a loss): {figures}; {}",
+            report.candidate,
+            report.baseline,
+            judgement
+                .caveats
+                .iter()
+                .find(|c| c.kind() == rtcompare_judge::verdict::WarningKind::Unconfirmed)
+                .map_or_else(String::new, |caveat| crate::sentence(caveat, report))
+        ),
         Failure::NoWin => format!(
             "`{}` was expected to win against `{}` (`expect = \"win\"`) but the verdict is {}{}: {figures}",
             report.candidate,
@@ -101,6 +115,16 @@ pub fn unoptimised_note(would_fail: bool) -> String {
 mod tests {
     use super::*;
     use crate::fixtures;
+
+    /// The failure of a loss the time cap left unconfirmed names the setting that failed it and
+    /// says what would make room, from the caveat.
+    #[test]
+    fn a_loss_out_of_time_says_why_it_failed_and_what_would_make_room() {
+        let judgement = fixtures::out_of_time(fixtures::report(100.0, 50.0));
+        let message = failure_message(&judgement, Failure::LossOutOfTime, None);
+        assert!(message.starts_with("`fast` is slower than `slow` in the first round, and the time cap"), "{message}");
+        assert!(message.contains("RTCOMPARE_OUT_OF_TIME=fail") && message.contains("leaves room for 4"), "{message}");
+    }
 
     #[test]
     fn a_failure_names_the_arms_and_gives_the_figures() {

@@ -120,6 +120,12 @@ pub mod fixtures {
         )
     }
 
+    /// `first`, whose time cap left no room for the fewest fresh processes its test needs.
+    pub fn out_of_time(first: Report) -> Judgement {
+        let plan = rtcompare_judge::decide::Plan { alpha: 0.01, processes: 4, budget: Duration::from_secs(1) };
+        rtcompare_judge::decide::without_room(first, &plan)
+    }
+
     /// `first` with a confirmation that `second` repeated it at the first look.
     pub fn confirmed(first: Report, second: Report) -> Judgement {
         rtcompare_judge::decide::conclude(

@@ -82,11 +82,14 @@ fn counts(tests: &[Test]) -> String {
         tests.iter().filter_map(|t| t.judgement.as_ref()).filter(move |j| j.verdict.outcome == o).collect::<Vec<_>>()
     };
     let failed = tests.iter().filter(|t| !t.passed()).count();
+    let losses = outcome(Outcome::Loss);
+    let out_of_time = losses.iter().filter(|j| j.out_of_time()).count();
     format!(
-        "{} win(s), {}, {} loss(es); {} of {} test(s) passed",
+        "{} win(s), {}, {} loss(es){}; {} of {} test(s) passed",
         outcome(Outcome::Win).len(),
         parity_counts(&outcome(Outcome::Parity)),
-        outcome(Outcome::Loss).len(),
+        losses.len(),
+        if out_of_time > 0 { format!(" ({out_of_time} out of time to confirm)") } else { String::new() },
         tests.len() - failed,
         tests.len()
     )
@@ -182,6 +185,16 @@ mod tests {
     fn summary(tests: &[Test]) -> String {
         let environment = fixtures::environment();
         render(&fixtures::run(&environment, tests, false))
+    }
+
+    #[test]
+    fn the_counts_say_how_many_losses_ran_out_of_time() {
+        let tests = [
+            fixtures::judged("perf::slow_vs_fast", fixtures::out_of_time(fixtures::report(100.0, 50.0))),
+            fixtures::record("perf::slower_vs_fast", 100.0, 50.0),
+        ];
+        assert!(summary(&tests).contains("2 loss(es) (1 out of time to confirm); 2 of 2 test(s) passed"));
+        assert!(!summary(&tests[1..]).contains("out of time"));
     }
 
     #[test]

@@ -260,6 +260,7 @@ pub(crate) fn outcome_line(judgement: &Judgement) -> String {
         (Outcome::Parity, _) if v.resolved => "established",
         (Outcome::Parity, _) => "inconclusive",
         (_, Some(true)) => "confirmed",
+        (_, Some(false)) if judgement.out_of_time() => "not confirmed: out of time",
         (_, Some(false)) => "not confirmed",
         (_, None) => "resolved",
     };
@@ -344,6 +345,18 @@ fn scheme_words(scheme: Resampling) -> String {
 mod tests {
     use super::*;
     use crate::fixtures;
+
+    /// A loss the time cap left no room to confirm says so in its outcome, apart from one that
+    /// fresh processes measured and did not repeat.
+    #[test]
+    fn a_loss_left_unconfirmed_by_the_time_cap_says_it_ran_out_of_time() {
+        let out_of_time = fixtures::out_of_time(fixtures::report(100.0, 50.0));
+        assert!(out_of_time.out_of_time());
+        assert_eq!(outcome_line(&out_of_time), "loss (not confirmed: out of time)");
+        let refuted = fixtures::unconfirmed(fixtures::report(100.0, 50.0), fixtures::report(50.0, 50.0));
+        assert!(!refuted.out_of_time());
+        assert_eq!(outcome_line(&refuted), "loss (not confirmed)");
+    }
 
     #[test]
     fn differences_read_as_factors_when_large_and_percentages_when_small() {

@@ -3,16 +3,23 @@
 //!
 //! Each fresh process gives its own log ratio `y_j`, the median of its rounds' `ln(cᵢ / bᵢ)`.
 //! The screen's process is left out entirely: it was chosen because it signalled, and counting
-//! it would make the test's level depend on that choice. A first fresh process, the pilot,
-//! measures its whole share (it never stops early) and so shows what a whole process costs;
-//! from that alone it is planned how many fit in the time left (`K`), the pilot not among them.
-//! The test is taken **once**, on those `K`: it **confirms** when it puts the centre of the `y_j`
-//! beyond `ln(1 + tolerance)` on the signal's side at the one-sided level `α`
-//! ([`confirmation_alpha`]). From the fourth process on, a futility check
-//! may end it early — the reverse test at 10 % puts the centre inside the parity — which never
-//! confirms anything and so cannot raise the error rate. A process that would end past the time
-//! cap is never started, and then no look is taken at all: the confirmation is inconclusive,
-//! never decided on the processes the cap happened to leave.
+//! it would make the test's level depend on that choice. Every fresh process measures a short
+//! share of the budget ([`FRESH_SHARE`]): the test's sureness is bounded by `2^−k` for `k`
+//! processes, and the spread between processes is averaged only by more of them, so many short
+//! processes beat a few long ones. The first, the pilot, never stops early, so what it costs —
+//! start-up, the user's set-up, calibration, its share — shows what a whole process costs; from
+//! that cost alone it is planned how many processes fit in the time left (`K`, the pilot among
+//! them). Nothing it measured enters the plan, and its cost is the same whichever arm it found
+//! faster, so the signs the test reads stay fair coins for identical code.
+//!
+//! The test is taken at a few planned looks ([`ConfirmationLooks`]): after the fewest processes
+//! that can confirm and one more, at twice that, and so on, and on all `K`, each an exact test at
+//! its own share of the one-sided level `α` ([`confirmation_alpha`]). A look **confirms** when it
+//! puts the centre of the `y_j` beyond `ln(1 + tolerance)` on the signal's side. From the fourth
+//! process on, a futility check may end it early — the reverse test at 10 % puts the centre
+//! inside the parity — which never confirms anything and so cannot raise the error rate. A
+//! process that would end past the time cap is never started, and then no further look is taken:
+//! the confirmation is inconclusive, never decided on the processes the cap happened to leave.
 //!
 //! The logic is pure and stepped ([`Confirming`]): the harness starts each process it asks for
 //! and reads the clock, so it is tested on synthetic processes whose truth is known.
@@ -29,22 +36,13 @@ use std::time::Duration;
 /// confirmation together.
 pub const TIME_CAP: u32 = 4;
 
-/// The longest share of the comparison's budget a fresh process measures for: an eighth, what
-/// a close call gets. Shorter processes buy the test more processes in the same time, which it
-/// needs twice over: its sureness is bounded by `2^−k` for `k` processes, and the spread between
-/// processes is only averaged out by more of them; but each process must still see the
-/// difference beyond the margin through its own error ([`Plan::of_time`]).
-pub const FRESH_SHARE: f64 = 0.125;
-
-/// The shortest share of the budget a fresh process measures for: a thirty-second. Below it a
-/// process's start, calibration and warm-up (tens of milliseconds) would cost more than its
-/// rounds.
-pub const SHORTEST_SHARE: f64 = 1.0 / 32.0;
-
-/// How far beyond the margin, in its own standard errors, a fresh process is sized to see the
-/// screen's difference: three, so that each lands beyond it with a chance of 99.9 % and the
-/// thirteen of an early look all together 98 % of the time.
-const CLEAR_BY: f64 = 3.0;
+/// The share of the comparison's budget a fresh process measures for: a thirty-second. Shorter
+/// processes buy the test more processes in the same time, which it needs twice over: its
+/// sureness is bounded by `2^−k` for `k` processes, and the spread between processes is only
+/// averaged out by more of them. Below a thirty-second a process's start, calibration and
+/// warm-up (tens of milliseconds) would cost more than its rounds. (An eighth, and shares sized
+/// from the screen's interval, measured slower: `bench/detection/evidence.md`.)
+pub const FRESH_SHARE: f64 = 1.0 / 32.0;
 
 /// The chance that a run of identical code fails any test of one binary, at most: each pair's
 /// confirmation gets an equal share of it ([`confirmation_alpha`]).
@@ -75,8 +73,8 @@ pub fn confirmation_alpha(registered: usize) -> f64 {
     PAIR_ALPHA.min(RUN_ALPHA / registered.max(1) as f64)
 }
 
-/// How a confirmation is to be taken: its error rate, how many fresh processes it looks at, and
-/// how long each measures.
+/// How a confirmation is to be taken: its error rate, and how many fresh processes it may look
+/// at.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Plan {
     /// One-sided error rate of the whole confirmation.
@@ -84,12 +82,9 @@ pub struct Plan {
     /// The most fresh processes the test is taken on (`RTCOMPARE_MAX_PROCESSES`); the pilot
     /// plans how many of them fit.
     pub processes: usize,
-    /// The comparison's budget, for the settling figure of an undecided confirmation.
+    /// The comparison's budget, of which each fresh process measures [`FRESH_SHARE`]; it also
+    /// scales the settling figure of an undecided confirmation.
     pub budget: Duration,
-    /// The share of the budget each fresh process measures for, from [`SHORTEST_SHARE`] to
-    /// [`FRESH_SHARE`]. Shorter than the longest only where each process will see the
-    /// difference clearly, and then the test also looks early ([`ConfirmationLooks`]).
-    pub share: f64,
 }
 
 /// The least a fresh process costs beyond its share of the budget: starting it, its calibration
@@ -105,28 +100,26 @@ const SPARE_COUNTED: usize = 1;
 impl Plan {
     /// The confirmation of a time difference in a binary of `registered` comparisons
     /// ([`confirmation_alpha`]): at most `most` fresh processes (`RTCOMPARE_MAX_PROCESSES`), of
-    /// which the pilot's real cost plans how many fit ([`Confirming`]), each measuring `share` of
-    /// the budget (the screen's [`sized_share`]). When `left`, the time the cap still leaves,
-    /// could not hold the pilot and the fewest processes the test needs even if each cost only
-    /// its share and [`PROCESS_OVERHEAD`], the plan holds the room there is and is not
+    /// which the pilot's real cost plans how many fit ([`Confirming`]), each measuring
+    /// [`FRESH_SHARE`] of the budget. When `left`, the time the cap still leaves, could not hold
+    /// the fewest processes the test needs even if each cost only its share and
+    /// [`PROCESS_OVERHEAD`], the plan holds the room there is and is not
     /// [decidable](Plan::decidable): no process is started.
     ///
     /// ```
-    /// use rtcompare_judge::decide::{FRESH_SHARE, Plan, SHORTEST_SHARE};
+    /// use rtcompare_judge::decide::Plan;
     /// use std::time::Duration;
     ///
     /// let budget = Duration::from_secs(1);
-    /// let roomy = Plan::of_time(1, 24, budget, 3 * budget, FRESH_SHARE);
-    /// assert_eq!((roomy.processes, roomy.decidable()), (24, true));
-    /// let cramped = Plan::of_time(1, 24, budget, budget / 2, FRESH_SHARE);
+    /// let roomy = Plan::of_time(1, 64, budget, 3 * budget);
+    /// assert_eq!((roomy.processes, roomy.decidable()), (64, true));
+    /// let cramped = Plan::of_time(1, 64, budget, budget / 4);
     /// assert!(!cramped.decidable());
-    /// // Shorter processes: the same time holds the fewest the test needs.
-    /// assert!(Plan::of_time(1, 24, budget, budget / 2, SHORTEST_SHARE).decidable());
     /// ```
-    pub fn of_time(registered: usize, most: usize, budget: Duration, left: Duration, share: f64) -> Plan {
-        let one = budget.mul_f64(share) + PROCESS_OVERHEAD;
-        let room = fitting(left, one).saturating_sub(1);
-        let plan = Plan { alpha: confirmation_alpha(registered), processes: most, budget, share };
+    pub fn of_time(registered: usize, most: usize, budget: Duration, left: Duration) -> Plan {
+        let one = budget.mul_f64(FRESH_SHARE) + PROCESS_OVERHEAD;
+        let room = fitting(left, one);
+        let plan = Plan { alpha: confirmation_alpha(registered), processes: most, budget };
         // The pilot plans how many of the most allowed fit; this bound only says whether any could.
         if room < plan.fewest() { Plan { processes: room, ..plan } } else { plan }
     }
@@ -141,13 +134,13 @@ impl Plan {
     /// use rtcompare_judge::decide::Plan;
     /// use std::time::Duration;
     ///
-    /// let plan = Plan::of_counts(1, 24, Duration::from_secs(1));
+    /// let plan = Plan::of_counts(1, 64, Duration::from_secs(1));
     /// assert_eq!(plan.processes, plan.fewest() + 1);
     /// ```
     pub fn of_counts(registered: usize, most: usize, budget: Duration) -> Plan {
         let alpha = confirmation_alpha(registered);
         let processes = (fewest_for_level(alpha) + SPARE_COUNTED).min(most);
-        Plan { alpha, processes, budget, share: FRESH_SHARE }
+        Plan { alpha, processes, budget }
     }
 
     /// The fewest fresh processes with which the test can confirm at all at `alpha`.
@@ -155,14 +148,9 @@ impl Plan {
         fewest_for_level(self.alpha)
     }
 
-    /// The looks of the test on `planned` processes: an early one only where the processes were
-    /// sized short enough to see the difference clearly, else the one look on all of them.
+    /// The looks of the test on `planned` processes ([`ConfirmationLooks`]).
     pub fn looks(&self, planned: usize) -> ConfirmationLooks {
-        if self.share < FRESH_SHARE {
-            ConfirmationLooks::of(self.alpha, planned)
-        } else {
-            ConfirmationLooks { planned, early: None, last: self.alpha }
-        }
+        ConfirmationLooks::of(self.alpha, planned)
     }
 
     /// Whether this many processes can confirm anything.
@@ -174,37 +162,6 @@ impl Plan {
 /// How many processes costing `each` fit in `left`.
 pub fn fitting(left: Duration, each: Duration) -> usize {
     (left.as_secs_f64() / each.as_secs_f64().max(1e-9)).floor() as usize
-}
-
-/// The share of the budget a fresh process of a confirmation of `first` measures for: long
-/// enough that its own error puts the difference three of them beyond the margin, on the
-/// reading that a process's error shrinks with the square root of its time. The difference is
-/// the least the screen's interval admits — its near end, not its estimate, which was chosen for
-/// being large (sample sizes planned from a confidence bound, not the point estimate). At least
-/// [`SHORTEST_SHARE`]; [`FRESH_SHARE`] for a close call (the interval reaching back to the
-/// margin), for an error the screen could not tell, and for a first round pooled over several
-/// processes, whose interval is not one process's. The fresh processes are independent of the
-/// screen, so sizing them from it leaves the test's level as it is: what they measure depends on
-/// the share, never the other way round.
-pub fn sized_share(first: &Report, budget: Duration) -> f64 {
-    let side = match signal(first) {
-        Some(side) if first.resampling.processes <= 1 => side,
-        _ => return FRESH_SHARE,
-    };
-    // On the log scale the test reads, ln(c / b) = ln(1 − d), at the interval's end nearest zero.
-    let estimate = &first.estimate;
-    let beyond = match side {
-        Outcome::Loss => (-estimate.high).ln_1p(),
-        Outcome::Win => -(-estimate.low).ln_1p(),
-        Outcome::Parity => return FRESH_SHARE,
-    } - first.verdict.tolerance.ln_1p();
-    let error = estimate.standard_error() / (1.0 - estimate.difference);
-    let measured = first.duration.as_secs_f64();
-    if !(beyond > 0.0 && error >= 0.0 && measured > 0.0 && budget > Duration::ZERO) {
-        return FRESH_SHARE;
-    }
-    let needed = measured * (CLEAR_BY * error / beyond).powi(2);
-    (needed / budget.as_secs_f64()).clamp(SHORTEST_SHARE, FRESH_SHARE)
 }
 
 /// How much longer than the longest so far the next fresh process is allowed to take, when
@@ -220,12 +177,13 @@ const SLOWER_PROCESS: f64 = 1.1;
 /// Nothing here calls back, so one loop in the harness drives a confirmation as one loop drives
 /// a collection, and the rule is tested on synthetic processes whose truth is known.
 ///
-/// The first process is a **pilot**: what it costs — start-up, calibration, its share of the
-/// budget — plans how many processes the test is taken on (`K`, at most `plan.processes`), and
-/// it is not among them, so the number of processes tested depends on nothing they measure.
+/// The first process is a **pilot**: it never stops early, so what it costs — start-up, the
+/// user's set-up, calibration, its share of the budget — plans how many processes the test is
+/// taken on (`K`, at most `plan.processes`, the pilot among them). Its cost does not depend on
+/// which arm it found faster, so planning from it leaves the signs the test reads as they were.
 /// With room for fewer than the test needs ([`Plan::fewest`]) no more are started. Before each
-/// of the `K`, the time left is asked again; when one more no longer fits, the confirmation ends
-/// without a look.
+/// process, the time left is asked again; when one more no longer fits, the confirmation ends
+/// without a further look.
 ///
 /// ```
 /// use rtcompare_judge::decide::{Confirming, Plan, Step};
@@ -249,15 +207,14 @@ pub struct Confirming {
     plan: Plan,
     options: JudgeOptions,
     metric: Metric,
-    /// The pilot, once it ran: it is judged only when it is all there is.
-    pilot: Option<Measured>,
     /// The processes to test and the looks at them, planned once the pilot has run.
     looks: Option<ConfirmationLooks>,
     tested: Vec<Measured>,
     logs: Vec<f64>,
     longest: Duration,
     spent: Duration,
-    /// Why the confirmation ended, once it has, with the report of the early look that confirmed.
+    /// Why the confirmation ended, once it has, with the report of the interim look that
+    /// confirmed.
     ended: Option<(Ending, Option<Report>)>,
 }
 
@@ -280,7 +237,6 @@ impl Confirming {
             plan: *plan,
             options: options.clone(),
             metric,
-            pilot: None,
             looks: None,
             tested: Vec::new(),
             logs: Vec::new(),
@@ -294,41 +250,38 @@ impl Confirming {
     /// `Duration::MAX` for a confirmation the cap does not bound): measure another process, or
     /// nothing more, with what the confirmation found.
     pub fn next(&mut self, left: Duration) -> Step {
-        if self.pilot.is_none() {
+        if self.tested.is_empty() {
             return Step::Measure(0);
         }
         let fits = fitting(left, self.longest.mul_f64(SLOWER_PROCESS));
-        let looks = *self.looks.get_or_insert_with(|| self.plan.looks(self.plan.processes.min(fits)));
-        if looks.planned < self.plan.fewest() {
-            return Step::Done(Box::new(self.no_room(looks.planned)));
+        let (plan, pilot) = (self.plan, self.tested.len());
+        let looks = self.looks.get_or_insert_with(|| plan.looks(plan.processes.min(pilot.saturating_add(fits))));
+        let planned = looks.planned;
+        if planned < self.plan.fewest() {
+            return Step::Done(Box::new(self.no_room(planned)));
         }
         if self.ended.is_none() {
-            if self.tested.len() == looks.planned {
+            if self.tested.len() >= planned {
                 self.ended = Some((Ending::LastLook, None));
             } else if fits == 0 {
                 self.ended = Some((Ending::TimeCap, None));
             }
         }
         match self.ended.take() {
-            None => Step::Measure(self.tested.len() + 1),
-            Some((ending, confirmed)) => Step::Done(Box::new(self.found(looks, ending, confirmed))),
+            None => Step::Measure(self.tested.len()),
+            Some((ending, confirmed)) => Step::Done(Box::new(self.found(ending, confirmed))),
         }
     }
 
     /// Records what fresh process `n` — the one [`Confirming::next`] asked for — measured, and
-    /// the wall time it cost; takes the early look when it falls due, and the futility check.
+    /// the wall time it cost; takes an interim look when one falls due, and the futility check.
     pub fn record(&mut self, measured: Measured, cost: Duration) {
         self.longest = self.longest.max(cost);
         self.spent += cost;
-        let Some(looks) = self.looks else {
-            self.pilot = Some(measured);
-            return;
-        };
         self.logs.push(process_log_ratio(&measured.samples));
         self.tested.push(measured);
-        if let Some((at, alpha)) = looks.early
-            && self.tested.len() == at
-        {
+        let due = self.looks.as_ref().and_then(|looks| looks.interim_at(self.tested.len()));
+        if let Some(alpha) = due {
             let test = FreshTest { side: self.side, alpha, look: true };
             let report = judge_fresh(self.tested.clone(), self.metric, &self.options, test);
             if report.verdict.outcome == self.side {
@@ -341,10 +294,10 @@ impl Confirming {
         }
     }
 
-    /// The confirmation that found room for only `planned` processes after the pilot, fewer than
-    /// the test needs: the pilot's figures, and what would make room.
+    /// The confirmation that found room for only `planned` processes, the pilot among them, fewer
+    /// than the test needs: the pilot's figures, and what would make room.
     fn no_room(&mut self, planned: usize) -> Confirmation {
-        let pilot = self.pilot.take().into_iter().collect();
+        let pilot = std::mem::take(&mut self.tested);
         let test = FreshTest { side: self.side, alpha: self.plan.alpha, look: false };
         let report = judge_fresh(pilot, self.metric, &self.options, test);
         let (needed, longest) = (self.plan.fewest(), self.longest.as_secs_f64());
@@ -354,9 +307,12 @@ impl Confirming {
         Confirmation { report, confirmed: false, planned, ending: Ending::NoRoom, settle: Some(settle) }
     }
 
-    /// The confirmation that ended so, at the early look that `confirmed` it, or with the test
+    /// The confirmation that ended so, at the interim look that `confirmed` it, or with the test
     /// at the last look when it was reached (figures only otherwise).
-    fn found(&mut self, looks: ConfirmationLooks, ending: Ending, confirmed: Option<Report>) -> Confirmation {
+    fn found(&mut self, ending: Ending, confirmed: Option<Report>) -> Confirmation {
+        let Some(looks) = self.looks.clone() else {
+            unreachable!("a confirmation ends only once its looks are planned")
+        };
         let look = ending == Ending::LastLook;
         let report = confirmed.unwrap_or_else(|| {
             let test = FreshTest { side: self.side, alpha: looks.last, look };
@@ -373,34 +329,40 @@ impl Confirming {
     }
 }
 
-/// The looks of a confirmation of `planned` tested processes and how they share its `α`: each an
-/// exact signed-rank test at its own share, so that together they err at most `α` (Bonferroni
-/// over the looks; Jennison & Turnbull 2000, *Group Sequential Methods*, ch. 7).
+/// The looks of a confirmation of `planned` processes and how they share its `α`: each an exact
+/// signed-rank test at its own share, so that together they err at most `α` (Bonferroni over the
+/// looks; Jennison & Turnbull 2000, *Group Sequential Methods*, ch. 7). A look is placed only
+/// where the test can reject, so each costs little power; at most three:
 ///
-/// - An **early look** after `n` processes, one more than the test alone needs
-///   ([`Plan::fewest`]), at `2^−n` — the least any exact test of `n` sign-symmetric values can
-///   spend, so it confirms exactly when all `n` lie beyond the margin — where `planned` leaves
-///   processes for a later look. A consistent difference is then confirmed on `n` processes
-///   instead of every one the time cap holds.
-/// - The **last look** on all `planned`, at the rest of `α` (at least `2^−n`).
+/// - the **first** after `n` processes, one more than the test alone needs ([`Plan::fewest`]), at
+///   `2^−n` — the least any exact test of `n` sign-symmetric values can spend, so it confirms
+///   exactly when all `n` lie beyond the margin: a consistent difference is confirmed on `n`
+///   processes instead of every one the time cap holds;
+/// - the **second** after `2n`, at half of what the first left, where `2n` is under three quarters
+///   of `planned`: a difference the processes see with some spread is confirmed once enough of
+///   them agree;
+/// - the **last** on all `planned`, at the rest.
 ///
-/// A plan takes the early look only where its processes were sized to see the difference
-/// clearly ([`Plan::looks`]): for a close call it would spend `α` on a look that seldom rejects.
+/// Where `n` itself is not under three quarters of `planned`, the one look on all of them takes
+/// the whole `α`.
 ///
 /// ```
 /// use rtcompare_judge::decide::ConfirmationLooks;
-/// // One comparison in the binary: α = 1 %, the test needs 7 processes, the early look takes 8.
-/// let looks = ConfirmationLooks::of(0.01, 24);
-/// assert_eq!(looks.early, Some((8, 1.0 / 256.0)));
-/// assert!((looks.last - (0.01 - 1.0 / 256.0)).abs() < 1e-15);
-/// assert_eq!(ConfirmationLooks::of(0.01, 8).early, None, "no process left for a later look");
+/// // One comparison in the binary: α = 1 %; the test needs 7 processes, the first look takes 8.
+/// let rest = 0.01 - 1.0 / 256.0;
+/// let three = ConfirmationLooks::of(0.01, 64);
+/// assert_eq!((three.interim, three.last), (vec![(8, 1.0 / 256.0), (16, rest / 2.0)], rest / 2.0));
+/// let two = ConfirmationLooks::of(0.01, 20);
+/// assert_eq!((two.interim, two.last), (vec![(8, 1.0 / 256.0)], rest));
+/// let one = ConfirmationLooks::of(0.01, 10);
+/// assert_eq!((one.interim, one.last), (vec![], 0.01));
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ConfirmationLooks {
     /// Processes tested at the last look.
     pub planned: usize,
-    /// The early look: after how many processes, and at what one-sided level.
-    pub early: Option<(usize, f64)>,
+    /// The looks before the last: after how many processes, and at what one-sided level.
+    pub interim: Vec<(usize, f64)>,
     /// The one-sided level of the last look.
     pub last: f64,
 }
@@ -408,12 +370,22 @@ pub struct ConfirmationLooks {
 impl ConfirmationLooks {
     /// The looks of a confirmation at `alpha` on `planned` processes.
     pub fn of(alpha: f64, planned: usize) -> ConfirmationLooks {
-        let at = fewest_for_level(alpha) + 1;
-        if at >= planned {
-            return ConfirmationLooks { planned, early: None, last: alpha };
+        let first = fewest_for_level(alpha) + 1;
+        let before_the_last = |n: usize| 4 * n < 3 * planned;
+        if !before_the_last(first) {
+            return ConfirmationLooks { planned, interim: Vec::new(), last: alpha };
         }
-        let early = 0.5f64.powi(at as i32);
-        ConfirmationLooks { planned, early: Some((at, early)), last: alpha - early }
+        let least = 0.5f64.powi(first as i32);
+        let rest = alpha - least;
+        if !before_the_last(2 * first) {
+            return ConfirmationLooks { planned, interim: vec![(first, least)], last: rest };
+        }
+        ConfirmationLooks { planned, interim: vec![(first, least), (2 * first, rest / 2.0)], last: rest / 2.0 }
+    }
+
+    /// The level of the interim look due after `tested` processes, if one is.
+    pub fn interim_at(&self, tested: usize) -> Option<f64> {
+        self.interim.iter().find(|&&(at, _)| at == tested).map(|&(_, alpha)| alpha)
     }
 }
 
@@ -455,24 +427,27 @@ fn settling(side: Outcome, logs: &[f64], report: &Report, plan: &Plan, took: Dur
     let z = normal_quantile(1.0 - plan.alpha) + normal_quantile(0.9);
     let needed = ((z * spread / gap).powi(2) * std::f64::consts::PI / 3.0).ceil() as usize;
     let processes = needed.max(plan.fewest());
-    // The pilot is one of the processes the time was spent on.
-    let pace = took.as_secs_f64() / (logs.len() + 1) as f64;
+    let pace = took.as_secs_f64() / logs.len() as f64;
     let precision = plan.budget.mul_f64((processes as f64 / plan.processes.max(1) as f64).max(1.0));
     let budget = precision.max(holding(plan, processes, pace));
     Some(Settle { processes, seconds: processes as f64 * pace, budget })
 }
 
-/// A budget whose time cap holds a screen of its own length, a pilot and `processes` fresh
-/// processes, each costing what one cost at the plan's budget (`pace` seconds) plus the growth of
-/// its share `s`: `TIME_CAP · b ≥ b + (processes + 1) · (pace + s · (b − budget))`, solved for
-/// `b`. Past about 20 processes of the longest share the shares alone fill the cap; the figure
-/// is then that of 20.
+/// A budget whose time cap holds a screen of its own length and `processes` fresh processes,
+/// each costing what one cost at the plan's budget (`pace` seconds) plus the growth of its share
+/// `s` ([`FRESH_SHARE`]): `TIME_CAP · b ≥ b + processes · (pace + s · (b − budget))`, solved for
+/// `b`. Past [`MOST_HELD`] processes the shares alone come near filling the cap; the figure is
+/// then that of those.
 fn holding(plan: &Plan, processes: usize, pace: f64) -> Duration {
-    let n = (processes + 1).min(20) as f64;
-    let fixed = (pace - plan.share * plan.budget.as_secs_f64()).max(0.0);
-    let room = f64::from(TIME_CAP) - 1.0 - n * plan.share;
+    let n = processes.min(MOST_HELD) as f64;
+    let fixed = (pace - FRESH_SHARE * plan.budget.as_secs_f64()).max(0.0);
+    let room = f64::from(TIME_CAP) - 1.0 - n * FRESH_SHARE;
     Duration::from_secs_f64(SLOWER_PROCESS * n * fixed / room).max(plan.budget)
 }
+
+/// The most processes [`holding`] plans a budget for: their shares fill all but half a budget of
+/// the cap after the screen.
+const MOST_HELD: usize = 80;
 
 /// The standard deviation of the processes' log ratios.
 fn log_spread(logs: &[f64]) -> f64 {
@@ -525,7 +500,6 @@ pub fn without_room(first: Report, plan: &Plan) -> Judgement {
 mod tests {
     use super::*;
     use crate::measure::{Calibration, Samples, Series};
-    use crate::stats::Estimate;
 
     #[test]
     fn the_level_shares_five_percent_over_the_binary() {
@@ -533,9 +507,7 @@ mod tests {
         assert_eq!(confirmation_alpha(5), 0.01);
         assert!((confirmation_alpha(50) - 0.001).abs() < 1e-15);
         assert!((confirmation_alpha(200) - 0.00025).abs() < 1e-15);
-        let fewest = |m| {
-            Plan { alpha: confirmation_alpha(m), processes: 0, budget: Duration::ZERO, share: FRESH_SHARE }.fewest()
-        };
+        let fewest = |m| Plan { alpha: confirmation_alpha(m), processes: 0, budget: Duration::ZERO }.fewest();
         assert_eq!((fewest(1), fewest(50), fewest(200), fewest(1000)), (7, 10, 12, 15));
     }
 
@@ -606,7 +578,7 @@ mod tests {
     }
 
     fn plan(processes: usize) -> Plan {
-        Plan { alpha: confirmation_alpha(50), processes, budget: Duration::from_secs(1), share: FRESH_SHARE }
+        Plan { alpha: confirmation_alpha(50), processes, budget: Duration::from_secs(1) }
     }
 
     #[test]
@@ -618,70 +590,53 @@ mod tests {
         assert_eq!((found.report.resampling.processes, found.settle), (12, None));
     }
 
-    /// Processes sized short see a far loss clearly, so the test looks early: confirmed on one
-    /// process more than the level needs (11 at 0.1 %), whatever the plan holds beyond it, at the
-    /// early look's own level.
+    /// A far loss that every process sees is confirmed at the first look, on one process more
+    /// than the level needs (11 at 0.1 %), whatever the plan holds beyond it, at that look's own
+    /// level; a plan with no room for a later look takes one look, on all, at the whole level.
     #[test]
-    fn a_far_loss_on_short_processes_is_confirmed_at_the_early_look() {
+    fn a_far_loss_is_confirmed_at_the_first_look() {
         let first = first_round();
-        let short = |processes| Plan { share: SHORTEST_SHARE, ..plan(processes) };
-        let early = short(24).looks(24).early.expect("an early look");
-        assert_eq!(early, (plan(24).fewest() + 1, 0.5f64.powi(11)));
-        for planned in [24, 12] {
-            let found = drive(&first, &short(planned), |process| three_times(process + 1), roomy);
+        let looks = plan(24).looks(24);
+        assert_eq!(looks.interim, vec![(plan(24).fewest() + 1, 0.5f64.powi(11))]);
+        for planned in [24, 16] {
+            let found = drive(&first, &plan(planned), |process| three_times(process + 1), roomy);
             assert!(found.confirmed && found.ending == Ending::Confirmed, "{found:?}");
             assert_eq!((found.report.resampling.processes, found.settle), (11, None), "planned {planned}");
-            assert_eq!(found.report.estimate.level, 1.0 - 2.0 * early.1, "the early look's level");
+            assert_eq!(found.report.estimate.level, 1.0 - 2.0 * looks.interim[0].1, "the first look's level");
         }
-        // No process beyond the early look: the one look, on those 11, at the whole level.
-        let found = drive(&first, &short(11), |process| three_times(process + 1), roomy);
-        assert!(found.confirmed && found.report.resampling.processes == 11, "{found:?}");
-        assert_eq!(found.report.estimate.level, 1.0 - 2.0 * plan(11).alpha);
+        let found = drive(&first, &plan(12), |process| three_times(process + 1), roomy);
+        assert!(found.confirmed && found.report.resampling.processes == 12, "{found:?}");
+        assert_eq!(found.report.estimate.level, 1.0 - 2.0 * plan(12).alpha);
     }
 
-    /// The early look spends exactly its share: of its eleven processes (at 50 comparisons), one
+    /// The first look spends exactly its share: of its eleven processes (at 50 comparisons), one
     /// measures no difference — inside the margin, and nearer to it than any other — so at
     /// `2^−11` it does not confirm, though at twice that it would (`W+ = 65` of 66 has
     /// probability `2^−10`); the confirmation goes on to its last look, which confirms on all 24.
     #[test]
-    fn the_early_look_confirms_only_when_every_process_lies_beyond_the_margin() {
+    fn the_first_look_confirms_only_when_every_process_lies_beyond_the_margin() {
         let first = first_round();
-        let short = Plan { share: SHORTEST_SHARE, ..plan(24) };
         let one_inside = |process: usize| if process == 3 { times(1.0, 0) } else { three_times(process + 1) };
-        let found = drive(&first, &short, one_inside, roomy);
+        let found = drive(&first, &plan(24), one_inside, roomy);
         assert!(found.confirmed, "{found:?}");
-        assert_eq!(found.report.resampling.processes, 24, "not at the early look");
-        assert_eq!(found.report.estimate.level, 1.0 - 2.0 * short.looks(24).last, "the last look's level");
+        assert_eq!(found.report.resampling.processes, 24, "not at the first look");
+        assert_eq!(found.report.estimate.level, 1.0 - 2.0 * plan(24).looks(24).last, "the last look's level");
     }
 
-    /// The share a screen sizes: the shortest for a difference far beyond the margin with a
-    /// small error, the longest for a close call, a pooled first round or no time measured, and
-    /// in between the time that puts the near end of the screen's interval three of a process's
-    /// errors beyond the margin.
+    /// A difference that a few processes miss is confirmed at the second look, on twice the
+    /// processes, at half of what the first left: with 64 planned, two of the first eleven inside
+    /// the margin keep the first look from confirming, and the look after 22 confirms.
     #[test]
-    fn the_screen_sizes_its_fresh_processes() {
-        let second = Duration::from_secs(1);
-        let screen = |difference: f64, half_width: f64| {
-            let first = first_round();
-            let estimate =
-                Estimate { difference, low: difference - half_width, high: difference + half_width, level: 0.95 };
-            let verdict = Verdict { tolerance: 0.01, ..first.verdict.clone() };
-            Report { estimate, verdict, duration: second, ..first }
-        };
-        assert_eq!(sized_share(&screen(-2.0, 0.01), second), SHORTEST_SHARE, "3x slower, known to 1 %");
-        assert_eq!(sized_share(&screen(-0.05, 0.03), second), FRESH_SHARE, "its interval reaches the margin");
-        assert_eq!(sized_share(&Report { duration: Duration::ZERO, ..screen(-2.0, 0.01) }, second), FRESH_SHARE);
-        let mut pooled = screen(-2.0, 0.01);
-        pooled.resampling.processes = 3;
-        assert_eq!(sized_share(&pooled, second), FRESH_SHARE, "a first round over three processes");
-        // A 10 % loss at 1 %, its screen's standard error half a point: the interval's near end,
-        // 9.02 % (ln 1.0902 − ln 1.01 = 7.64 points beyond the margin), is 3 errors of 0.455
-        // points each away in (3 · 0.455 / 7.64)² ≈ 0.035 of the screen's time.
-        let (d, se) = (-0.10, 0.005);
-        let share = sized_share(&screen(d, se * 1.959_964), second);
-        let beyond = (1.0 - d - 1.959_964 * se).ln() - 1.01f64.ln();
-        let expected = (3.0 * se / (1.0 - d) / beyond).powi(2);
-        assert!((share - expected).abs() < 1e-3 && share > SHORTEST_SHARE && share < FRESH_SHARE, "{share}");
+    fn a_difference_some_processes_miss_is_confirmed_at_a_later_look() {
+        let first = first_round();
+        let looks = plan(64).looks(64);
+        assert_eq!(looks.interim.iter().map(|&(n, _)| n).collect::<Vec<_>>(), vec![11, 22]);
+        let two_inside =
+            |process: usize| if process == 3 || process == 7 { times(1.0, 0) } else { three_times(process + 1) };
+        let found = drive(&first, &plan(64), two_inside, roomy);
+        assert!(found.confirmed && found.ending == Ending::Confirmed, "{found:?}");
+        assert_eq!(found.report.resampling.processes, 22);
+        assert_eq!(found.report.estimate.level, 1.0 - 2.0 * looks.interim[1].1, "the second look's level");
     }
 
     #[test]
@@ -700,8 +655,9 @@ mod tests {
     #[test]
     fn a_confirmation_the_time_cap_cuts_takes_no_look() {
         let first = first_round();
-        // Room for every process until the twelfth is asked for: it never starts.
-        let cut = |asked: usize| if asked <= 11 { Duration::MAX } else { Duration::ZERO };
+        // Room for every process until the twelfth (the pilot is the first) is asked for: it never
+        // starts.
+        let cut = |asked: usize| if asked <= 10 { Duration::MAX } else { Duration::ZERO };
         let found = drive(&first, &plan(12), |process| three_times(process + 1), cut);
         assert_eq!((found.confirmed, found.ending, found.report.resampling.processes), (false, Ending::TimeCap, 11));
         assert_eq!(found.report.verdict.outcome, Outcome::Parity, "no look, so no verdict beyond parity");

@@ -8,14 +8,15 @@
 //! within the parity: two one-sided tests (Schuirmann, 1987) — or that *signals* a win or a loss
 //! ([`signal`]); a screen that reaches its end without either is an inconclusive parity. A
 //! signal is not a verdict that can fail a test: *the confirmation* then measures fresh
-//! processes ([`Confirming`]), each as long as the screen says it needs to see the difference
-//! ([`sized_share`]), as many as the time cap has room for, planned before the first, and tests
-//! the signal's side on them alone with Wilcoxon's exact signed-rank test of their log ratios
-//! against `ln(1 + tolerance)`, at the one-sided level [`confirmation_alpha`]: on all of them,
-//! and for short processes also early, on the fewest that can confirm
-//! ([`ConfirmationLooks`]); a futility check may end it early. Only a confirmed loss fails a test. A
-//! comparison never takes more than [`TIME_CAP`] times its budget: a fresh process that would
-//! end past it is not started, and the confirmation then takes no look at all.
+//! processes ([`Confirming`]), each a short share of the budget ([`FRESH_SHARE`]), as many as the
+//! time cap has room for (planned from the first's cost), and tests the signal's side on them
+//! alone with Wilcoxon's exact signed-rank test of their log ratios against
+//! `ln(1 + tolerance)`, at the one-sided level [`confirmation_alpha`] shared over a few looks: on
+//! the fewest that can confirm and one more, on twice that, …, and on all of them
+//! ([`ConfirmationLooks`]); a futility check may end it early. Only a confirmed loss fails a
+//! test. A comparison's measuring never takes more than [`TIME_CAP`] times its budget: a fresh
+//! process that would end past it is not started, and the confirmation then takes no further
+//! look (counts of instructions are exempt: they plan their processes whatever the time).
 //!
 //! **What it guarantees.** Per pair: a pair whose true difference lies inside the parity is
 //! confirmed as a win or a loss with probability at most `α`, whatever the screen did, provided
@@ -33,7 +34,7 @@ pub mod spending;
 
 pub use crate::verdict::Confirmation;
 pub use confirm::{
-    ConfirmationLooks, Confirming, FIRST_FUTILITY_CHECK, FRESH_SHARE, PROCESS_OVERHEAD, Plan, RUN_ALPHA,
-    SHORTEST_SHARE, Step, TIME_CAP, conclude, confirmation_alpha, fitting, sized_share, without_room,
+    ConfirmationLooks, Confirming, FIRST_FUTILITY_CHECK, FRESH_SHARE, PROCESS_OVERHEAD, Plan, RUN_ALPHA, Step,
+    TIME_CAP, conclude, confirmation_alpha, fitting, without_room,
 };
 pub use looks::{LOOKS, Looks, PROCESS_LEVEL, Role, signal};

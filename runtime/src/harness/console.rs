@@ -156,13 +156,16 @@ pub(crate) fn print_summary(tests: &[Test], written: &Written, unoptimised: bool
     let new = tests.iter().filter(|t| t.judgement.is_none() && t.passed()).count();
     let unmeasured = tests.len() - judgements.len() - new;
     let measuring: Duration = judgements.iter().map(|j| j.duration()).sum();
+    // A loss the time cap left undecided is said apart: it passed only for want of room.
+    let out_of_time = judgements.iter().filter(|j| j.verdict.outcome == Outcome::Loss && j.out_of_time()).count();
     println!(
-        "rtcompare: {wins} win{} ({} confirmed), {}, {losses} loss{} ({} confirmed){}; measured for {:.1} s",
+        "rtcompare: {wins} win{} ({} confirmed), {}, {losses} loss{} ({} confirmed{}){}; measured for {:.1} s",
         if wins == 1 { "" } else { "s" },
         confirmed(Outcome::Win, true),
         rtcompare_report::parity_counts(&judgements),
         if losses == 1 { "" } else { "es" },
         confirmed(Outcome::Loss, true),
+        if out_of_time > 0 { format!(", {out_of_time} out of time to confirm") } else { String::new() },
         if unmeasured > 0 { format!(", {unmeasured} not measured (see failures)") } else { String::new() }
             + &if new > 0 { format!(", {new} new since the baseline revision") } else { String::new() },
         measuring.as_secs_f64()

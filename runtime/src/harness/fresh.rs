@@ -8,7 +8,7 @@ use super::client::measure_in_worker;
 use super::counting::{CountIn, Counter};
 use super::error::{CountingError, HarnessError};
 use super::plan::{ProcessPlan, TrialPlan};
-use rtcompare_judge::decide::{Role, signal};
+use rtcompare_judge::decide::{FRESH_SHARE, Role, signal};
 use rtcompare_judge::seeds;
 use rtcompare_judge::{Measured, Outcome, Report};
 use std::time::{Duration, Instant};
@@ -59,20 +59,18 @@ fn gone() -> CountingError {
 }
 
 /// Fresh process `process` of a confirmation of `first`'s signal ([`rtcompare_judge::decide::Confirming`]):
-/// the pilot (0) and every tested process after it measure `share` of the budget (the plan's,
-/// [`rtcompare_judge::decide::sized_share`]) with the `process`-th seed drawn from `seed`; it gives what it
-/// measured and the wall time it took. A process that fails fails the confirmation, with what the
-/// first round said.
+/// the pilot (0) and every process after it measure [`FRESH_SHARE`] of the budget with the
+/// `process`-th seed drawn from `seed`; it gives what it measured and the wall time it took. A
+/// process that fails fails the confirmation, with what the first round said.
 pub(crate) fn confirming(
     plan: &TrialPlan<'_>,
     first: &Report,
-    share: f64,
     seed: u64,
     process: usize,
 ) -> Result<(Measured, Duration), HarnessError> {
     let (said, side) = (first.verdict.outcome, signal(first).unwrap_or(Outcome::Parity));
     let role = if process == 0 { Role::Pilot } else { Role::Fresh };
-    let share = plan.budget.mul_f64(share);
+    let share = plan.budget.mul_f64(FRESH_SHARE);
     timed(|| {
         let measured = measure(plan, &plan.process(share, seeds::nth(seed, process), role))
             .and_then(|measured| measured.ok_or_else(|| HarnessError::MissingInBaseline(plan.name.to_owned())));

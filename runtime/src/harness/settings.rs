@@ -30,10 +30,13 @@ pub(crate) struct Settings {
     /// `RTCOMPARE_CONFIRM`: re-measure a win or a loss in fresh processes before it counts
     /// (default on; `0` turns it off).
     pub confirm: bool,
+    /// `RTCOMPARE_OUT_OF_TIME`: `fail` fails a loss that the time cap left no room to confirm
+    /// or rule out (default `pass`: it passes with a warning, as any unconfirmed loss does).
+    pub fail_out_of_time: bool,
     /// `RTCOMPARE_PROCESSES`: worker processes each comparison is measured in (default 1: the
     /// test process itself).
     pub processes: usize,
-    /// `RTCOMPARE_MAX_PROCESSES`: most fresh processes a confirmation may measure (default 24;
+    /// `RTCOMPARE_MAX_PROCESSES`: most fresh processes a confirmation may measure (default 64;
     /// at least [`FIRST_FUTILITY_CHECK`](rtcompare_judge::decide::FIRST_FUTILITY_CHECK), 4). The
     /// confirmation plans as many as the time cap has room for, up to this. See
     /// `docs/design.md`, "Confirmation".
@@ -97,9 +100,9 @@ impl ChildRole {
 }
 
 /// The most fresh processes a confirmation measures when `RTCOMPARE_MAX_PROCESSES` is not set.
-/// The time cap leaves room for about 18 processes of the longest share at the default budget,
-/// and for more of shorter ones, so this binds for clear differences and long budgets.
-pub(crate) const DEFAULT_MAX_PROCESSES: usize = 24;
+/// The time cap decides how many fit ([`rtcompare_judge::decide::FRESH_SHARE`] of the budget and
+/// a start each); this bounds them where processes are cheapest, at short budgets.
+pub(crate) const DEFAULT_MAX_PROCESSES: usize = 64;
 
 /// The seed used when `RTCOMPARE_SEED` is not set.
 pub(crate) const DEFAULT_SEED: u64 = 0x005E_ED0F_C0A7;
@@ -114,6 +117,7 @@ impl Default for Settings {
             verbose: false,
             annotations: true,
             confirm: true,
+            fail_out_of_time: false,
             processes: 1,
             max_processes: DEFAULT_MAX_PROCESSES,
             timeout: None,
@@ -167,6 +171,7 @@ const KNOWN: &[(&str, &str)] = &[
     ("RTCOMPARE_DEBUG", "RTCOMPARE_DEBUG=1"),
     ("RTCOMPARE_CONFIRM", "RTCOMPARE_CONFIRM=0"),
     ("RTCOMPARE_VERBOSE", "RTCOMPARE_VERBOSE=1"),
+    ("RTCOMPARE_OUT_OF_TIME", "RTCOMPARE_OUT_OF_TIME=fail"),
     ("RTCOMPARE_PROCESSES", "RTCOMPARE_PROCESSES=4"),
     ("RTCOMPARE_MAX_PROCESSES", "RTCOMPARE_MAX_PROCESSES=10"),
     ("RTCOMPARE_TIMEOUT", "RTCOMPARE_TIMEOUT=5m"),
@@ -247,6 +252,12 @@ impl Settings {
             "RTCOMPARE_ANNOTATIONS" => {
                 self.annotations = on_or_off(value)
                     .ok_or(Problem::from("expected 1 (annotate on GitHub Actions) or 0 (never annotate)"))?
+            }
+            "RTCOMPARE_OUT_OF_TIME" => {
+                self.fail_out_of_time = switch(value, &["fail"], &["pass"]).ok_or(Problem::from(
+                    "expected fail (a loss the time cap left unconfirmed fails its test) or pass (it passes with a \
+                     warning)",
+                ))?
             }
             "RTCOMPARE_PROCESSES" => self.processes = processes(value, 1)?,
             "RTCOMPARE_MAX_PROCESSES" => self.max_processes = processes(value, FIRST_FUTILITY_CHECK)?,
@@ -366,6 +377,7 @@ mod tests {
             ("RTCOMPARE_DEBUG", "1"),
             ("RTCOMPARE_VERBOSE", "1"),
             ("RTCOMPARE_MAX_PROCESSES", "10"),
+            ("RTCOMPARE_OUT_OF_TIME", "fail"),
             ("RTCOMPARE_LAYOUT", "random"),
             ("RTCOMPARE_BASELINE", " origin/main "),
             ("RTCOMPARE_INSTRUCTIONS", "callgrind"),
@@ -383,6 +395,7 @@ mod tests {
         assert!(s.verbose && !Settings::default().verbose);
         assert_eq!(s.max_processes, 10);
         assert_eq!(Settings::default().max_processes, DEFAULT_MAX_PROCESSES);
+        assert!(s.fail_out_of_time && !Settings::default().fail_out_of_time);
         assert_eq!(s.layout, Layout::Random);
         assert_eq!(Settings::from_vars(vars(&[("RTCOMPARE_LAYOUT", " fixed ")])).unwrap().layout, Layout::Fixed);
         assert!(!Settings::from_vars(vars(&[("RTCOMPARE_DEBUG", "0")])).unwrap().debug);
@@ -407,6 +420,7 @@ mod tests {
             ("RTCOMPARE_VERBOSE", "loud"),
             ("RTCOMPARE_PROCESSES", "0"),
             ("RTCOMPARE_MAX_PROCESSES", "2"),
+            ("RTCOMPARE_OUT_OF_TIME", "1"),
             ("RTCOMPARE_MAX_PROCESSES", "many"),
             ("RTCOMPARE_TIMEOUT", "long"),
             ("RTCOMPARE_BMF", ""),

@@ -10,7 +10,7 @@ use super::{Comparison, Expectation, Settings};
 use crate::measure::counting_allocator_installed;
 use crate::measure_and_judge;
 use rtcompare_judge::decide::{
-    Confirmation, Confirming, PROCESS_LEVEL, Plan, Role, Step, TIME_CAP, conclude, signal, sized_share, without_room,
+    Confirmation, Confirming, PROCESS_LEVEL, Plan, Role, Step, TIME_CAP, conclude, signal, without_room,
 };
 use rtcompare_judge::measure::Metric;
 use rtcompare_judge::seeds::{self, Purpose};
@@ -70,7 +70,7 @@ fn judged_trial(
         let decision = if plan.metric().is_count() {
             Plan::of_counts(registered, most, plan.budget)
         } else {
-            Plan::of_time(registered, most, plan.budget, fresh::left(deadline), sized_share(&first, plan.budget))
+            Plan::of_time(registered, most, plan.budget, fresh::left(deadline))
         };
         let found = decision.decidable().then(|| confirm(&plan, &first, &decision, counter, deadline));
         match found {
@@ -88,7 +88,7 @@ fn judged_trial(
         Some(BesideTime::NotCounted(why)) => (None, Some(why)),
         None => (None, None),
     };
-    let fails = failure(&judgement, comparison.registration.settings.expect);
+    let fails = failure(&judgement, comparison.registration.settings.expect, settings.fail_out_of_time);
     // A verdict about an unoptimised build is reported, never enforced (`RTCOMPARE_DEBUG=1`).
     let mut failure =
         fails.filter(|_| !settings.debug).map(|why| failure_message(&judgement, why, instructions.as_ref()));
@@ -212,7 +212,7 @@ fn confirm(
                 confirming.record(measured, cost);
             }
             Step::Measure(process) => {
-                let (measured, cost) = fresh::confirming(plan, first, decision.share, seed, process)?;
+                let (measured, cost) = fresh::confirming(plan, first, seed, process)?;
                 confirming.record(measured, cost);
             }
             Step::Done(found) => return Ok(*found),
@@ -229,11 +229,13 @@ pub(crate) fn panic_text(payload: &(dyn std::any::Any + Send)) -> &str {
 }
 
 /// Why the test fails, or `None` when it passes. Only a confirmed loss fails (an unconfirmed one
-/// passes with a warning); with `expect = "win"`, anything but a confirmed win fails.
-fn failure(judgement: &Judgement, expect: Expectation) -> Option<Failure> {
+/// passes with a warning), and, where `out_of_time` fails them (`RTCOMPARE_OUT_OF_TIME=fail`), a
+/// loss the time cap left undecided; with `expect = "win"`, anything but a confirmed win fails.
+fn failure(judgement: &Judgement, expect: Expectation, out_of_time: bool) -> Option<Failure> {
     let confirmed = judgement.confirmed() != Some(false);
     match (expect, judgement.verdict.outcome) {
         (Expectation::NoLoss, Outcome::Loss) if confirmed => Some(Failure::Loss),
+        (Expectation::NoLoss, Outcome::Loss) if out_of_time && judgement.out_of_time() => Some(Failure::LossOutOfTime),
         (Expectation::NoLoss, _) => None,
         (Expectation::Win, Outcome::Win) if confirmed => None,
         (Expectation::Win, _) => Some(Failure::NoWin),
