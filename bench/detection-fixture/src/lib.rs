@@ -33,6 +33,16 @@ pub const MAP_KEYS: u64 = 400;
 /// costing 30 % more), so the injected difference would no longer be the one applied.
 pub const MAP_CAPACITY: usize = 1_024;
 
+/// Entries of the table the set-up workload shuffles before its first call: a full Sattolo
+/// shuffle of 3 Mi entries costs about 0.1 s, what a benchmark that loads or builds its data pays
+/// in every process.
+pub const SETUP_ENTRIES: usize = 3 << 20;
+
+/// The standard deviation of an arm's per-process factor in the spread workload: each process
+/// draws one factor per arm, so the ratio of the arms varies by about √2 × 0.7 % ≈ 1 point from
+/// process to process, as a hash seed or a layout that moves each arm on its own does.
+pub const ARM_SPREAD: f64 = 0.007;
+
 /// Entries of the pointer-chasing buffer: 8 Mi `u32` = 32 MiB, 64× a core's 512 KiB L2 and as
 /// large as the whole L3 of the machine the figures come from.
 pub const WALK_LEN: usize = 8 << 20;
@@ -135,6 +145,39 @@ pub fn sattolo_cycle(len: usize, seed: u64) -> Vec<u32> {
     next
 }
 
+/// The set-up workload's walk buffer: the memory walk's own, built after a full shuffle of
+/// [`SETUP_ENTRIES`] entries that stands for loading data. The walk reads only the buffer, so
+/// the measured calls are the memory walk's; what differs is what each process pays before its
+/// first call (about 0.1 s more).
+pub fn costly_walk_buffer() -> &'static [u32] {
+    static BUFFER: OnceLock<Vec<u32>> = OnceLock::new();
+    BUFFER.get_or_init(|| {
+        black_box(sattolo_cycle(SETUP_ENTRIES, 0x9E37_79B9_7F4A_7C15));
+        line_cycle(WALK_LEN, 0x2545_F491_4F6C_DD1D)
+    })
+}
+
+/// `n` scaled by this process's factor for `arm` (`1 + ARM_SPREAD · z`, `z` a standard normal
+/// drawn once per process and arm from the process's random hash keys): the spread workload's
+/// per-process effect, symmetric, shared by an arm and its twin, and independent between the
+/// arms.
+pub fn spread(n: u64, arm: u64) -> u64 {
+    static FACTORS: OnceLock<[f64; 2]> = OnceLock::new();
+    let factors = FACTORS.get_or_init(|| {
+        use std::hash::BuildHasher;
+        let keys = std::collections::hash_map::RandomState::new();
+        let uniform = |salt: u64| (keys.hash_one(salt) >> 11) as f64 / (1u64 << 53) as f64;
+        let normal = |salt: u64| {
+            // Box–Muller from two uniforms in (0, 1].
+            let (u, v) = (1.0 - uniform(2 * salt), uniform(2 * salt + 1));
+            (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+        };
+        [1.0 + ARM_SPREAD * normal(0), 1.0 + ARM_SPREAD * normal(1)]
+    });
+    let factor = factors[usize::from(black_box(arm) != 0)];
+    (n as f64 * factor).round() as u64
+}
+
 /// The walk buffer as an input: `setup` hands it to the measured functions so the first call
 /// does not build it inside the timer (building 32 MiB made calibration think the first arm
 /// cost 100 ms a call).
@@ -145,6 +188,11 @@ impl Chase {
     /// The process's buffer, built on first use.
     pub fn get() -> Chase {
         Chase(walk_buffer())
+    }
+
+    /// The set-up workload's buffer ([`costly_walk_buffer`]), built on first use.
+    pub fn costly() -> Chase {
+        Chase(costly_walk_buffer())
     }
 
     /// Follows `steps` links from where the previous walk (of any arm) stopped.

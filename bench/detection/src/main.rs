@@ -3,6 +3,7 @@
 //! ```sh
 //! cargo run --release -p rtcompare-detection -- --quick            # a few minutes, checks the program
 //! cargo run --release -p rtcompare-detection -- --plan confirm36   # issue 36's targets, about an hour
+//! cargo run --release -p rtcompare-detection -- --plan issue49 --conditions idle  # issue 49's, one condition
 //! cargo run --release -p rtcompare-detection                       # full, over an hour on 2 cores
 //! cargo run --release -p rtcompare-detection -- --quick --criterion       # also criterion, side by side
 //! cargo run --release -p rtcompare-detection -- --quick --layout random   # RTCOMPARE_LAYOUT for every run
@@ -143,7 +144,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
         match arg.as_str() {
             "--quick" => choose("quick", &mut parsed.plan)?,
             "--plan" => {
-                let name = rest.next().ok_or("--plan needs a name: quick, full or confirm36")?;
+                let name = rest.next().ok_or("--plan needs a name: quick, full, confirm36 or issue49")?;
                 choose(Plan::named(name)?.mode, &mut parsed.plan)?;
             }
             "--criterion" => parsed.criterion = true,
@@ -159,7 +160,7 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown argument {other:?}; use --quick, --plan <quick|full|confirm36>, --criterion, --out <dir>, \
+                    "unknown argument {other:?}; use --quick, --plan <quick|full|confirm36|issue49>, --criterion, --out <dir>, \
                      --layout <fixed|random>, --conditions <idle,hog,bandwidth>, --counting"
                 ));
             }
@@ -452,7 +453,7 @@ mod tests {
         let two = parse_args(&strings(&["--quick", "--plan", "full"])).unwrap_err();
         assert!(two.contains("two plans"), "{two}");
         let unknown = parse_args(&strings(&["--plan", "issue36"])).unwrap_err();
-        assert!(unknown.contains("quick | full | confirm36"), "{unknown}");
+        assert!(unknown.contains("quick | full | confirm36 | issue49"), "{unknown}");
         assert!(parse_args(&strings(&["--conditions", "idle,noisy"])).is_err());
         assert!(parse_args(&strings(&["--conditions"])).is_err());
     }

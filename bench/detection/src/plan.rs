@@ -13,12 +13,14 @@ pub struct Workload {
 }
 
 /// Every workload, in table order.
-pub const WORKLOADS: [Workload; 5] = [
+pub const WORKLOADS: [Workload; 7] = [
     Workload { name: "cpu_100ns", long: false, per_process: false },
     Workload { name: "cpu_10us", long: true, per_process: false },
     Workload { name: "memwalk_10us", long: true, per_process: true },
     Workload { name: "alloc_10us", long: true, per_process: true },
     Workload { name: "hashmap_10us", long: true, per_process: true },
+    Workload { name: "setupwalk_10us", long: true, per_process: true },
+    Workload { name: "spread_10us", long: true, per_process: true },
 ];
 
 /// The two parity settings: the default and the attribute's `parity = 0.01`.
@@ -142,12 +144,12 @@ fn grid(workloads: &[Workload], ks: &[i64]) -> Vec<Spec> {
 }
 
 /// The plans `--plan` takes.
-pub const PLANS: [&str; 3] = ["quick", "full", "confirm36"];
+pub const PLANS: [&str; 4] = ["quick", "full", "confirm36", "issue49"];
 
 /// Everything one run does.
 #[derive(Debug, Clone)]
 pub struct Plan {
-    /// `quick`, `full` or `confirm36`.
+    /// `quick`, `full`, `confirm36` or `issue49`.
     pub mode: &'static str,
     /// The cells each condition runs, in table order.
     pub specs: Vec<Spec>,
@@ -177,6 +179,7 @@ impl Plan {
             "quick" => Ok(Plan::quick()),
             "full" => Ok(Plan::full()),
             "confirm36" => Ok(Plan::confirm36()),
+            "issue49" => Ok(Plan::issue49()),
             other => Err(format!("unknown plan {other:?}; use --plan {}", PLANS.join(" | "))),
         }
     }
@@ -186,7 +189,7 @@ impl Plan {
     /// allocation workloads at ±5 (default parity) and ±2 (parity 0.01), with an A/A cell at the
     /// default parity; the hash-seeded `HashMap` workload's A/A cell. Five A/A cells a condition.
     fn issue_36_cells() -> Vec<Spec> {
-        let [_, cpu, memwalk, alloc, hashmap] = WORKLOADS;
+        let [_, cpu, memwalk, alloc, hashmap, _, _] = WORKLOADS;
         let mut cells: Vec<Spec> = row(memwalk, Parity::Default, &[0, 2, -2, 5, -5, 10, -10]).collect();
         cells.extend(row(memwalk, Parity::Tight, &[0, 2, -2]));
         for workload in [cpu, alloc] {
@@ -237,6 +240,32 @@ impl Plan {
             calibration_runs: 12,
             overhead_budget: "1s",
         }
+    }
+
+    /// The cells issue 49's targets are stated on: ±5 % and ±10 % at the default parity and ±2 %
+    /// at parity 0.01 on the CPU chain, the allocation workload and the memory walk; ±5 % and
+    /// ±10 % on the walk whose every process first spends about 0.1 s on its set-up; ±5 % on the
+    /// CPU chain with a point of spread between processes; an A/A cell at the default parity on
+    /// each of these and the hash-seeded `HashMap` workload. Six A/A cells a condition.
+    fn issue_49_cells() -> Vec<Spec> {
+        let [_, cpu, memwalk, alloc, hashmap, setupwalk, spread] = WORKLOADS;
+        let mut cells = Vec::new();
+        for workload in [cpu, alloc, memwalk] {
+            cells.extend(row(workload, Parity::Default, &[0, 5, -5, 10, -10]));
+            cells.extend(row(workload, Parity::Tight, &[2, -2]));
+        }
+        cells.extend(row(setupwalk, Parity::Default, &[0, 10, -10, 5, -5]));
+        cells.extend(row(spread, Parity::Default, &[0, 5, -5]));
+        cells.extend(row(hashmap, Parity::Default, &[0]));
+        cells
+    }
+
+    /// The run for issue 49's targets, stated at the default budget in a binary of 200
+    /// comparisons: its cells (`issue_49_cells`) at `RTCOMPARE_TIME=1s`, 20 trials per cell with a
+    /// difference and 27 per A/A cell (486 A/A comparisons over three conditions), the truth from
+    /// 12 runs at 1 s. A difference confirmed in about a second makes a condition about 15 minutes.
+    pub fn issue49() -> Plan {
+        Plan { mode: "issue49", specs: Plan::issue_49_cells(), ..Plan::confirm36() }
     }
 
     /// The full plan: every workload at both parities and k ∈ {0, ±1, ±2, ±5, ±10, ±20}, under
@@ -352,14 +381,14 @@ mod tests {
     }
 
     #[test]
-    fn full_plan_has_600_aa_comparisons_over_three_conditions() {
+    fn full_plan_has_840_aa_comparisons_over_three_conditions() {
         let plan = Plan::full();
         assert_eq!(plan.conditions, CONDITIONS);
-        assert_eq!(aa(&plan), (600, 360));
-        assert_eq!(plan.trials_per_condition(), (20 + 10 * 6) * 5 * 2);
+        assert_eq!(aa(&plan), (840, 600));
+        assert_eq!(plan.trials_per_condition(), (20 + 10 * 6) * 7 * 2);
         assert_eq!(plan.workloads(), WORKLOADS);
         assert_eq!(plan.ks().len(), 11);
-        assert_eq!(plan.truths().len(), 5 * 11, "both parities share a truth");
+        assert_eq!(plan.truths().len(), 7 * 11, "both parities share a truth");
     }
 
     #[test]
@@ -395,6 +424,27 @@ mod tests {
     }
 
     #[test]
+    fn the_issue_49_plan_holds_its_targets_cells() {
+        let plan = Plan::issue49();
+        let has = |workload: &str, parity: Parity, k: i64| {
+            plan.specs.iter().any(|s| s.workload.name == workload && s.parity == parity && s.k == k)
+        };
+        for workload in ["cpu_10us", "alloc_10us", "memwalk_10us"] {
+            for k in [5, -5, 10, -10] {
+                assert!(has(workload, Parity::Default, k), "{workload} at {k}");
+            }
+            assert!(has(workload, Parity::Tight, 2) && has(workload, Parity::Tight, -2), "{workload} at parity 0.01");
+        }
+        for k in [10, -10, 5, -5] {
+            assert!(has("setupwalk_10us", Parity::Default, k), "the set-up workload at {k}");
+        }
+        assert!(has("spread_10us", Parity::Default, 5) && has("spread_10us", Parity::Default, -5));
+        let (all, _) = aa(&plan);
+        assert!(all >= 400, "issue 49 asks for at least 400 A/A comparisons: {all}");
+        assert_eq!(plan.budget, "1s");
+    }
+
+    #[test]
     fn the_quick_plan_runs_the_same_cells_briefly() {
         let (quick, issue) = (Plan::quick(), Plan::confirm36());
         assert_eq!((&quick.specs, &quick.conditions), (&issue.specs, &issue.conditions));
@@ -405,7 +455,8 @@ mod tests {
     fn plans_and_conditions_are_chosen_by_name() {
         assert_eq!(Plan::named("confirm36").map(|p| p.mode), Ok("confirm36"));
         assert_eq!(Plan::named("full").map(|p| p.budget), Ok("500ms"));
-        assert!(Plan::named("fast").unwrap_err().contains("quick | full | confirm36"));
+        assert!(Plan::named("fast").unwrap_err().contains("quick | full | confirm36 | issue49"));
+        assert_eq!(Plan::named("issue49").map(|p| (p.mode, p.budget)), Ok(("issue49", "1s")));
         assert_eq!(Condition::parse_list("bandwidth,idle"), Ok(vec![Condition::Bandwidth, Condition::Idle]));
         assert!(Condition::parse_list("idle,busy").unwrap_err().contains("idle, hog, bandwidth"));
         assert!(Condition::parse_list("hog,hog").is_err());

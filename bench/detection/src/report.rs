@@ -879,7 +879,13 @@ a core's 512 KiB L2, as large as the 32 MiB L3), continuing where the previous c
 Each process builds the buffer once (tens of milliseconds).\n\
 - `alloc_10us`: 600 rounds of a small `String` and a small `Vec` built and dropped.\n\
 - `hashmap_10us`: a `HashMap` with the default per-process random hasher, 400 keys inserted at a fixed capacity of \
-1,024 (so the load factor does not grow with k), then 800 lookups.\n\n";
+1,024 (so the load factor does not grow with k), then 800 lookups.\n\
+- `setupwalk_10us`: the memory walk, in processes that each first spend about 0.1 s on a set-up (a full shuffle of \
+3 Mi entries standing for loading data) before building the buffer: processes that cost more than their share of \
+the budget.\n\
+- `spread_10us`: the 10 µs chain with each arm's step count scaled once per process by 1 + 0.7 % · z (z normal, \
+from the process's random hash keys), so the ratio varies by about a point between processes, symmetric about the \
+injected k, which one process cannot see.\n\n";
 
 fn header(out: &mut String, plan: &Plan, context: &Context, cells: &[Cell]) {
     let _ = writeln!(out, "# Detection benchmark\n");
