@@ -215,7 +215,11 @@ mod tests {
             lines[2]
         );
         assert!(lines[1].contains("::perf::maybe_slower_vs_old: loss (not confirmed): time "), "{}", lines[1]);
-        assert!(lines[1].contains(" over 1 fresh process: "), "the fresh processes' change heads: {}", lines[1]);
+        assert!(
+            lines[1].contains(" over 1 fresh process of this build: "),
+            "the fresh processes' change heads: {}",
+            lines[1]
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@ use super::ranking::rankings;
 use super::run::{Run, Test};
 use super::sentences::sentence;
 use super::text::{factor_words, headline, outcome_line, parity_counts};
-use crate::units::{change_interval, change_pct, format_rate, pct, signed_pct};
+use crate::units::{change_interval, change_pct, format_rate, headline_interval, pct, signed_pct};
 use rtcompare_judge::Outcome;
 use std::fmt::Write;
 
@@ -121,7 +121,7 @@ fn row(test: &Test) -> (String, Option<String>, String) {
     let difference = format!(
         "{} {}{over}: candidate {}",
         change_pct(e.difference),
-        change_interval(e.low, e.high),
+        headline_interval(e.low, e.high),
         factor_words(e.difference, report.metric)
     );
     let warnings = match judgement.caveats.len() {

@@ -1,7 +1,9 @@
 //! The compact text block printed under a comparison's libtest line.
 
 use super::sentences::{one_line, sentence};
-use crate::units::{change_interval, change_pct, format_rate, format_value, level_pct, pct, signed_pct};
+use crate::units::{
+    change_interval, change_pct, format_rate, format_value, headline_interval, level_pct, pct, signed_pct,
+};
 use rtcompare_judge::Metric;
 use rtcompare_judge::caveats::{beyond_doubt, changes_reading};
 use rtcompare_judge::measure::Work;
@@ -147,7 +149,7 @@ pub(crate) fn verdict_line(judgement: &Judgement) -> String {
         outcome_line(judgement),
         quantity(report.metric),
         change_pct(e.difference),
-        change_interval(e.low, e.high),
+        headline_interval(e.low, e.high),
         level_pct(e.level)
     )
 }
@@ -158,7 +160,7 @@ pub(crate) fn headline(judgement: &Judgement) -> (&Report, String) {
     match &judgement.confirmation {
         Some(found) => {
             let n = found.report.resampling.processes;
-            (&found.report, format!(" over {n} fresh process{}", if n == 1 { "" } else { "es" }))
+            (&found.report, format!(" over {n} fresh process{} of this build", if n == 1 { "" } else { "es" }))
         }
         None => (&judgement.first, String::new()),
     }

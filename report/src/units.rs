@@ -116,6 +116,28 @@ pub(crate) fn change_interval(low: f64, high: f64) -> String {
     format!("[{}, {}]", change_pct(high), change_pct(low))
 }
 
+/// How far apart an interval's ends may lie, as a factor between the ratios candidate / baseline
+/// they stand for, before the interval says nothing a reader can use: two (`[+20 %, +140 %]`).
+const WIDEST_MEANINGFUL: f64 = 2.0;
+
+/// An interval of the change as [`change_interval`] writes it, unless its ends lie more than
+/// [`WIDEST_MEANINGFUL`] apart: then only its end nearer to no change, and that the other is too
+/// wide to mean anything (`[+20.00 %, too wide to bound]` for a loss measured in a few noisy
+/// rounds), or nothing but that when it reaches both ways.
+pub(crate) fn headline_interval(low: f64, high: f64) -> String {
+    let (fastest, slowest) = (1.0 - high, 1.0 - low);
+    if !(slowest / fastest > WIDEST_MEANINGFUL) || !fastest.is_finite() || !slowest.is_finite() {
+        return change_interval(low, high);
+    }
+    if high < 0.0 {
+        format!("[{}, too wide to bound]", change_pct(high))
+    } else if low > 0.0 {
+        format!("[too wide to bound, {}]", change_pct(low))
+    } else {
+        "[too wide to bound]".to_owned()
+    }
+}
+
 /// `-0.0412` as `-4.12 %`, always with a sign.
 pub(crate) fn signed_pct(value: f64) -> String {
     format!("{:+.2} %", value * 100.0)
@@ -124,6 +146,16 @@ pub(crate) fn signed_pct(value: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_interval_wider_than_a_factor_of_two_gives_only_its_near_end() {
+        assert_eq!(headline_interval(-0.07, -0.01), "[+1.00 %, +7.00 %]");
+        assert_eq!(headline_interval(-9.35, -0.2), "[+20.00 %, too wide to bound]");
+        assert_eq!(headline_interval(0.1, 0.9), "[too wide to bound, -10.00 %]");
+        assert_eq!(headline_interval(-3.0, 0.5), "[too wide to bound]");
+        // A factor of two exactly still means something: [+20 %, +140 %].
+        assert_eq!(headline_interval(-1.4, -0.2), "[+20.00 %, +140.00 %]");
+    }
 
     #[test]
     fn a_change_has_criterions_sign() {
