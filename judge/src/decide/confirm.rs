@@ -12,9 +12,9 @@
 //! them). Nothing it measured enters the plan, and its cost is the same whichever arm it found
 //! faster, so the signs the test reads stay fair coins for identical code.
 //!
-//! The test is taken at a few planned looks ([`ConfirmationLooks`]): after the fewest processes
-//! that can confirm and one more, at twice that, and so on, and on all `K`, each an exact test at
-//! its own share of the one-sided level `α` ([`confirmation_alpha`]). A look **confirms** when it
+//! The test is taken at up to three planned looks ([`ConfirmationLooks`]): after the fewest
+//! processes that can confirm and one more, after twice that, and on all `K`, each an exact test
+//! at its own share of the one-sided level `α` ([`confirmation_alpha`]). A look **confirms** when it
 //! puts the centre of the `y_j` beyond `ln(1 + tolerance)` on the signal's side. From the fourth
 //! process on, a futility check may end it early — the reverse test at 10 % puts the centre
 //! inside the parity — which never confirms anything and so cannot raise the error rate. A
