@@ -86,7 +86,7 @@ fn on_github_actions_an_unconfirmed_loss_is_a_warning_at_its_line() {
         "{}",
         printed[0]
     );
-    assert!(printed[0].contains(&format!("::{LOSS}: loss (not confirmed): time +")), "{}", printed[0]);
+    assert!(printed[0].contains(&format!("::{LOSS}: loss (not confirmed: out of time): time +")), "{}", printed[0]);
 }
 
 /// Fifteen failed tests: the ten largest losses are errors, and one notice counts the rest.
