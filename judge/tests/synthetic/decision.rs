@@ -559,7 +559,7 @@ fn discrete_per_process_effects_are_confirmed_at_most_at_the_level() {
 /// What the guarantee does not cover: code whose per-process effect is skewed. On a true
 /// slowdown of the parity (1 %), the candidate's arm is 0.5 % slower in `1/√2` (71 %) of the
 /// processes and 2 % faster in the others, so each process's log ratio lies 0.5 points beyond the
-/// margin or 1.5 inside it: the processes' mean lies 0.23 points inside the margin, and half of
+/// margin or 2 inside it: the processes' mean lies 0.23 points inside the margin, and half of
 /// their pairwise (Walsh) averages beyond it and half inside, so their pseudo-median is at it —
 /// the centre the old claim said the test was about. The signed-rank test assumes each process's
 /// value symmetric about a common centre, and without that it confirms far more often than `α`:

@@ -97,8 +97,9 @@ impl ChildRole {
 }
 
 /// The most fresh processes a confirmation measures when `RTCOMPARE_MAX_PROCESSES` is not set.
-/// The time cap leaves room for about 18 processes of the longest share at the default budget,
-/// and for more of shorter ones, so this binds for clear differences and long budgets.
+/// At the default budget the time cap, not this, bounds how many processes of the longest share
+/// fit (the pilot's cost plans them); more of shorter ones fit, so this binds for clear
+/// differences and long budgets.
 pub(crate) const DEFAULT_MAX_PROCESSES: usize = 24;
 
 /// The seed used when `RTCOMPARE_SEED` is not set.
