@@ -7,7 +7,7 @@ use super::ranking::rankings;
 use super::run::{Run, Test};
 use super::sentences::sentence;
 use super::text::{factor_words, headline, outcome_line, parity_counts};
-use crate::units::{change_interval, change_pct, format_rate, headline_interval, pct, signed_pct};
+use crate::units::{change_pct, format_rate, headline_interval, pct, signed_pct};
 use rtcompare_judge::Outcome;
 use std::fmt::Write;
 

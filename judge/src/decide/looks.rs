@@ -14,8 +14,11 @@
 //! - **a fresh process** of a confirmation stops when its rounds establish parity, or when its
 //!   interval lies beyond twice the tolerance: its own answer is then clear, and the
 //!   confirmation tests many processes anyway. Every tested process follows the same rule, so
-//!   their values stay independent draws of one distribution, which is what the confirmation's
-//!   signed-rank test needs;
+//!   their values stay independent draws of one distribution, which the confirmation's
+//!   signed-rank test needs; for identical code the rule treats both arms alike, so the values
+//!   also stay symmetric, its other need. At the edge of the guarantee (a true difference at the
+//!   parity) the rule stops processes inside the margin more often than beyond it, which makes
+//!   the test more cautious (`docs/statistics.md`, section 11);
 //! - **the pilot** of a confirmation never stops early: it is not tested, and what it costs
 //!   plans how many processes fit, so it must cost what a process that runs its whole share
 //!   does.

@@ -76,6 +76,26 @@ impl SignedRank {
     pub fn critical(&self, alpha: f64) -> Option<usize> {
         (0..self.upper.len()).find(|&w| self.upper[w] <= alpha)
     }
+
+    /// The exact size of the test at level `alpha`: the chance under the null hypothesis that
+    /// the count reaches the critical value, `P(W+ ≥ critical(alpha))`; 0 when no count can
+    /// reject. At most `alpha`, and below it wherever the distribution has no count whose tail
+    /// is exactly `alpha` — the rate a test that rejects as it should reaches at the edge of its
+    /// null hypothesis, and what a critical count one too low would exceed.
+    ///
+    /// ```
+    /// use rtcompare_judge::stats::SignedRank;
+    /// let ten = SignedRank::new(10);
+    /// // The critical count at 1 % is 50, whose tail is 10 sign patterns of 1,024.
+    /// assert_eq!(ten.size(0.01), 10.0 / 1024.0);
+    /// assert_eq!(ten.size(0.01), ten.upper_tail(ten.critical(0.01).unwrap()));
+    /// // One count lower would reject more often than 1 %.
+    /// assert!(ten.upper_tail(49) > 0.01);
+    /// assert_eq!(SignedRank::new(5).size(0.01), 0.0, "five values cannot reach 1 %");
+    /// ```
+    pub fn size(&self, alpha: f64) -> f64 {
+        self.critical(alpha).map_or(0.0, |count| self.upper_tail(count))
+    }
 }
 
 /// The fewest values with which the signed-rank test can reject at level `alpha`: all of them
