@@ -126,7 +126,8 @@ const WIDEST_MEANINGFUL: f64 = 2.0;
 /// rounds), or nothing but that when it reaches both ways.
 pub(crate) fn headline_interval(low: f64, high: f64) -> String {
     let (fastest, slowest) = (1.0 - high, 1.0 - low);
-    if !(slowest / fastest > WIDEST_MEANINGFUL) || !fastest.is_finite() || !slowest.is_finite() {
+    let meaningful = (slowest / fastest).partial_cmp(&WIDEST_MEANINGFUL) != Some(std::cmp::Ordering::Greater);
+    if meaningful || !fastest.is_finite() || !slowest.is_finite() {
         return change_interval(low, high);
     }
     if high < 0.0 {
