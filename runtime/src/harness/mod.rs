@@ -14,6 +14,7 @@ mod counting;
 mod error;
 mod fresh;
 mod git;
+mod invocation;
 mod lockstep;
 mod manifest;
 mod optimised;

@@ -13,6 +13,7 @@ use super::Settings;
 use super::build::BuildInfo;
 use super::cargo::{BinaryLocation, Package, TargetKind, TestBuild, describe, executable};
 use super::error::HarnessError;
+use super::invocation::Facts;
 use super::variables::OPTIMISED_VARIABLE;
 use crate::child;
 use std::ffi::OsString;
@@ -30,8 +31,13 @@ pub(crate) struct Unavailable(pub String);
 /// its output streamed. Returns its exit code, or 2 when the build fails (the error printed);
 /// [`Unavailable`] when cargo cannot be run from here at all. `results` is where the results
 /// file goes when `RTCOMPARE_RESULTS` does not say: where this binary would have written it.
-pub(crate) fn run(build: &BuildInfo, settings: &Settings, results: &Path) -> Result<ExitCode, Unavailable> {
-    if settings.optimised.is_some() {
+pub(crate) fn run(
+    build: &BuildInfo,
+    settings: &Settings,
+    facts: &Facts,
+    results: &Path,
+) -> Result<ExitCode, Unavailable> {
+    if facts.optimised_from.is_some() {
         return Err(Unavailable(format!(
             "this is already the optimised build rtcompare made ({OPTIMISED_VARIABLE} is set), and it too has debug \
              assertions on; set `debug-assertions = false` under `[profile.release]` in Cargo.toml"
@@ -43,11 +49,11 @@ pub(crate) fn run(build: &BuildInfo, settings: &Settings, results: &Path) -> Res
                 .to_owned(),
         )
     })?;
-    let exe = std::env::current_exe().map_err(|e| Unavailable(format!("cannot find this test binary: {e}")))?;
+    let exe = facts.exe.as_deref().ok_or_else(|| Unavailable("cannot find this test binary".to_owned()))?;
     if exe.parent().and_then(Path::file_name).is_some_and(|dir| dir == "examples") {
         return Err(Unavailable("it is an example, and rtcompare builds only test targets itself".to_owned()));
     }
-    let layout = BinaryLocation::of(&exe).map_err(|problem| Unavailable(problem.to_string()))?;
+    let layout = BinaryLocation::of(exe).map_err(|problem| Unavailable(problem.to_string()))?;
     let target_dir = layout.target_root.join(FOLDER);
     let cargo = cargo_program(std::env::var_os("CARGO"), build.cargo);
     let package = match Package::read(&cargo, &package_dir) {
@@ -90,9 +96,8 @@ pub(crate) fn run(build: &BuildInfo, settings: &Settings, results: &Path) -> Res
         eprintln!("error: {}", build_failed(&typed(&command, &target_dir), &package_dir, &layout.target, &what));
         return Ok(ExitCode::from(2));
     };
-    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     let results = settings.outputs.results.is_none().then_some(results);
-    let status = child::run_attached(&mut optimised_command(&binary, &args, &layout.target_root, results));
+    let status = child::run_attached(&mut optimised_command(&binary, &facts.args, &layout.target_root, results));
     Ok(match status {
         Ok(status) => exit_code(status),
         Err(error) => {
