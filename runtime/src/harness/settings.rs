@@ -212,7 +212,7 @@ impl Settings {
 
 /// What the `RTCOMPARE_*` variables of a process say: the run's settings, and the role
 /// rtcompare gave a process it started. The role is no setting: it decides what the process
-/// does ([`Mode`](super::invocation::Mode)), not how a run measures.
+/// does (its mode, `invocation.rs`), not how a run measures.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Variables {
     /// The run's settings.
