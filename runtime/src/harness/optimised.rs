@@ -37,6 +37,25 @@ pub(crate) fn run(
     facts: &Facts,
     results: &Path,
 ) -> Result<ExitCode, Unavailable> {
+    let (package_dir, layout) = whereabouts(facts)?;
+    let Some(binary) = build_optimised(build, &package_dir, &layout)? else {
+        return Ok(ExitCode::from(2));
+    };
+    let results = settings.outputs.results.is_none().then_some(results);
+    let status = child::run_attached(&mut optimised_command(&binary, &facts.args, &layout.target_root, results));
+    Ok(match status {
+        Ok(status) => exit_code(status),
+        Err(error) => {
+            eprintln!("error: could not start the optimised build {}: {error}", binary.display());
+            ExitCode::from(2)
+        }
+    })
+}
+
+/// The folder of this binary's package and where the binary is, or why its optimised build
+/// cannot be made from here: it is that build already, cargo did not start it, or it is an
+/// example.
+fn whereabouts(facts: &Facts) -> Result<(PathBuf, BinaryLocation), Unavailable> {
     if facts.optimised_from.is_some() {
         return Err(Unavailable(format!(
             "this is already the optimised build rtcompare made ({OPTIMISED_VARIABLE} is set), and it too has debug \
@@ -54,27 +73,37 @@ pub(crate) fn run(
         return Err(Unavailable("it is an example, and rtcompare builds only test targets itself".to_owned()));
     }
     let layout = BinaryLocation::of(exe).map_err(|problem| Unavailable(problem.to_string()))?;
+    Ok((package_dir, layout))
+}
+
+/// Builds the optimised binary of the test target at `layout` in the package at `package_dir`,
+/// in its own target folder; its path, or `None` when the build failed (the error printed).
+fn build_optimised(
+    build: &BuildInfo,
+    package_dir: &Path,
+    layout: &BinaryLocation,
+) -> Result<Option<PathBuf>, Unavailable> {
     let target_dir = layout.target_root.join(FOLDER);
     let cargo = cargo_program(std::env::var_os("CARGO"), build.cargo);
-    let package = match Package::read(&cargo, &package_dir) {
+    let package = match Package::read(&cargo, package_dir) {
         Ok(package) => package,
         Err(problem @ HarnessError::NoCargo { .. }) => return Err(Unavailable(problem.to_string())),
         Err(problem) => {
             let what = format!("failed: {problem}");
-            eprintln!("error: {}", build_failed("cargo metadata", &package_dir, &layout.target, &what));
-            return Ok(ExitCode::from(2));
+            eprintln!("error: {}", build_failed("cargo metadata", package_dir, &layout.target, &what));
+            return Ok(None);
         }
     };
     let kind = package.target(&layout.target).map_or(TargetKind::Test, |(kind, _)| kind);
     let spec = TestBuild {
         cargo: cargo.clone(),
-        package_dir: &package_dir,
+        package_dir,
         package: &package,
         kind,
         profile: "release",
         target_dir: &target_dir,
     };
-    let mut command = spec.command(build, &layout);
+    let mut command = spec.command(build, layout);
     eprintln!(
         "rtcompare: this is an unoptimised build; building the optimised one in {} (a later run reuses it)",
         target_dir.display()
@@ -93,18 +122,10 @@ pub(crate) fn run(
         } else {
             format!("failed ({}); cargo's messages are above", output.status)
         };
-        eprintln!("error: {}", build_failed(&typed(&command, &target_dir), &package_dir, &layout.target, &what));
-        return Ok(ExitCode::from(2));
+        eprintln!("error: {}", build_failed(&typed(&command, &target_dir), package_dir, &layout.target, &what));
+        return Ok(None);
     };
-    let results = settings.outputs.results.is_none().then_some(results);
-    let status = child::run_attached(&mut optimised_command(&binary, &facts.args, &layout.target_root, results));
-    Ok(match status {
-        Ok(status) => exit_code(status),
-        Err(error) => {
-            eprintln!("error: could not start the optimised build {}: {error}", binary.display());
-            ExitCode::from(2)
-        }
-    })
+    Ok(Some(binary))
 }
 
 /// The cargo to build with: the one that started this process (`CARGO`), else the one that built
