@@ -7,7 +7,7 @@
 use super::Comparison;
 use super::plan::arms;
 use super::protocol::{PROTOCOL, Reply, Request, Twin, write_reply};
-use super::trial::panic_text;
+use crate::child::panic_text;
 use crate::instructions::per_call::label;
 use crate::instructions::requests;
 use crate::measure;

@@ -7,6 +7,7 @@ use super::error::HarnessError;
 use super::fresh;
 use super::plan::TrialPlan;
 use super::{Comparison, Expectation, Settings};
+use crate::child::panic_text;
 use crate::measure::counting_allocator_installed;
 use crate::measure_and_judge;
 use rtcompare_judge::decide::{
@@ -218,14 +219,6 @@ fn confirm(
             Step::Done(found) => return Ok(*found),
         }
     }
-}
-
-pub(crate) fn panic_text(payload: &(dyn std::any::Any + Send)) -> &str {
-    payload
-        .downcast_ref::<String>()
-        .map(String::as_str)
-        .or_else(|| payload.downcast_ref::<&str>().copied())
-        .unwrap_or("(no message)")
 }
 
 /// Why the test fails, or `None` when it passes. Only a confirmed loss fails (an unconfirmed one
