@@ -1,6 +1,6 @@
 //! Child processes, started in one place: the programs rtcompare runs to the end (git, cargo,
 //! rustc, an optimised build of the perf binary) and the processes it watches while they measure
-//! (the children of `harness/client.rs`: a worker, the two processes of a lock-step pair), whose
+//! (the children of `harness/process/client.rs`: a worker, the two processes of a lock-step pair), whose
 //! standard error is collected as they run, which are killed when they outlive a time limit, and
 //! whose last words explain a failure.
 

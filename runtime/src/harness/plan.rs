@@ -196,7 +196,7 @@ pub(crate) fn arms(comparison: Comparison) -> (Arm<'static>, Arm<'static>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::{AttributeSettings, Batches, Registration};
+    use crate::harness::registry::{AttributeSettings, Batches, Registration};
     use crate::measure::Meter;
 
     fn batch(_: u64, _: u64, _: u64, _: Meter) -> u64 {

@@ -1,16 +1,18 @@
 //! Running the registered comparisons under a libtest-style command line.
 
-use super::build::BuildInfo;
 use super::console::{
     Tally, annotation_lines, file_lines, measuring, print_failures, print_header, print_ignored, print_result_line,
     print_summary, print_trial, print_warning,
 };
-use super::counting::{Build, Counter};
-use super::error::HarnessError;
-use super::invocation::{Invocation, Mode, listed_trials, trials, without_revision};
-use super::optimised::Unavailable;
-use super::unoptimised::refusal;
-use super::{Comparison, Settings, comparisons, run_trial};
+use super::trial::run_trial;
+use crate::harness::build::BuildInfo;
+use crate::harness::error::HarnessError;
+use crate::harness::invocation::{Invocation, Mode, listed_trials, trials, without_revision};
+use crate::harness::process::counting::{Build, Counter};
+use crate::harness::rebuild::optimised::Unavailable;
+use crate::harness::rebuild::unoptimised::refusal;
+use crate::harness::registry::{Comparison, comparisons};
+use crate::harness::settings::Settings;
 use libtest_mimic::{Arguments, Failed, FormatSetting, Trial};
 use rtcompare_judge::Metric;
 use rtcompare_report::{Destinations, Environment, Run, Test, Written};
@@ -47,7 +49,7 @@ pub fn main(build: BuildInfo) -> ExitCode {
             libtest_mimic::run(&invocation.args, listed_trials(&comparisons, &invocation.settings)).exit_code()
         }
         Mode::InOptimisedBuild => in_optimised_build(&build, &invocation),
-        Mode::Child { cpu } => super::server::serve(&comparisons, cpu),
+        Mode::Child { cpu } => crate::harness::process::server::serve(&comparisons, cpu),
         Mode::Measure { json } => measure(&build, &comparisons, invocation, json),
     }
 }
@@ -103,7 +105,7 @@ fn before_measuring(
     std::thread::scope(|scope| {
         let this = counts.then(|| scope.spawn(|| counter.start(Build::This)));
         let prepared = match revision {
-            Some(revision) => super::revision::prepare(revision, build, optimised_from).map(drop),
+            Some(revision) => crate::harness::rebuild::revision::prepare(revision, build, optimised_from).map(drop),
             None => Ok(()),
         };
         let baseline = (counts_against && prepared.is_ok()).then(|| scope.spawn(|| counter.start(Build::Baseline)));
@@ -127,7 +129,7 @@ fn in_optimised_build(build: &BuildInfo, invocation: &Invocation) -> ExitCode {
     // The results file where this binary would write it, not under the optimised build's folder.
     let results = invocation.destinations().results;
     let facts = &invocation.facts;
-    match super::optimised::run(build, &invocation.settings, facts, &results) {
+    match crate::harness::rebuild::optimised::run(build, &invocation.settings, facts, &results) {
         Ok(code) => code,
         Err(Unavailable(why)) => {
             eprintln!("error: {}", refusal(facts.exe.as_deref(), &facts.args, facts.nextest, &why));
@@ -301,7 +303,7 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
             tally.ignored += 1;
             print_ignored(name, terse);
             if !terse && without_revision(*comparison, &session.settings) {
-                anstream::println!("    {}", super::revision::how_to_run());
+                anstream::println!("    {}", crate::harness::rebuild::revision::how_to_run());
             }
             continue;
         }
@@ -334,7 +336,7 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::{AttributeSettings, Batches, Registration};
+    use crate::harness::registry::{AttributeSettings, Batches, Registration};
     use crate::measure::Meter;
 
     fn batch(_: u64, _: u64, _: u64, _: Meter) -> u64 {

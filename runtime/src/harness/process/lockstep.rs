@@ -16,11 +16,11 @@
 //! other ran (`docs/design.md`, "Lock-step processes", says why).
 
 use super::client::Child;
-use super::error::{HarnessError, Process};
-use super::plan::{ProcessPlan, TrialPlan};
-use super::protocol::{Request, Twin};
-use super::revision::{Baseline, how_to_run, prepared};
 use crate::child::Watchdog;
+use crate::harness::error::{HarnessError, Process};
+use crate::harness::plan::{ProcessPlan, TrialPlan};
+use crate::harness::protocol::{Request, Twin};
+use crate::harness::rebuild::revision::{Baseline, how_to_run, prepared};
 use crate::measure::{Arm, Halt, Meter, PLACEMENTS};
 use crate::{Options, try_measure};
 use rtcompare_judge::Measured;

@@ -9,13 +9,13 @@
 //! it have debug assertions on too (a release profile with `debug-assertions = true`) it refuses
 //! instead of building itself again.
 
-use super::Settings;
-use super::build::BuildInfo;
 use super::cargo::{BinaryLocation, Package, TargetKind, TestBuild, describe, executable};
-use super::error::HarnessError;
-use super::invocation::Facts;
-use super::variables::OPTIMISED_VARIABLE;
 use crate::child;
+use crate::harness::build::BuildInfo;
+use crate::harness::error::HarnessError;
+use crate::harness::invocation::Facts;
+use crate::harness::settings::Settings;
+use crate::harness::variables::OPTIMISED_VARIABLE;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, ExitStatus, Stdio};

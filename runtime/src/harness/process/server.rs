@@ -4,10 +4,10 @@
 //! fresh process does (a worker), or runs one batch of a candidate at a time (one side of a
 //! lock-step pair). Nothing it does is read from the settings: a request carries it all.
 
-use super::Comparison;
-use super::plan::arms;
-use super::protocol::{PROTOCOL, Reply, Request, Twin, write_reply};
 use crate::child::panic_text;
+use crate::harness::plan::arms;
+use crate::harness::protocol::{PROTOCOL, Reply, Request, Twin, write_reply};
+use crate::harness::registry::Comparison;
 use crate::instructions::per_call::label;
 use crate::instructions::requests;
 use crate::measure;
@@ -164,7 +164,7 @@ mod tests {
     use super::*;
     use crate::harness::plan::ProcessPlan;
     use crate::harness::protocol::{hello, message, write_request};
-    use crate::harness::{AttributeSettings, Batches, Registration};
+    use crate::harness::registry::{AttributeSettings, Batches, Registration};
     use crate::measure::Layout;
     use rtcompare_judge::measure::Metric;
     use std::time::Duration;

@@ -36,12 +36,12 @@ mod cost;
 mod process;
 
 pub(crate) use self::process::Build;
-use super::settings::CountingMode;
+use crate::harness::settings::CountingMode;
 
 use self::cost::{GRACE, SIZES, costly_warm_up, per_call_ns, predicted, within_limit};
 use self::process::{Ask, CountingProcess, Dumps, Fault};
-use super::error::CountingError;
-use super::plan::TrialPlan;
+use crate::harness::error::CountingError;
+use crate::harness::plan::TrialPlan;
 use crate::instructions::per_call::{counted, counted_across};
 use crate::instructions::valgrind::{self, Valgrind};
 use rtcompare_judge::counts::{Counted, Instructions};
@@ -271,7 +271,7 @@ impl Counter {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         let Some(rounds) = self.rounds(&mut state, plan, &ask, at)? else { return Ok(None) };
         let registration = plan.comparison.registration;
-        let baseline = match super::revision::prepared().filter(|_| plan.against_revision()) {
+        let baseline = match crate::harness::rebuild::revision::prepared().filter(|_| plan.against_revision()) {
             Some(revision) => format!("{} at {}", registration.candidate, revision.revision),
             None => registration.baseline.to_owned(),
         };

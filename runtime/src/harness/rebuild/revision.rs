@@ -8,13 +8,13 @@
 //! resolve, a folder that is not in a git repository or a baseline that does not build stops
 //! the run with one error.
 
-use super::build::BuildInfo;
 use super::cargo::{BinaryLocation, Package, TargetKind, TestBuild, built_library, describe, executable};
-use super::error::{BuildCause, BuildFailure, HarnessError};
 use super::git::{git, git_output};
 use super::manifest::{self, Dependency, Donor, Mended, Place};
 use super::overlay;
 use crate::child;
+use crate::harness::build::BuildInfo;
+use crate::harness::error::{BuildCause, BuildFailure, HarnessError};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
