@@ -40,8 +40,6 @@ mod harness;
 mod instructions;
 mod measure;
 
-pub(crate) use compare::measure_and_judge;
-pub(crate) use compare::try_measure;
 pub use compare::{compare, measure};
 pub use measure::{Arm, CountingAllocator, Executor, Layout, Meter, Options, Reading};
 // The judging crate's items a comparison by hand names, re-exported where they are defined.

@@ -9,7 +9,7 @@
 
 use super::registry::Comparison;
 use super::settings::Settings;
-use crate::Options;
+use crate::measure::Options;
 use crate::measure::{Arm, Layout};
 use rtcompare_judge::JudgeOptions;
 use rtcompare_judge::decide::{PROCESS_LEVEL, Role};

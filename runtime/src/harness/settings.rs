@@ -101,7 +101,7 @@ pub(crate) const DEFAULT_SEED: u64 = 0x005E_ED0F_C0A7;
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            time: crate::Options::default().budget,
+            time: crate::measure::Options::default().budget,
             seed: DEFAULT_SEED,
             outputs: Requested::default(),
             debug: false,

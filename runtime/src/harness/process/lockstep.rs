@@ -17,12 +17,13 @@
 
 use super::client::Child;
 use crate::child::Watchdog;
+use crate::compare::try_measure;
 use crate::harness::error::{HarnessError, Process};
 use crate::harness::plan::{ProcessPlan, TrialPlan};
 use crate::harness::protocol::{Request, Twin};
 use crate::harness::rebuild::revision::{Baseline, how_to_run, prepared};
+use crate::measure::Options;
 use crate::measure::{Arm, Halt, Meter, PLACEMENTS};
-use crate::{Options, try_measure};
 use rtcompare_judge::Measured;
 use std::cell::RefCell;
 use std::process::Command;

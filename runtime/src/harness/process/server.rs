@@ -248,7 +248,7 @@ mod tests {
         assert_eq!(reply(&messages[2]), Reply::Total { total: 5 });
         let Reply::Measured(measured) = reply(&messages[3]) else { panic!("not measured: {}", messages[3]) };
         assert_eq!((measured.candidate.as_str(), measured.baseline.as_str()), ("a", "old"));
-        assert!(measured.samples.rounds() >= crate::Options::default().min_rounds, "{measured:?}");
+        assert!(measured.samples.rounds() >= crate::measure::Options::default().min_rounds, "{measured:?}");
         assert_eq!(reply(&messages[4]), Reply::Refused { why: "this binary has no test `perf::c_vs_old`".to_owned() });
         assert!(matches!(reply(&messages[5]), Reply::Refused { .. }), "{}", messages[5]);
     }

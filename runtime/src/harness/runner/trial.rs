@@ -3,6 +3,7 @@
 //! each of its processes a count under callgrind (`counting/`).
 
 use crate::child::panic_text;
+use crate::compare::measure_and_judge;
 use crate::harness::error::HarnessError;
 use crate::harness::plan::TrialPlan;
 use crate::harness::process::counting::{BesideTime, Counter};
@@ -10,7 +11,6 @@ use crate::harness::process::fresh;
 use crate::harness::registry::{Comparison, Expectation};
 use crate::harness::settings::Settings;
 use crate::measure::counting_allocator_installed;
-use crate::measure_and_judge;
 use rtcompare_judge::decide::{
     Confirmation, Confirming, PROCESS_LEVEL, Plan, Role, Step, TIME_CAP, conclude, signal, sized_share, without_room,
 };
