@@ -325,17 +325,7 @@ fn assemble(
 ) -> Report {
     let c = &samples.candidate.per_op;
     let b = &samples.baseline.per_op;
-    let (candidate_floor, baseline_floor) = calibration.per_op_floors();
-    let parity = parity_verdict(&ParityInputs {
-        candidate: c,
-        baseline: b,
-        parity: options.parity,
-        spread: options.spread,
-        candidate_floor,
-        baseline_floor,
-        process_spread: resampled.process_spread,
-        process_rounds: &resampled.process_rounds,
-    });
+    let parity = parity_of(&samples, &calibration, &resampled, options);
     let baseline_summary = Summary::of(b);
     let guards = Guards { floor, calibration: &calibration, baseline_median: baseline_summary.median };
     let verdict = match rule {
@@ -372,6 +362,27 @@ fn assemble(
     // The caveats read the finished figures, so they are added last.
     let warnings = crate::caveats::explain(&report, &parity);
     Report { warnings, ..report }
+}
+
+/// The parity rule's reading of `samples`, above the calibration's floors, with the spread
+/// between processes that `resampled` found.
+fn parity_of(
+    samples: &Samples,
+    calibration: &Calibration,
+    resampled: &Resampled,
+    options: &JudgeOptions,
+) -> ParityVerdict {
+    let (candidate_floor, baseline_floor) = calibration.per_op_floors();
+    parity_verdict(&ParityInputs {
+        candidate: &samples.candidate.per_op,
+        baseline: &samples.baseline.per_op,
+        parity: options.parity,
+        spread: options.spread,
+        candidate_floor,
+        baseline_floor,
+        process_spread: resampled.process_spread,
+        process_rounds: &resampled.process_rounds,
+    })
 }
 
 fn validate_both(samples: &Samples, options: &JudgeOptions) -> Validations {

@@ -6,7 +6,6 @@
 //! within a round, sampling noise at this sample size. The figures here say how large such an
 //! invented difference gets, so that a real comparison can be read against it.
 
-use crate::JudgeOptions;
 use crate::stats::{
     DRIFT_ALPHA, Resampling, bootstrap_difference, choose_resampling, detect_drift, lag1_autocorrelation, median,
     paired_ratios, quantile_sorted,
@@ -25,20 +24,6 @@ pub struct ValidationOptions {
     /// The relative difference that would count as a signal in a real comparison (the parity
     /// threshold); [`Validation::false_signal_rate`] is measured against it.
     pub tolerance: f64,
-}
-
-impl Default for ValidationOptions {
-    /// The judging defaults' level, resamples and seed, and their parity threshold as the
-    /// tolerance.
-    fn default() -> Self {
-        let judging = JudgeOptions::default();
-        ValidationOptions {
-            level: judging.level,
-            resamples: judging.resamples,
-            seed: judging.seed,
-            tolerance: judging.parity,
-        }
-    }
 }
 
 /// What the harness invents on identical code, measured on one arm against its twin: each
@@ -224,7 +209,7 @@ mod tests {
     }
 
     use super::*;
-    use crate::Dprng;
+    use crate::rng::Dprng;
 
     fn noisy(n: usize, rng: &mut Dprng, scale: f64) -> Vec<f64> {
         (0..n).map(|_| 100.0 * (1.0 + scale * (rng.f64() - 0.5))).collect()

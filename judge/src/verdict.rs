@@ -6,7 +6,7 @@
 
 use crate::measure::{Calibration, Metric, Samples};
 use crate::stats::{Drift, Estimate, Outcome, Resampling, Spread, Summary};
-use crate::validate::{PlacementSpread, Validation};
+use crate::validate::{PlacementSpread, Validation, ValidationOptions};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
@@ -42,6 +42,22 @@ impl Default for JudgeOptions {
             resamples: crate::stats::DEFAULT_RESAMPLES,
             thresholds: Vec::new(),
             seed: 0,
+        }
+    }
+}
+
+// Beside `JudgeOptions`, whose defaults it takes, so that validation needs nothing of the
+// verdict's: the verdict holds validations, not the other way round.
+impl Default for ValidationOptions {
+    /// The judging defaults' level, resamples and seed, and their parity threshold as the
+    /// tolerance.
+    fn default() -> Self {
+        let judging = JudgeOptions::default();
+        ValidationOptions {
+            level: judging.level,
+            resamples: judging.resamples,
+            seed: judging.seed,
+            tolerance: judging.parity,
         }
     }
 }

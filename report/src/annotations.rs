@@ -77,12 +77,12 @@ fn error(test: &Test) -> Option<Severity> {
     }
     let change = test.judgement.as_ref().map_or(0.0, |j| j.first.estimate.difference.abs());
     let (rank, title) = match test.fails {
-        Some(super::Failure::Loss) => (0, "a confirmed loss (rtcompare's HOWTO: \"When a test fails\")"),
-        Some(super::Failure::LossOutOfTime) => (
+        Some(super::failure::Failure::Loss) => (0, "a confirmed loss (rtcompare's HOWTO: \"When a test fails\")"),
+        Some(super::failure::Failure::LossOutOfTime) => (
             0,
             "a loss the time cap left unconfirmed, and RTCOMPARE_OUT_OF_TIME=fail (rtcompare's HOWTO: \"unconfirmed\")",
         ),
-        Some(super::Failure::NoWin) => {
+        Some(super::failure::Failure::NoWin) => {
             (1, "no confirmed win, and expect = \"win\" (rtcompare's HOWTO: \"When a test fails\")")
         }
         None => (2, "the comparison failed (rtcompare's HOWTO: \"When a test fails\")"),
@@ -142,7 +142,7 @@ mod tests {
     /// A test that failed on a confirmed loss of `change` (a fraction of the baseline's time).
     fn lost(name: &str, candidate: f64) -> Test {
         let mut test = record(name, candidate, 100.0);
-        test.fails = Some(crate::Failure::Loss);
+        test.fails = Some(crate::failure::Failure::Loss);
         test.failure = Some(format!("`{name}` is slower"));
         test
     }

@@ -125,7 +125,7 @@ mod tests {
 
     fn lost(name: &str, candidate: f64) -> Test {
         let mut test = record(name, candidate, 100.0);
-        test.fails = Some(crate::Failure::Loss);
+        test.fails = Some(crate::failure::Failure::Loss);
         test.failure = Some(format!("`{name}` is slower"));
         test
     }

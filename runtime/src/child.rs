@@ -1,6 +1,6 @@
 //! Child processes, started in one place: the programs rtcompare runs to the end (git, cargo,
 //! rustc, an optimised build of the perf binary) and the processes it watches while they measure
-//! (the children of `harness/client.rs`: a worker, the two processes of a lock-step pair), whose
+//! (the children of `harness/process/client.rs`: a worker, the two processes of a lock-step pair), whose
 //! standard error is collected as they run, which are killed when they outlive a time limit, and
 //! whose last words explain a failure.
 
@@ -161,6 +161,15 @@ fn last_words(stderr: &str) -> Vec<String> {
 pub(crate) fn last_lines(text: &str, count: usize) -> String {
     let lines = non_blank(text);
     lines[lines.len().saturating_sub(count)..].join("\n")
+}
+
+/// What a panic said: its message, the payload of `panic!` with a message.
+pub(crate) fn panic_text(payload: &(dyn std::any::Any + Send)) -> &str {
+    payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied())
+        .unwrap_or("(no message)")
 }
 
 fn non_blank(text: &str) -> Vec<&str> {

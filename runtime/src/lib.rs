@@ -40,8 +40,6 @@ mod harness;
 mod instructions;
 mod measure;
 
-pub(crate) use compare::measure_and_judge;
-pub(crate) use compare::try_measure;
 pub use compare::{compare, measure};
 pub use measure::{Arm, CountingAllocator, Executor, Layout, Meter, Options, Reading};
 // The judging crate's items a comparison by hand names, re-exported where they are defined.
@@ -54,7 +52,9 @@ pub use rtcompare_judge::{
 /// facade's own `__private`; not part of the public API, and free to change in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::harness::{AttributeSettings, Batches, BuildInfo, Expectation, Registration, main};
+    pub use crate::harness::build::BuildInfo;
+    pub use crate::harness::registry::{AttributeSettings, Batches, Expectation, Registration};
+    pub use crate::harness::runner::main;
     pub use crate::measure::{
         Amount, BatchFn, BlockOnNeedsAFuture, CountingAllocator, Executor, FutureCall, Gate, IsFuture, IsValue,
         KEPT_SEED, Kept, Meter, Outputs, Placed, Setup, SizedSetup, Throughput, ValueCall, WithRng, WithoutRng,

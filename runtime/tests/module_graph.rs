@@ -46,6 +46,18 @@ fn the_module_graph_has_no_cycle() {
     assert!(layers.is_empty(), "import cycles between the top-level modules of runtime/src:\n{}", layers.join("\n"));
 }
 
+/// The judging crate's files are acyclic too: its modules are public, so a circle between two of
+/// them (`validate.rs` taking `JudgeOptions` through the crate root while `verdict.rs` holds its
+/// `Validation`) would show in its API as well.
+#[test]
+fn the_judging_crate_has_no_cycle() {
+    let judge = Path::new(env!("CARGO_MANIFEST_DIR")).join("../judge/src");
+    let graph = Graph::read(&judge);
+    assert!(graph.modules.len() > 10, "{} was not read: {:?}", judge.display(), graph.modules);
+    let files = cycles(&graph.edges);
+    assert!(files.is_empty(), "import cycles between modules of {}:\n{}", judge.display(), files.join("\n"));
+}
+
 /// The graph reads what it should in these crates: a re-export is followed, a test module is
 /// its own node, a file compiled only for tests is read like any other file.
 #[test]

@@ -5,33 +5,21 @@
 //! `--include-ignored`, `--list`, `--format`). Listing and the JSON format go through
 //! libtest-mimic's own runner; the human formats are printed here, because libtest-mimic offers
 //! no way to print a block under a test's result line.
+//!
+//! Its files answer three questions, a folder each, over the model they share here (what is
+//! registered, the invocation and its settings, a test's plan, the child protocol, the errors):
+//! - `runner/`: a run, from `main` to the exit code, and each test in it;
+//! - `process/`: the processes a test is measured in, and the children's side of them;
+//! - `rebuild/`: other builds of this test target: the optimised one, a git revision's.
 
-mod build;
-mod cargo;
-mod client;
-mod console;
-mod counting;
+pub(crate) mod build;
 mod error;
-mod fresh;
-mod git;
-mod lockstep;
-mod manifest;
-mod optimised;
-mod overlay;
+mod invocation;
 mod plan;
+mod process;
 mod protocol;
-mod registry;
-mod revision;
-mod run;
-mod server;
+mod rebuild;
+pub(crate) mod registry;
+pub(crate) mod runner;
 mod settings;
-mod trial;
-mod unoptimised;
 mod variables;
-
-pub use build::BuildInfo;
-pub use registry::{AttributeSettings, Batches, Expectation, Registration};
-pub(crate) use registry::{Comparison, comparisons};
-pub use run::main;
-pub(crate) use settings::Settings;
-pub(crate) use trial::run_trial;

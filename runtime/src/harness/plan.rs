@@ -7,8 +7,9 @@
 //! (`protocol.rs`): the worker reads no setting of its own, and resolves what the plan leaves
 //! to the test's registration with the same function as its parent.
 
-use super::{Comparison, Settings};
-use crate::Options;
+use super::registry::Comparison;
+use super::settings::Settings;
+use crate::measure::Options;
 use crate::measure::{Arm, Layout};
 use rtcompare_judge::JudgeOptions;
 use rtcompare_judge::decide::{PROCESS_LEVEL, Role};
@@ -42,7 +43,7 @@ impl<'a> TrialPlan<'a> {
         settings: &'a Settings,
         progress: Option<fn(f64)>,
     ) -> TrialPlan<'a> {
-        let budget = comparison.registration.settings.time.unwrap_or(settings.time);
+        let budget = TestOptions::of(comparison, Some(settings)).budget;
         TrialPlan { comparison, name, settings, budget, timeout: settings.worker_timeout(budget), progress }
     }
 
@@ -115,18 +116,68 @@ impl ProcessPlan {
     }
 }
 
-/// How the samples of the test `name` of `comparison` are judged at interval level `level`: the
-/// attribute's parity and thresholds, a seed of the test's own drawn from `seed`, and resamples
-/// enough for the level.
+/// How the samples of the test `name` of `comparison` are judged at interval level `level`: its
+/// parity ([`TestOptions`]) and the attribute's thresholds, a seed of the test's own drawn from
+/// `seed`, and resamples enough for the level.
 pub(crate) fn judge_options(comparison: Comparison, name: &str, seed: u64, level: f64) -> JudgeOptions {
-    let attribute = &comparison.registration.settings;
+    // No setting of the run sets a parity, so a worker, which has none, resolves the same one.
+    let parity = TestOptions::of(comparison, None).parity;
     JudgeOptions {
-        parity: attribute.parity.unwrap_or(JudgeOptions::default().parity),
-        thresholds: attribute.thresholds.to_vec(),
+        parity,
+        thresholds: comparison.registration.settings.thresholds.to_vec(),
         seed: rtcompare_judge::seeds::named(seed, name),
         level,
         resamples: rtcompare_judge::stats::resamples_for_level(level),
         ..JudgeOptions::default()
+    }
+}
+
+/// The options of one test that its attribute, the run's settings and rtcompare's defaults may
+/// each set, resolved in one place: the attribute over the run's settings over the defaults, as
+/// divan's `BenchOptions::overwrite` layers a benchmark's options over its group's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct TestOptions {
+    /// The measurement budget: `time = "…"`, else `RTCOMPARE_TIME`, else 1 s.
+    pub budget: Duration,
+    /// The smallest relative difference that counts: `parity = …`, else 4 %.
+    pub parity: f64,
+}
+
+/// What one layer of options sets; `None` leaves it to the layer below.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Layer {
+    time: Option<Duration>,
+    parity: Option<f64>,
+}
+
+impl Layer {
+    /// `self`, with what it leaves unset taken from `under`.
+    fn over(self, under: Layer) -> Layer {
+        Layer { time: self.time.or(under.time), parity: self.parity.or(under.parity) }
+    }
+
+    /// `self` over `defaults`, every option set.
+    fn resolve(self, defaults: TestOptions) -> TestOptions {
+        TestOptions { budget: self.time.unwrap_or(defaults.budget), parity: self.parity.unwrap_or(defaults.parity) }
+    }
+}
+
+impl Default for TestOptions {
+    /// rtcompare's defaults: [`Options`]' budget and [`JudgeOptions`]' parity.
+    fn default() -> TestOptions {
+        TestOptions { budget: Options::default().budget, parity: JudgeOptions::default().parity }
+    }
+}
+
+impl TestOptions {
+    /// The options of `comparison`: its attribute over the run's `settings` over the defaults.
+    /// A worker passes no settings: it reads none of its own, and measures for the budget its
+    /// parent planned.
+    pub(crate) fn of(comparison: Comparison, settings: Option<&Settings>) -> TestOptions {
+        let attribute = &comparison.registration.settings;
+        let attribute = Layer { time: attribute.time, parity: attribute.parity };
+        let run = settings.map_or_else(Layer::default, |settings| Layer { time: Some(settings.time), parity: None });
+        attribute.over(run).resolve(TestOptions::default())
     }
 }
 
@@ -140,4 +191,46 @@ pub(crate) fn arms(comparison: Comparison) -> (Arm<'static>, Arm<'static>) {
         Arm::from_placed(registration.candidate, batches.candidate, batches.candidate_twin, size),
         Arm::from_placed(registration.baseline, batches.baseline, batches.baseline_twin, size),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::registry::{AttributeSettings, Batches, Registration};
+    use crate::measure::Meter;
+
+    fn batch(_: u64, _: u64, _: u64, _: Meter) -> u64 {
+        0
+    }
+
+    fn comparison(settings: AttributeSettings) -> Comparison {
+        let registration: &'static Registration = Box::leak(Box::new(Registration {
+            module_path: "perf",
+            candidate: "new",
+            baseline: "old",
+            baseline_name: "old",
+            batches: Batches::uniform(batch),
+            settings,
+            file: "tests/perf.rs",
+            line: 1,
+        }));
+        Comparison { registration, size: None }
+    }
+
+    #[test]
+    fn the_attribute_is_layered_over_the_run_over_the_defaults() {
+        let run = Settings { time: Duration::from_secs(3), ..Settings::default() };
+        let bare = comparison(AttributeSettings::default());
+        let defaults = TestOptions::default();
+        assert_eq!(TestOptions::of(bare, Some(&run)), TestOptions { budget: run.time, ..defaults });
+        assert_eq!(TestOptions::of(bare, None), defaults, "a worker reads no settings");
+        let set = AttributeSettings {
+            time: Some(Duration::from_millis(200)),
+            parity: Some(0.1),
+            ..bare.registration.settings
+        };
+        let options = TestOptions { budget: Duration::from_millis(200), parity: 0.1 };
+        assert_eq!(TestOptions::of(comparison(set), Some(&run)), options);
+        assert_eq!(TestOptions::of(comparison(set), None), options);
+    }
 }

@@ -4,9 +4,9 @@
 use super::variables::{CHILD_VARIABLE, OPTIMISED_VARIABLE};
 use crate::measure::Layout;
 use rtcompare_judge::decide::FIRST_FUTILITY_CHECK;
-use rtcompare_report::{Destinations, Requested};
+use rtcompare_report::Requested;
 use std::path::PathBuf;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 /// Run-wide settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,12 +51,6 @@ pub(crate) struct Settings {
     /// `RTCOMPARE_BASELINE`: the git revision that comparisons without `baseline = path` are
     /// measured against (none by default: such comparisons are ignored).
     pub baseline: Option<String>,
-    /// `RTCOMPARE_LOCKSTEP`: set by rtcompare itself when it starts a child process to measure
-    /// (a worker, one side of a lock-step pair): the process serves the requests of its parent.
-    pub child: Option<ChildRole>,
-    /// `RTCOMPARE_OPTIMISED`: set by rtcompare itself in the optimised build that an unoptimised
-    /// perf binary built and runs in its place: the unoptimised build's target folder.
-    pub optimised: Option<PathBuf>,
     /// `RTCOMPARE_INSTRUCTIONS`: whether each comparison's instructions per call are counted
     /// under callgrind beside its time (default: where valgrind is found).
     pub instructions: CountingMode,
@@ -110,7 +104,7 @@ pub(crate) const DEFAULT_SEED: u64 = 0x005E_ED0F_C0A7;
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            time: crate::Options::default().budget,
+            time: crate::measure::Options::default().budget,
             seed: DEFAULT_SEED,
             outputs: Requested::default(),
             debug: false,
@@ -123,8 +117,6 @@ impl Default for Settings {
             timeout: None,
             layout: Layout::default(),
             baseline: None,
-            child: None,
-            optimised: None,
             instructions: CountingMode::Auto,
         }
     }
@@ -136,28 +128,6 @@ impl Settings {
     pub(crate) fn worker_timeout(&self, budget: Duration) -> Duration {
         self.timeout.unwrap_or_else(|| (budget * 30).max(Duration::from_secs(60)))
     }
-
-    /// Whether this process annotates its tests' lines: on GitHub Actions (`GITHUB_ACTIONS=true`),
-    /// unless `RTCOMPARE_ANNOTATIONS=0`.
-    pub(crate) fn annotates(&self) -> bool {
-        self.annotations && std::env::var("GITHUB_ACTIONS").as_deref() == Ok("true")
-    }
-
-    /// Where this process's files go: the requested paths, with `$GITHUB_STEP_SUMMARY` on
-    /// GitHub Actions, the test binary's path (which names them) and the run this process is
-    /// part of: nextest's (`NEXTEST_RUN_ID`), else one of its own.
-    pub(crate) fn destinations(&self) -> Destinations {
-        let exe = std::env::current_exe().ok();
-        let step_summary = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|v| !v.is_empty()).map(PathBuf::from);
-        let run = std::env::var("NEXTEST_RUN_ID").ok().filter(|id| !id.is_empty()).unwrap_or_else(own_run_id);
-        Destinations::new(&self.outputs, step_summary, exe.as_deref(), &run)
-    }
-}
-
-/// A run id for a process that is a run of its own: its process id and when it started.
-fn own_run_id() -> String {
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-    format!("{}-{nanos}", std::process::id())
 }
 
 /// Every variable this version reads, with a valid example of each.
@@ -194,34 +164,10 @@ impl Settings {
         if self.verbose { rtcompare_report::Detail::Verbose } else { rtcompare_report::Detail::Short }
     }
 
-    /// Reads the settings from the process environment.
-    pub(crate) fn from_env() -> Result<Settings, SettingsError> {
-        Settings::from_vars(
-            std::env::vars_os().filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?))),
-        )
-    }
-
-    /// Reads the settings from `(name, value)` pairs; variables not starting with `RTCOMPARE_`
-    /// are ignored, unknown `RTCOMPARE_` ones are an error (a typo would otherwise be silently
-    /// ignored).
+    /// Reads the settings from `(name, value)` pairs, as [`Variables::from_vars`] does.
+    #[cfg(test)]
     pub(crate) fn from_vars(vars: impl IntoIterator<Item = (String, String)>) -> Result<Settings, SettingsError> {
-        let mut settings = Settings::default();
-        for (name, value) in vars.into_iter().filter(|(name, _)| name.starts_with("RTCOMPARE_")) {
-            settings.set(&name, &value).map_err(|problem| match problem {
-                Problem::Unknown => {
-                    let known: Vec<&str> = KNOWN.iter().map(|(n, _)| *n).collect();
-                    SettingsError(format!(
-                        "unknown setting {name}={value:?}: rtcompare reads only {}; unset it or fix its spelling",
-                        known.join(", ")
-                    ))
-                }
-                Problem::Invalid(why) => {
-                    let example = KNOWN.iter().find(|(n, _)| *n == name).map_or("", |(_, e)| e);
-                    SettingsError(format!("invalid {name}={value:?}: {why}; for example {example}"))
-                }
-            })?;
-        }
-        Ok(settings)
+        Variables::from_vars(vars).map(|variables| variables.settings)
     }
 
     /// Sets the setting the variable `name` holds to `value`.
@@ -267,32 +213,81 @@ impl Settings {
                     "expected random (a new stack depth and heap pattern every round) or fixed (one layout)",
                 ))?
             }
-            "RTCOMPARE_BASELINE" => {
-                let revision = value.trim();
-                if revision.is_empty() || revision.starts_with('-') {
-                    return Err(Problem::from("expected a git revision: a branch, tag, commit or `HEAD~1`"));
-                }
-                self.baseline = Some(revision.to_owned());
-            }
-            "RTCOMPARE_INSTRUCTIONS" => {
-                self.instructions = match value.trim() {
-                    "auto" => CountingMode::Auto,
-                    "off" | "0" => CountingMode::Off,
-                    "callgrind" => CountingMode::Required,
-                    _ => {
-                        return Err(Problem::from(
-                            "expected auto (count under callgrind where valgrind is found), off (never count) or \
-                             callgrind (count, and stop where it cannot)",
-                        ));
-                    }
-                }
-            }
-            CHILD_VARIABLE => self.child = Some(ChildRole::parse(value)?),
-            OPTIMISED_VARIABLE => self.optimised = Some(PathBuf::from(value)),
+            "RTCOMPARE_BASELINE" => self.baseline = Some(revision(value)?),
+            "RTCOMPARE_INSTRUCTIONS" => self.instructions = CountingMode::parse(value)?,
             _ => return Err(Problem::Unknown),
         }
         Ok(())
     }
+}
+
+/// What the `RTCOMPARE_*` variables of a process say: the run's settings, and the role
+/// rtcompare gave a process it started. The role is no setting: it decides what the process
+/// does (its mode, `invocation.rs`), not how a run measures.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Variables {
+    /// The run's settings.
+    pub settings: Settings,
+    /// `RTCOMPARE_LOCKSTEP`: set by rtcompare itself when it starts a child process to measure
+    /// (a worker, one side of a lock-step pair): the process serves the requests of its parent.
+    pub child: Option<ChildRole>,
+    /// `RTCOMPARE_OPTIMISED`: set by rtcompare itself in the optimised build that an unoptimised
+    /// perf binary built and runs in its place: the unoptimised build's target folder.
+    pub optimised: Option<PathBuf>,
+}
+
+impl Variables {
+    /// Reads the variables of the process environment.
+    pub(crate) fn from_env() -> Result<Variables, SettingsError> {
+        Variables::from_vars(
+            std::env::vars_os().filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?))),
+        )
+    }
+
+    /// Reads the variables from `(name, value)` pairs; variables not starting with `RTCOMPARE_`
+    /// are ignored, unknown `RTCOMPARE_` ones are an error (a typo would otherwise be silently
+    /// ignored).
+    pub(crate) fn from_vars(vars: impl IntoIterator<Item = (String, String)>) -> Result<Variables, SettingsError> {
+        let mut variables = Variables::default();
+        for (name, value) in vars.into_iter().filter(|(name, _)| name.starts_with("RTCOMPARE_")) {
+            variables.set(&name, &value).map_err(|problem| problem.naming(&name, &value))?;
+        }
+        Ok(variables)
+    }
+
+    /// Sets what the variable `name` says to `value`.
+    fn set(&mut self, name: &str, value: &str) -> Result<(), Problem> {
+        match name {
+            CHILD_VARIABLE => self.child = Some(ChildRole::parse(value)?),
+            OPTIMISED_VARIABLE => self.optimised = Some(PathBuf::from(value)),
+            _ => self.settings.set(name, value)?,
+        }
+        Ok(())
+    }
+}
+
+impl CountingMode {
+    /// Reads `auto`, `off` (or `0`) or `callgrind`.
+    fn parse(value: &str) -> Result<CountingMode, Problem> {
+        match value.trim() {
+            "auto" => Ok(CountingMode::Auto),
+            "off" | "0" => Ok(CountingMode::Off),
+            "callgrind" => Ok(CountingMode::Required),
+            _ => Err(Problem::from(
+                "expected auto (count under callgrind where valgrind is found), off (never count) or callgrind \
+                 (count, and stop where it cannot)",
+            )),
+        }
+    }
+}
+
+/// A git revision, trimmed: not empty, and not an option of git's.
+fn revision(value: &str) -> Result<String, Problem> {
+    let revision = value.trim();
+    if revision.is_empty() || revision.starts_with('-') {
+        return Err(Problem::from("expected a git revision: a branch, tag, commit or `HEAD~1`"));
+    }
+    Ok(revision.to_owned())
 }
 
 /// What is wrong with one variable.
@@ -301,6 +296,26 @@ enum Problem {
     Unknown,
     /// Its value is not one the variable takes.
     Invalid(String),
+}
+
+impl Problem {
+    /// The error of the variable `name` set to `value`: the variable, the value and a valid
+    /// example, or every variable rtcompare reads.
+    fn naming(self, name: &str, value: &str) -> SettingsError {
+        match self {
+            Problem::Unknown => {
+                let known: Vec<&str> = KNOWN.iter().map(|(n, _)| *n).collect();
+                SettingsError(format!(
+                    "unknown setting {name}={value:?}: rtcompare reads only {}; unset it or fix its spelling",
+                    known.join(", ")
+                ))
+            }
+            Problem::Invalid(why) => {
+                let example = KNOWN.iter().find(|(n, _)| *n == name).map_or("", |(_, e)| e);
+                SettingsError(format!("invalid {name}={value:?}: {why}; for example {example}"))
+            }
+        }
+    }
 }
 
 impl From<&str> for Problem {
@@ -445,10 +460,10 @@ mod tests {
 
     #[test]
     fn a_child_is_told_its_role_and_where_to_pin_itself() {
-        let child = |value: &str| Settings::from_vars(vars(&[("RTCOMPARE_LOCKSTEP", value)])).map(|s| s.child);
+        let child = |value: &str| Variables::from_vars(vars(&[("RTCOMPARE_LOCKSTEP", value)])).map(|v| v.child);
         assert_eq!(child("1"), Ok(Some(ChildRole { cpu: None })));
         assert_eq!(child("cpu=3"), Ok(Some(ChildRole { cpu: Some(3) })));
-        assert_eq!(Settings::default().child, None);
+        assert_eq!(Variables::default().child, None);
         // The variables of the worker protocol that the child protocol replaced are unknown now.
         for gone in ["RTCOMPARE_WORKER", "RTCOMPARE_WORKER_TIME"] {
             let message = Settings::from_vars(vars(&[(gone, "1")])).unwrap_err().to_string();

@@ -20,7 +20,7 @@ use std::time::Instant;
 pub struct Meter {
     metric: Metric,
     /// Whether this meter switches callgrind's collection on and off around the batch instead
-    /// of reading `metric` (the counting process of `harness/counting/`).
+    /// of reading `metric` (the counting process of `harness/process/counting/`).
     instructions: bool,
 }
 

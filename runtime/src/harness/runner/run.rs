@@ -1,19 +1,21 @@
 //! Running the registered comparisons under a libtest-style command line.
 
-use super::build::BuildInfo;
 use super::console::{
     Tally, annotation_lines, file_lines, measuring, print_failures, print_header, print_ignored, print_result_line,
     print_summary, print_trial, print_warning,
 };
-use super::counting::{Build, Counter};
-use super::error::HarnessError;
-use super::optimised::Unavailable;
-use super::unoptimised::refusal;
-use super::{Comparison, Settings, comparisons, run_trial};
+use super::trial::run_trial;
+use crate::harness::build::BuildInfo;
+use crate::harness::error::HarnessError;
+use crate::harness::invocation::{Invocation, Mode, listed_trials, trials, without_revision};
+use crate::harness::process::counting::{Build, Counter};
+use crate::harness::rebuild::optimised::Unavailable;
+use crate::harness::rebuild::unoptimised::refusal;
+use crate::harness::registry::{Comparison, comparisons};
+use crate::harness::settings::Settings;
 use libtest_mimic::{Arguments, Failed, FormatSetting, Trial};
 use rtcompare_judge::Metric;
 use rtcompare_report::{Destinations, Environment, Run, Test, Written};
-use std::ffi::OsString;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -26,10 +28,6 @@ use std::time::Instant;
 /// `RTCOMPARE_DEBUG=1` builds the same test target optimised and runs that in its place,
 /// returning its exit code: 2 when it does not build, or when cargo cannot be run from here.
 pub fn main(build: BuildInfo) -> ExitCode {
-    let mut args = Arguments::from_args();
-    // `cargo bench` passes `--bench`, which libtest-mimic reads as "benchmarks only, no tests".
-    // The comparisons are tests, and run under `cargo bench` exactly as under `cargo test`.
-    args.bench = false;
     let comparisons = comparisons();
     if let Some(pair) = comparisons.windows(2).find(|w| w[0].0 == w[1].0) {
         let (a, b) = (pair[0].1.registration, pair[1].1.registration);
@@ -39,53 +37,53 @@ pub fn main(build: BuildInfo) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    if args.list {
-        // Comparisons against a revision are listed as ignored unless RTCOMPARE_BASELINE is set.
-        let listed =
-            Settings { baseline: std::env::var(super::variables::BASELINE_VARIABLE).ok(), ..Settings::default() };
-        return libtest_mimic::run(&args, listed_trials(&comparisons, &listed)).exit_code();
-    }
-    let mut settings = match Settings::from_env() {
-        Ok(settings) => settings,
+    let invocation = match Invocation::read(&build, &comparisons) {
+        Ok(invocation) => invocation,
         Err(error) => {
             eprintln!("error: {error}");
             return ExitCode::from(2);
         }
     };
-    // Verdicts about debug code must never fail a build: an unoptimised binary measures in its
-    // optimised build, or debug code only when asked to. A child is asked by its parent, which
-    // passes `RTCOMPARE_DEBUG=1` on when it opted in. A run that measures nothing needs no build.
-    if build.debug_assertions && !settings.debug && selects(&args, &comparisons, &settings, |_| true) {
-        return in_optimised_build(&build, &settings);
+    match invocation.mode {
+        Mode::List => {
+            libtest_mimic::run(&invocation.args, listed_trials(&comparisons, &invocation.settings)).exit_code()
+        }
+        Mode::InOptimisedBuild => in_optimised_build(&build, &invocation),
+        Mode::Child { cpu } => crate::harness::process::server::serve(&comparisons, cpu),
+        Mode::Measure { json } => measure(&build, &comparisons, invocation, json),
     }
-    // In an optimised build `RTCOMPARE_DEBUG=1` changes nothing: its verdicts fail as always.
-    settings.debug &= build.debug_assertions;
-    if let Some(child) = settings.child {
-        return super::server::serve(&comparisons, child.cpu);
-    }
-    apply_color(&args);
-    let destinations = settings.destinations();
+}
+
+/// Measures the comparisons the command line selects, after everything a run needs before it
+/// measures: colours, its files' paths checked, counting prepared, the baseline build made and
+/// the machine read. Prints in libtest's JSON format (`json`) or in its human ones.
+fn measure(build: &BuildInfo, comparisons: &[(String, Comparison)], invocation: Invocation, json: bool) -> ExitCode {
+    apply_color(&invocation.args);
+    let destinations = invocation.destinations();
     // A path that cannot be written fails now, not after minutes of measuring.
     if let Err(error) = destinations.probe() {
         eprintln!("error: {error}");
         return ExitCode::from(2);
     }
+    let settings = &invocation.settings;
     let counter = Arc::new(Counter::new(settings.instructions, settings.debug));
-    if let Err(error) = counter.prepare(selects(&args, &comparisons, &settings, counted)) {
+    if let Err(error) = counter.prepare(invocation.selects(comparisons, counted), invocation.facts.path.as_deref()) {
         eprintln!("error: {error}");
         return ExitCode::from(2);
     }
-    let (prepared, environment) = before_measuring(&args, &comparisons, &settings, &build, &counter);
+    let (prepared, environment) = before_measuring(&invocation, comparisons, build, &counter);
     if let Err(error) = prepared {
         eprintln!("error: {error}");
         return ExitCode::from(2);
     }
-    let mut session = Session { environment, settings, destinations, counter };
-    if args.format == Some(FormatSetting::Json) {
+    let annotates = invocation.annotates();
+    let Invocation { mut args, settings, .. } = invocation;
+    let mut session = Session { environment, settings, destinations, counter, annotates };
+    if json {
         args.test_threads = args.test_threads.or(Some(1));
-        return run_json(&args, &comparisons, &mut session);
+        return run_json(&args, comparisons, &mut session);
     }
-    run_human(&args, &comparisons, &mut session)
+    run_human(&args, comparisons, &mut session)
 }
 
 /// What a run does before anything is measured, at once: the baseline build of comparisons
@@ -93,19 +91,21 @@ pub fn main(build: BuildInfo) -> ExitCode {
 /// (this build's beside the baseline build, the baseline build's once it is ready), and reading
 /// the machine. The baseline build's error, if it failed, and the machine.
 fn before_measuring(
-    args: &Arguments,
+    invocation: &Invocation,
     comparisons: &[(String, Comparison)],
-    settings: &Settings,
     build: &BuildInfo,
     counter: &Counter,
 ) -> (Result<(), HarnessError>, Environment) {
-    let revision = settings.baseline.as_deref().filter(|_| wants_revision(args, comparisons, settings));
-    let counts = selects(args, comparisons, settings, counted);
-    let counts_against = selects(args, comparisons, settings, |c| counted(c) && c.registration.settings.revision);
+    let against_revision = |c: &Comparison| c.registration.settings.revision;
+    let revision =
+        invocation.settings.baseline.as_deref().filter(|_| invocation.selects(comparisons, against_revision));
+    let counts = invocation.selects(comparisons, counted);
+    let counts_against = invocation.selects(comparisons, |c| counted(c) && against_revision(c));
+    let optimised_from = invocation.facts.optimised_from.as_deref();
     std::thread::scope(|scope| {
         let this = counts.then(|| scope.spawn(|| counter.start(Build::This)));
         let prepared = match revision {
-            Some(revision) => super::revision::prepare(revision, build, settings.optimised.as_deref()).map(drop),
+            Some(revision) => crate::harness::rebuild::revision::prepare(revision, build, optimised_from).map(drop),
             None => Ok(()),
         };
         let baseline = (counts_against && prepared.is_ok()).then(|| scope.spawn(|| counter.start(Build::Baseline)));
@@ -123,38 +123,16 @@ fn counted(comparison: &Comparison) -> bool {
     matches!(comparison.registration.settings.metric, Metric::Time | Metric::Instructions)
 }
 
-/// Whether the command line selects a comparison against a revision that will run.
-fn wants_revision(args: &Arguments, comparisons: &[(String, Comparison)], settings: &Settings) -> bool {
-    selects(args, comparisons, settings, |c| c.registration.settings.revision)
-}
-
-/// Whether the command line selects a comparison that will run (neither filtered out nor ignored)
-/// and is one `which` accepts.
-fn selects(
-    args: &Arguments,
-    comparisons: &[(String, Comparison)],
-    settings: &Settings,
-    which: impl Fn(&Comparison) -> bool,
-) -> bool {
-    let all = listed_trials(comparisons, settings);
-    comparisons
-        .iter()
-        .zip(&all)
-        .any(|((_, c), trial)| which(c) && !args.is_filtered_out(trial) && !args.is_ignored(trial))
-}
-
 /// Runs the optimised build of this unoptimised binary in its place and returns its exit code;
 /// where that cannot be done, measures nothing and names the command to run instead (exit 2).
-fn in_optimised_build(build: &BuildInfo, settings: &Settings) -> ExitCode {
+fn in_optimised_build(build: &BuildInfo, invocation: &Invocation) -> ExitCode {
     // The results file where this binary would write it, not under the optimised build's folder.
-    let results = settings.destinations().results;
-    match super::optimised::run(build, settings, &results) {
+    let results = invocation.destinations().results;
+    let facts = &invocation.facts;
+    match crate::harness::rebuild::optimised::run(build, &invocation.settings, facts, &results) {
         Ok(code) => code,
         Err(Unavailable(why)) => {
-            let exe = std::env::current_exe().ok();
-            let args: Vec<OsString> = std::env::args_os().skip(1).collect();
-            let nextest = std::env::var_os("NEXTEST_RUN_ID").is_some();
-            eprintln!("error: {}", refusal(exe.as_deref(), &args, nextest, &why));
+            eprintln!("error: {}", refusal(facts.exe.as_deref(), &facts.args, facts.nextest, &why));
             ExitCode::from(2)
         }
     }
@@ -167,6 +145,8 @@ struct Session {
     environment: Environment,
     /// Instruction counts beside time.
     counter: Arc<Counter>,
+    /// Whether the tests' lines are annotated for GitHub Actions.
+    annotates: bool,
 }
 
 impl Session {
@@ -231,7 +211,7 @@ fn run_json(args: &Arguments, comparisons: &[(String, Comparison)], session: &mu
         eprintln!("{line}");
     }
     // On standard error, as every line of rtcompare's own: standard output is libtest's JSON.
-    if session.settings.annotates() {
+    if session.annotates {
         annotation_lines(&records).iter().for_each(|line| eprintln!("{line}"));
     }
     exit_code(conclusion.has_failed(), complete)
@@ -266,12 +246,6 @@ fn threads_warning<'a>(selected: impl Iterator<Item = &'a (String, Comparison)>,
 /// The tests that libtest-mimic runs, for the results file.
 type Records = Arc<Mutex<Vec<Test>>>;
 
-/// The trials libtest-mimic filters and lists, one per comparison (ignored as its attribute
-/// says, or when it is against a revision and the run names none), which measure nothing.
-fn listed_trials(comparisons: &[(String, Comparison)], settings: &Settings) -> Vec<Trial> {
-    trials(comparisons, settings, |_, _| Ok(()))
-}
-
 /// The trials of the JSON format: each measures its comparison and adds its record to
 /// `records`.
 fn measuring_trials(
@@ -293,28 +267,6 @@ fn measuring_trials(
         records.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(record);
         outcome
     })
-}
-
-/// One trial per comparison, each running `run` with its name and comparison.
-fn trials(
-    comparisons: &[(String, Comparison)],
-    settings: &Settings,
-    run: impl Fn(&str, Comparison) -> Result<(), Failed> + Clone + Send + 'static,
-) -> Vec<Trial> {
-    comparisons
-        .iter()
-        .map(|(name, comparison)| {
-            let (name, comparison, run) = (name.clone(), *comparison, run.clone());
-            let ignored = comparison.registration.settings.ignore || without_revision(comparison, settings);
-            Trial::test(name.clone(), move || run(&name, comparison)).with_ignored_flag(ignored)
-        })
-        .collect()
-}
-
-/// A comparison against a revision in a run that names none: ignored, with a line on how to
-/// run it.
-fn without_revision(comparison: Comparison, settings: &Settings) -> bool {
-    comparison.registration.settings.revision && settings.baseline.is_none()
 }
 
 fn apply_color(args: &Arguments) {
@@ -351,7 +303,7 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
             tally.ignored += 1;
             print_ignored(name, terse);
             if !terse && without_revision(*comparison, &session.settings) {
-                anstream::println!("    {}", super::revision::how_to_run());
+                anstream::println!("    {}", crate::harness::rebuild::revision::how_to_run());
             }
             continue;
         }
@@ -375,7 +327,7 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
     print_result_line(tally, started.elapsed());
     let (written, complete) = session.write_files(&records);
     print_summary(&records, &written, session.settings.debug, session.settings.detail());
-    if session.settings.annotates() {
+    if session.annotates {
         annotation_lines(&records).iter().for_each(|line| anstream::println!("{line}"));
     }
     exit_code(tally.failed > 0, complete)
@@ -384,7 +336,7 @@ fn run_human(args: &Arguments, comparisons: &[(String, Comparison)], session: &m
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::{AttributeSettings, Batches, Registration};
+    use crate::harness::registry::{AttributeSettings, Batches, Registration};
     use crate::measure::Meter;
 
     fn batch(_: u64, _: u64, _: u64, _: Meter) -> u64 {

@@ -6,8 +6,8 @@
 
 use super::client::measure_in_worker;
 use super::counting::{CountIn, Counter};
-use super::error::{CountingError, HarnessError};
-use super::plan::{ProcessPlan, TrialPlan};
+use crate::harness::error::{CountingError, HarnessError};
+use crate::harness::plan::{ProcessPlan, TrialPlan};
 use rtcompare_judge::decide::{FRESH_SHARE, Role, signal};
 use rtcompare_judge::seeds;
 use rtcompare_judge::{Measured, Outcome, Report};

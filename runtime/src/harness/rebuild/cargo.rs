@@ -8,9 +8,9 @@
 //! name: a package that rtcompare itself depends on (itoa, memchr, serde) shares its name with a
 //! package in the graph, and Cargo calls a bare name ambiguous.
 
-use super::build::BuildInfo;
-use super::error::HarnessError;
 use crate::child;
+use crate::harness::build::BuildInfo;
+use crate::harness::error::HarnessError;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::ffi::OsString;

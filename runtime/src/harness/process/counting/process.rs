@@ -1,11 +1,11 @@
 //! A counting process: this test binary, or the baseline build, serving the child protocol under
 //! callgrind, its dumps in a folder of its own; started, asked to count, and read.
 
-use super::super::client::Child;
-use super::super::error::{CountingError, HarnessError, Process};
-use super::super::protocol::Request;
 use super::cost::SIZES;
 use crate::child::Watchdog;
+use crate::harness::error::{CountingError, HarnessError, Process};
+use crate::harness::process::client::Child;
+use crate::harness::protocol::Request;
 use crate::instructions::profile::{Profile, read_dumps};
 use crate::instructions::valgrind::{self, LOG_FILE, Valgrind};
 use std::path::{Path, PathBuf};
@@ -63,7 +63,7 @@ impl CountingProcess {
     pub(super) fn start(valgrind: Valgrind, build: Build, debug: bool) -> Result<CountingProcess, CountingError> {
         let program = match build {
             Build::This => std::env::current_exe().map_err(|e| process_error(HarnessError::OwnBinary(e)))?,
-            Build::Baseline => super::super::revision::prepared()
+            Build::Baseline => crate::harness::rebuild::revision::prepared()
                 .map(|baseline| baseline.binary.clone())
                 .ok_or(CountingError::NoBaselineBuild)?,
         };

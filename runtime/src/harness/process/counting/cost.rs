@@ -2,7 +2,7 @@
 //! the batch sizes each loop is counted in, whether a comparison fits its time budget, how long
 //! its count may take, and whether its warm-up runs uninstrumented.
 
-use super::super::error::CountingError;
+use crate::harness::error::CountingError;
 use rtcompare_judge::verdict::Judgement;
 use std::time::Duration;
 

@@ -2,13 +2,15 @@
 //! pass/fail decision, made once here. A pair judged on instruction counts takes the same path,
 //! each of its processes a count under callgrind (`counting/`).
 
-use super::counting::{BesideTime, Counter};
-use super::error::HarnessError;
-use super::fresh;
-use super::plan::TrialPlan;
-use super::{Comparison, Expectation, Settings};
+use crate::child::panic_text;
+use crate::compare::measure_and_judge;
+use crate::harness::error::HarnessError;
+use crate::harness::plan::TrialPlan;
+use crate::harness::process::counting::{BesideTime, Counter};
+use crate::harness::process::fresh;
+use crate::harness::registry::{Comparison, Expectation};
+use crate::harness::settings::Settings;
 use crate::measure::counting_allocator_installed;
-use crate::measure_and_judge;
 use rtcompare_judge::decide::{
     Confirmation, Confirming, PROCESS_LEVEL, Plan, Role, Step, TIME_CAP, conclude, signal, without_room,
 };
@@ -134,7 +136,7 @@ fn facts(comparison: Comparison, name: &str) -> Test {
         revision: registration
             .settings
             .revision
-            .then(super::revision::prepared)
+            .then(crate::harness::rebuild::revision::prepared)
             .flatten()
             .map(|baseline| Revision { name: baseline.revision.clone(), commit: baseline.commit.clone() }),
         duration_s: 0.0,
@@ -218,14 +220,6 @@ fn confirm(
             Step::Done(found) => return Ok(*found),
         }
     }
-}
-
-pub(crate) fn panic_text(payload: &(dyn std::any::Any + Send)) -> &str {
-    payload
-        .downcast_ref::<String>()
-        .map(String::as_str)
-        .or_else(|| payload.downcast_ref::<&str>().copied())
-        .unwrap_or("(no message)")
 }
 
 /// Why the test fails, or `None` when it passes. Only a confirmed loss fails (an unconfirmed one

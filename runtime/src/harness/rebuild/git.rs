@@ -1,7 +1,7 @@
 //! Running git: the one way the harness asks a repository anything.
 
-use super::error::HarnessError;
 use crate::child;
+use crate::harness::error::HarnessError;
 use std::path::Path;
 use std::process::Command;
 

@@ -9,12 +9,13 @@
 //! it have debug assertions on too (a release profile with `debug-assertions = true`) it refuses
 //! instead of building itself again.
 
-use super::Settings;
-use super::build::BuildInfo;
 use super::cargo::{BinaryLocation, Package, TargetKind, TestBuild, describe, executable};
-use super::error::HarnessError;
-use super::variables::OPTIMISED_VARIABLE;
 use crate::child;
+use crate::harness::build::BuildInfo;
+use crate::harness::error::HarnessError;
+use crate::harness::invocation::Facts;
+use crate::harness::settings::Settings;
+use crate::harness::variables::OPTIMISED_VARIABLE;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, ExitStatus, Stdio};
@@ -30,8 +31,32 @@ pub(crate) struct Unavailable(pub String);
 /// its output streamed. Returns its exit code, or 2 when the build fails (the error printed);
 /// [`Unavailable`] when cargo cannot be run from here at all. `results` is where the results
 /// file goes when `RTCOMPARE_RESULTS` does not say: where this binary would have written it.
-pub(crate) fn run(build: &BuildInfo, settings: &Settings, results: &Path) -> Result<ExitCode, Unavailable> {
-    if settings.optimised.is_some() {
+pub(crate) fn run(
+    build: &BuildInfo,
+    settings: &Settings,
+    facts: &Facts,
+    results: &Path,
+) -> Result<ExitCode, Unavailable> {
+    let (package_dir, layout) = whereabouts(facts)?;
+    let Some(binary) = build_optimised(build, &package_dir, &layout)? else {
+        return Ok(ExitCode::from(2));
+    };
+    let results = settings.outputs.results.is_none().then_some(results);
+    let status = child::run_attached(&mut optimised_command(&binary, &facts.args, &layout.target_root, results));
+    Ok(match status {
+        Ok(status) => exit_code(status),
+        Err(error) => {
+            eprintln!("error: could not start the optimised build {}: {error}", binary.display());
+            ExitCode::from(2)
+        }
+    })
+}
+
+/// The folder of this binary's package and where the binary is, or why its optimised build
+/// cannot be made from here: it is that build already, cargo did not start it, or it is an
+/// example.
+fn whereabouts(facts: &Facts) -> Result<(PathBuf, BinaryLocation), Unavailable> {
+    if facts.optimised_from.is_some() {
         return Err(Unavailable(format!(
             "this is already the optimised build rtcompare made ({OPTIMISED_VARIABLE} is set), and it too has debug \
              assertions on; set `debug-assertions = false` under `[profile.release]` in Cargo.toml"
@@ -43,32 +68,42 @@ pub(crate) fn run(build: &BuildInfo, settings: &Settings, results: &Path) -> Res
                 .to_owned(),
         )
     })?;
-    let exe = std::env::current_exe().map_err(|e| Unavailable(format!("cannot find this test binary: {e}")))?;
+    let exe = facts.exe.as_deref().ok_or_else(|| Unavailable("cannot find this test binary".to_owned()))?;
     if exe.parent().and_then(Path::file_name).is_some_and(|dir| dir == "examples") {
         return Err(Unavailable("it is an example, and rtcompare builds only test targets itself".to_owned()));
     }
-    let layout = BinaryLocation::of(&exe).map_err(|problem| Unavailable(problem.to_string()))?;
+    let layout = BinaryLocation::of(exe).map_err(|problem| Unavailable(problem.to_string()))?;
+    Ok((package_dir, layout))
+}
+
+/// Builds the optimised binary of the test target at `layout` in the package at `package_dir`,
+/// in its own target folder; its path, or `None` when the build failed (the error printed).
+fn build_optimised(
+    build: &BuildInfo,
+    package_dir: &Path,
+    layout: &BinaryLocation,
+) -> Result<Option<PathBuf>, Unavailable> {
     let target_dir = layout.target_root.join(FOLDER);
     let cargo = cargo_program(std::env::var_os("CARGO"), build.cargo);
-    let package = match Package::read(&cargo, &package_dir) {
+    let package = match Package::read(&cargo, package_dir) {
         Ok(package) => package,
         Err(problem @ HarnessError::NoCargo { .. }) => return Err(Unavailable(problem.to_string())),
         Err(problem) => {
             let what = format!("failed: {problem}");
-            eprintln!("error: {}", build_failed("cargo metadata", &package_dir, &layout.target, &what));
-            return Ok(ExitCode::from(2));
+            eprintln!("error: {}", build_failed("cargo metadata", package_dir, &layout.target, &what));
+            return Ok(None);
         }
     };
     let kind = package.target(&layout.target).map_or(TargetKind::Test, |(kind, _)| kind);
     let spec = TestBuild {
         cargo: cargo.clone(),
-        package_dir: &package_dir,
+        package_dir,
         package: &package,
         kind,
         profile: "release",
         target_dir: &target_dir,
     };
-    let mut command = spec.command(build, &layout);
+    let mut command = spec.command(build, layout);
     eprintln!(
         "rtcompare: this is an unoptimised build; building the optimised one in {} (a later run reuses it)",
         target_dir.display()
@@ -87,19 +122,10 @@ pub(crate) fn run(build: &BuildInfo, settings: &Settings, results: &Path) -> Res
         } else {
             format!("failed ({}); cargo's messages are above", output.status)
         };
-        eprintln!("error: {}", build_failed(&typed(&command, &target_dir), &package_dir, &layout.target, &what));
-        return Ok(ExitCode::from(2));
+        eprintln!("error: {}", build_failed(&typed(&command, &target_dir), package_dir, &layout.target, &what));
+        return Ok(None);
     };
-    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
-    let results = settings.outputs.results.is_none().then_some(results);
-    let status = child::run_attached(&mut optimised_command(&binary, &args, &layout.target_root, results));
-    Ok(match status {
-        Ok(status) => exit_code(status),
-        Err(error) => {
-            eprintln!("error: could not start the optimised build {}: {error}", binary.display());
-            ExitCode::from(2)
-        }
-    })
+    Ok(Some(binary))
 }
 
 /// The cargo to build with: the one that started this process (`CARGO`), else the one that built

@@ -36,18 +36,19 @@ mod cost;
 mod process;
 
 pub(crate) use self::process::Build;
-use super::settings::CountingMode;
+use crate::harness::settings::CountingMode;
 
 use self::cost::{GRACE, SIZES, costly_warm_up, per_call_ns, predicted, within_limit};
 use self::process::{Ask, CountingProcess, Dumps, Fault};
-use super::error::CountingError;
-use super::plan::TrialPlan;
+use crate::harness::error::CountingError;
+use crate::harness::plan::TrialPlan;
 use crate::instructions::per_call::{counted, counted_across};
 use crate::instructions::valgrind::{self, Valgrind};
 use rtcompare_judge::counts::{Counted, Instructions};
 use rtcompare_judge::decide::TIME_CAP;
 use rtcompare_judge::measure::{Calibration, Measured, Samples, Series};
 use rtcompare_judge::verdict::Judgement;
+use std::ffi::OsStr;
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// The functions a record lists, largest change first.
@@ -140,15 +141,15 @@ impl Counter {
         }
     }
 
-    /// Finds valgrind, before anything is measured, where a comparison the run selects will be
-    /// counted (`counts`) or counting is required. Where counting is required and cannot be
+    /// Finds valgrind on `path` (the run's `PATH`), before anything is measured, where a
+    /// comparison the run selects will be counted (`counts`) or counting is required. Where counting is required and cannot be
     /// done, the error that stops the run; where it is merely unavailable, that line becomes
     /// news ([`Counter::news`]) and every comparison is not counted, for that reason.
-    pub(crate) fn prepare(&self, counts: bool) -> Result<(), CountingError> {
+    pub(crate) fn prepare(&self, counts: bool, path: Option<&OsStr>) -> Result<(), CountingError> {
         if !self.prepares(counts) {
             return Ok(());
         }
-        let found = valgrind::supported().and_then(|()| valgrind::find(std::env::var_os("PATH").as_deref()));
+        let found = valgrind::supported().and_then(|()| valgrind::find(path));
         let state = match found {
             Ok(valgrind) => State::On { valgrind, processes: Box::default() },
             Err(failure) if self.mode == CountingMode::Required => return Err(CountingError::Required(failure)),
@@ -270,7 +271,7 @@ impl Counter {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         let Some(rounds) = self.rounds(&mut state, plan, &ask, at)? else { return Ok(None) };
         let registration = plan.comparison.registration;
-        let baseline = match super::revision::prepared().filter(|_| plan.against_revision()) {
+        let baseline = match crate::harness::rebuild::revision::prepared().filter(|_| plan.against_revision()) {
             Some(revision) => format!("{} at {}", registration.candidate, revision.revision),
             None => registration.baseline.to_owned(),
         };
@@ -441,14 +442,14 @@ mod tests {
         assert!(!prepares(CountingMode::Off, true));
         assert!(prepares(CountingMode::Required, false), "a run that requires counting stops without it");
         let unprepared = Counter::new(CountingMode::Auto, false);
-        assert!(unprepared.prepare(false).is_ok());
+        assert!(unprepared.prepare(false, None).is_ok());
         assert!(unprepared.news().is_empty(), "nothing looked for, so nothing said");
     }
 
     #[test]
     fn counting_off_counts_nothing_and_says_nothing() {
         let counter = Counter::new(CountingMode::Off, false);
-        assert!(counter.prepare(true).is_ok());
+        assert!(counter.prepare(true, None).is_ok());
         assert!(counter.news().is_empty());
         assert!(!counter.required());
     }

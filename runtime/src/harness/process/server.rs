@@ -4,10 +4,10 @@
 //! fresh process does (a worker), or runs one batch of a candidate at a time (one side of a
 //! lock-step pair). Nothing it does is read from the settings: a request carries it all.
 
-use super::Comparison;
-use super::plan::arms;
-use super::protocol::{PROTOCOL, Reply, Request, Twin, write_reply};
-use super::trial::panic_text;
+use crate::child::panic_text;
+use crate::harness::plan::arms;
+use crate::harness::protocol::{PROTOCOL, Reply, Request, Twin, write_reply};
+use crate::harness::registry::Comparison;
 use crate::instructions::per_call::label;
 use crate::instructions::requests;
 use crate::measure;
@@ -164,7 +164,7 @@ mod tests {
     use super::*;
     use crate::harness::plan::ProcessPlan;
     use crate::harness::protocol::{hello, message, write_request};
-    use crate::harness::{AttributeSettings, Batches, Registration};
+    use crate::harness::registry::{AttributeSettings, Batches, Registration};
     use crate::measure::Layout;
     use rtcompare_judge::measure::Metric;
     use std::time::Duration;
@@ -248,7 +248,7 @@ mod tests {
         assert_eq!(reply(&messages[2]), Reply::Total { total: 5 });
         let Reply::Measured(measured) = reply(&messages[3]) else { panic!("not measured: {}", messages[3]) };
         assert_eq!((measured.candidate.as_str(), measured.baseline.as_str()), ("a", "old"));
-        assert!(measured.samples.rounds() >= crate::Options::default().min_rounds, "{measured:?}");
+        assert!(measured.samples.rounds() >= crate::measure::Options::default().min_rounds, "{measured:?}");
         assert_eq!(reply(&messages[4]), Reply::Refused { why: "this binary has no test `perf::c_vs_old`".to_owned() });
         assert!(matches!(reply(&messages[5]), Reply::Refused { .. }), "{}", messages[5]);
     }

@@ -4,11 +4,11 @@
 //! measures one plan — is [`measure_in_worker`]; a lock-step pair (`lockstep.rs`) asks two
 //! children for one batch at a time.
 
-use super::error::{CountingError, HarnessError, Process};
-use super::plan::{ProcessPlan, TrialPlan};
-use super::protocol::{self, PROTOCOL, Reply, Request, Unheard};
-use super::variables::{CHILD_VARIABLE, OPTIMISED_VARIABLE};
 use crate::child::{Watchdog, Watched};
+use crate::harness::error::{CountingError, HarnessError, Process};
+use crate::harness::plan::{ProcessPlan, TrialPlan};
+use crate::harness::protocol::{self, PROTOCOL, Reply, Request, Unheard};
+use crate::harness::variables::{CHILD_VARIABLE, OPTIMISED_VARIABLE};
 use rtcompare_judge::Measured;
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;

@@ -16,13 +16,14 @@
 //! other ran (`docs/design.md`, "Lock-step processes", says why).
 
 use super::client::Child;
-use super::error::{HarnessError, Process};
-use super::plan::{ProcessPlan, TrialPlan};
-use super::protocol::{Request, Twin};
-use super::revision::{Baseline, how_to_run, prepared};
 use crate::child::Watchdog;
+use crate::compare::try_measure;
+use crate::harness::error::{HarnessError, Process};
+use crate::harness::plan::{ProcessPlan, TrialPlan};
+use crate::harness::protocol::{Request, Twin};
+use crate::harness::rebuild::revision::{Baseline, how_to_run, prepared};
+use crate::measure::Options;
 use crate::measure::{Arm, Halt, Meter, PLACEMENTS};
-use crate::{Options, try_measure};
 use rtcompare_judge::Measured;
 use std::cell::RefCell;
 use std::process::Command;

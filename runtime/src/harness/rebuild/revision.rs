@@ -8,15 +8,16 @@
 //! resolve, a folder that is not in a git repository or a baseline that does not build stops
 //! the run with one error.
 
-use super::build::BuildInfo;
 use super::cargo::{BinaryLocation, Package, TargetKind, TestBuild, built_library, describe, executable};
-use super::error::{BuildCause, BuildFailure, HarnessError};
 use super::git::{git, git_output};
 use super::manifest::{self, Dependency, Donor, Mended, Place};
 use super::overlay;
 use crate::child;
+use crate::harness::build::BuildInfo;
+use crate::harness::error::{BuildCause, BuildFailure, HarnessError};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Instant;
 
@@ -128,34 +129,25 @@ fn build_baseline(revision: &str, build: &BuildInfo, target_root: Option<&Path>)
         layout: &layout,
         target_dir: base.join("target"),
     };
-    let binary = match builder.build(&checkout, Some(&donor)) {
-        Ok(binary) => binary,
-        Err(first) if first.falls_back() => {
-            // The perf target uses what the old library does not have: measure the revision's
-            // own perf target, whose comparisons are those of that commit.
-            let own = base.join(&commit);
-            worktree(&top, &own, &commit)?;
-            eprintln!(
-                "rtcompare: this `{}` target does not build against commit {short} ({}); measuring that commit's own \
-                 `{}` target instead, so comparisons added since are new",
-                layout.target, first.first_error, layout.target
-            );
-            builder.build(&own, None).map_err(|second| HarnessError::BaselineBuild {
-                commit: short.to_owned(),
-                failure: Box::new(first),
-                fallback: Some(Box::new(second)),
-            })?
-        }
-        Err(first) => {
-            return Err(HarnessError::BaselineBuild {
-                commit: short.to_owned(),
-                failure: Box::new(first),
-                fallback: None,
-            });
-        }
-    };
+    let binary = builder.build_or_fall_back(&checkout, &donor, &base)?;
     eprintln!("rtcompare: baseline build ready in {:.1} s: {}", started.elapsed().as_secs_f64(), binary.display());
     Ok(Baseline { revision: revision.to_owned(), commit, binary })
+}
+
+/// The failure of `command`, run in `package_dir`, which said `stderr`: the command, where it
+/// ran and cargo's error, and its first line, which a fallback names.
+fn failed(command: &Command, package_dir: &Path, stderr: &str, cause: BuildCause) -> BuildFailure {
+    let said = cargo_error(stderr);
+    BuildFailure {
+        message: format!(
+            "`{}` failed in {}:\n    {}",
+            describe(command),
+            package_dir.display(),
+            said.replace('\n', "\n    ")
+        ),
+        first_error: said.lines().next().unwrap_or_default().to_owned(),
+        cause,
+    }
 }
 
 /// What the current package lends the baseline's manifest: the perf target's table and its
@@ -193,6 +185,39 @@ struct Builder<'a> {
 }
 
 impl Builder<'_> {
+    /// Builds this perf target over the revision's library in `checkout` (with the `donor`'s
+    /// parts); where it uses what the old library does not have, the revision's own perf target
+    /// in a plain checkout under `base` instead. The executable, or both failures.
+    fn build_or_fall_back(&self, checkout: &Path, donor: &Donor, base: &Path) -> Result<PathBuf, HarnessError> {
+        let first = match self.build(checkout, Some(donor)) {
+            Ok(binary) => return Ok(binary),
+            Err(first) => first,
+        };
+        let short = self.short();
+        if !first.falls_back() {
+            return Err(HarnessError::BaselineBuild {
+                commit: short.to_owned(),
+                failure: Box::new(first),
+                fallback: None,
+            });
+        }
+        // The perf target uses what the old library does not have: measure the revision's own
+        // perf target, whose comparisons are those of that commit.
+        let own = base.join(self.commit);
+        worktree(self.top, &own, self.commit)?;
+        let target = &self.layout.target;
+        eprintln!(
+            "rtcompare: this `{target}` target does not build against commit {short} ({}); measuring that commit's \
+             own `{target}` target instead, so comparisons added since are new",
+            first.first_error
+        );
+        self.build(&own, None).map_err(|second| HarnessError::BaselineBuild {
+            commit: short.to_owned(),
+            failure: Box::new(first),
+            fallback: Some(Box::new(second)),
+        })
+    }
+
     /// Mends the checkout's manifests (with the `donor`'s parts where the revision lacks them),
     /// lends it the lock file, and builds the perf target there, in the same profile as this
     /// binary; its executable.
@@ -219,14 +244,7 @@ impl Builder<'_> {
             target_dir: &self.target_dir,
         };
         let (_, missing) = spec.features(self.build);
-        if !missing.is_empty() {
-            eprintln!(
-                "rtcompare: commit {} has no feature {}; the baseline build leaves {} out",
-                self.short(),
-                missing.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "),
-                if missing.len() == 1 { "it" } else { "them" }
-            );
-        }
+        self.say_missing(&missing);
         let patches = overlay::patch_rtcompare(&self.cargo, &package_dir);
         let mut command = spec.command(self.build, self.layout);
         for patch in &patches {
@@ -237,21 +255,12 @@ impl Builder<'_> {
         let messages = String::from_utf8_lossy(&output.stdout);
         let stderr = String::from_utf8_lossy(&output.stderr);
         if !output.status.success() {
-            let said = cargo_error(&stderr);
-            return Err(BuildFailure {
-                message: format!(
-                    "`{}` failed in {}:\n    {}",
-                    describe(&command),
-                    package_dir.display(),
-                    said.replace('\n', "\n    ")
-                ),
-                first_error: said.lines().next().unwrap_or_default().to_owned(),
-                cause: if built_library(&messages, &package.id) {
-                    BuildCause::Target { revision_has_own: had_target }
-                } else {
-                    BuildCause::Library
-                },
-            });
+            let cause = if built_library(&messages, &package.id) {
+                BuildCause::Target { revision_has_own: had_target }
+            } else {
+                BuildCause::Library
+            };
+            return Err(failed(&command, &package_dir, &stderr, cause));
         }
         if !patches.is_empty() && stderr.contains("was not used in the crate graph") {
             eprintln!(
@@ -262,6 +271,19 @@ impl Builder<'_> {
         }
         executable(&messages, &self.layout.target)
             .ok_or_else(|| failure(format!("`{}` built nothing called `{}`", describe(&command), self.layout.target)))
+    }
+
+    /// One line naming the features on in this build that the revision's package does not have,
+    /// which its build leaves out.
+    fn say_missing(&self, missing: &[&str]) {
+        if !missing.is_empty() {
+            eprintln!(
+                "rtcompare: commit {} has no feature {}; the baseline build leaves {} out",
+                self.short(),
+                missing.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "),
+                if missing.len() == 1 { "it" } else { "them" }
+            );
+        }
     }
 
     /// Writes the checkout's package manifest as [`manifest::mend`] makes it from the revision's

@@ -17,8 +17,8 @@
 //! repository is this rtcompare already, one inside it is the revision's own copy.
 
 use super::cargo::{canonical, metadata};
-use super::error::HarnessError;
 use super::git::git_output;
+use crate::harness::error::HarnessError;
 use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
