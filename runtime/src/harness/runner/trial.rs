@@ -67,22 +67,10 @@ fn judged_trial(
         Err(why) => return failed(None, why.to_string()),
     };
     let deadline = started + plan.budget * TIME_CAP;
-    let judgement = if settings.confirm && signal(&first).is_some() {
-        let most = settings.max_processes;
-        let decision = if plan.metric().is_count() {
-            Plan::of_counts(registered, most, plan.budget)
-        } else {
-            Plan::of_time(registered, most, plan.budget, fresh::left(deadline))
-        };
-        let found = decision.decidable().then(|| confirm(&plan, &first, &decision, counter, deadline));
-        match found {
-            None => without_room(first, &decision),
-            Some(Ok(found)) => conclude(first, found),
-            Some(Err(problem)) => return failed(Some(Judgement::of(first)), problem.to_string()),
-        }
-    } else {
-        Judgement::of(first)
-    };
+    let (judgement, problem) = judgement_of(&plan, first, settings, registered, counter, deadline);
+    if let Some(problem) = problem {
+        return failed(Some(judgement), problem.to_string());
+    }
     // A pair judged on its counts has no time verdict to count beside.
     let beside = if on_counts { None } else { counter.count(&plan, &judgement) };
     let (instructions, not_counted) = match beside {
@@ -106,6 +94,35 @@ fn judged_trial(
         instructions,
         instructions_not_counted: not_counted,
         ..facts(comparison, name)
+    }
+}
+
+/// The judgement of the first round `first`: confirmed in fresh processes before `deadline`
+/// where it signalled and the run confirms (`RTCOMPARE_CONFIRM`), else as it stands; with a fresh
+/// process that failed, the first round's judgement and that failure.
+fn judgement_of(
+    plan: &TrialPlan<'_>,
+    first: Report,
+    settings: &Settings,
+    registered: usize,
+    counter: &Counter,
+    deadline: Instant,
+) -> (Judgement, Option<HarnessError>) {
+    if !settings.confirm || signal(&first).is_none() {
+        return (Judgement::of(first), None);
+    }
+    let most = settings.max_processes;
+    let decision = if plan.metric().is_count() {
+        Plan::of_counts(registered, most, plan.budget)
+    } else {
+        Plan::of_time(registered, most, plan.budget, fresh::left(deadline))
+    };
+    if !decision.decidable() {
+        return (without_room(first, &decision), None);
+    }
+    match confirm(plan, &first, &decision, counter, deadline) {
+        Ok(found) => (conclude(first, found), None),
+        Err(problem) => (Judgement::of(first), Some(problem)),
     }
 }
 
