@@ -188,6 +188,16 @@ pub fn alpha_for(registered: usize) -> f64 {
     0.01f64.min(0.05 / registered.max(1) as f64)
 }
 
+/// The one-sided levels a confirmation's look can record in a binary of `registered` comparisons
+/// (`ConfirmationLooks` in `judge/src/decide/confirm.rs`): `α` for one look; `2^−n` for the first
+/// of several (`n` one more than the fewest processes that can confirm, `⌈log₂ 1/α⌉`); the rest for
+/// the last of two; half the rest for the second and the last of three.
+pub fn look_levels(registered: usize) -> [f64; 4] {
+    let alpha = alpha_for(registered);
+    let first = 0.5f64.powi((1.0 / alpha).log2().ceil() as i32 + 1);
+    [alpha, first, alpha - first, (alpha - first) / 2.0]
+}
+
 /// A level in percent, as the report writes it.
 fn percent(alpha: f64) -> String {
     format!("{:.3} %", alpha * 100.0)
@@ -209,12 +219,17 @@ pub fn level_line(registered: usize, cells: &[Cell]) -> String {
     let (Some(low), Some(high)) = (smallest(recorded.iter().copied()), largest(recorded.iter().copied())) else {
         return format!("{stated}; no confirmation ran");
     };
-    let matches = |a: f64| registered > 0 && (a - alpha_for(registered)).abs() <= 1e-9;
-    if low == high && matches(low) {
-        format!("{stated}; all {} confirmations that ran recorded that level", recorded.len())
+    let matches = |a: f64| registered > 0 && look_levels(registered).iter().any(|l| (a - l).abs() <= 1e-9);
+    if recorded.iter().all(|&a| matches(a)) {
+        format!(
+            "{stated}; the {} confirmations that ran recorded the levels of its looks ({} to {})",
+            recorded.len(),
+            percent(low),
+            percent(high)
+        )
     } else {
         format!(
-            "{stated}; the {} confirmations that ran recorded α from {} to {} (**not** the level the count gives)",
+            "{stated}; the {} confirmations that ran recorded α from {} to {} (**not** the levels the count gives)",
             recorded.len(),
             percent(low),
             percent(high)
@@ -1498,10 +1513,13 @@ mod tests {
         let cells = memwalk_cells();
         assert_eq!(
             level_line(200, &cells),
-            "α = min(1 %, 5 % / 200) = 0.025 % a side, from the 200 registered comparisons; all 98 confirmations \
-             that ran recorded that level"
+            "α = min(1 %, 5 % / 200) = 0.025 % a side, from the 200 registered comparisons; the 98 confirmations \
+             that ran recorded the levels of its looks (0.025 % to 0.025 %)"
         );
-        assert!(level_line(51, &cells).contains("recorded α from 0.025 % to 0.025 % (**not** the level"));
+        assert!(level_line(51, &cells).contains("recorded α from 0.025 % to 0.025 % (**not** the levels"));
+        let [one, first, rest, half] = look_levels(200);
+        assert_eq!((one, first), (0.00025, 0.5f64.powi(13)));
+        assert!((rest - (0.00025 - 0.5f64.powi(13))).abs() < 1e-15 && (half - rest / 2.0).abs() < 1e-15);
         assert!(level_line(200, &[]).ends_with("no confirmation ran"));
         assert!(level_line(0, &cells).starts_with("the registered count could not be read"));
         assert_eq!((alpha_for(1), alpha_for(5), alpha_for(200)), (0.01, 0.01, 0.00025));
