@@ -276,7 +276,9 @@ fn placement_floor(processes: &[&Samples]) -> f64 {
         let k = gaps.len() as f64;
         let square = gaps.iter().map(|(d, _)| d * d).sum::<f64>() / k;
         let error = gaps.iter().map(|(_, variance)| variance).sum::<f64>() / k;
-        (square - error).max(0.0).sqrt().exp_m1()
+        // An arm without rounds has no floor; `max` would turn its NaN into zero.
+        let excess = square - error;
+        if excess.is_nan() { f64::NAN } else { excess.max(0.0).sqrt().exp_m1() }
     };
     let candidate = arm(|s| (&s.candidate.per_op, &s.candidate_twin.per_op));
     let baseline = arm(|s| (&s.baseline.per_op, &s.baseline_twin.per_op));
@@ -503,5 +505,57 @@ fn decide_fresh(
         noise: 0.0,
         floor: guards.floor,
         parity_band: parity_setting,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::measure::Series;
+    use crate::rng::Dprng;
+
+    /// A process whose four routines run around 100 ns with normal noise of `noise` (relative
+    /// standard deviation, per round; Box–Muller) and whose candidate twin runs `gap` slower.
+    fn process(rounds: usize, noise: f64, gap: f64, rng: &mut Dprng) -> Samples {
+        let mut normal = || (-2.0 * (1.0 - rng.f64()).ln()).sqrt() * (std::f64::consts::TAU * rng.f64()).cos();
+        let mut series = |scale: f64, slot: u32| Series {
+            per_op: (0..rounds).map(|_| 100.0 * scale * (noise * normal()).exp()).collect(),
+            position: (0..rounds as u32).map(|round| round * 4 + slot).collect(),
+            placements: Vec::new(),
+        };
+        Samples {
+            candidate_iters: 1000,
+            baseline_iters: 1000,
+            candidate: series(1.0, 0),
+            candidate_twin: series(1.0 + gap, 1),
+            baseline: series(1.0, 2),
+            baseline_twin: series(1.0, 3),
+        }
+    }
+
+    /// Over many short noisy processes with no placement effect, the floor is the twins' own
+    /// difference less its sampling error: far below the mean of the processes' |d| (which was
+    /// the floor before, and grew with the noise); a difference every process shares is kept.
+    #[test]
+    fn the_floor_over_processes_leaves_out_their_sampling_error() {
+        let mut rng = Dprng::new(5);
+        let noisy: Vec<Samples> = (0..200).map(|_| process(10, 0.02, 0.0, &mut rng)).collect();
+        let refs: Vec<&Samples> = noisy.iter().collect();
+        let mean_abs =
+            refs.iter().map(|s| twin_difference(&s.candidate.per_op, &s.candidate_twin.per_op).abs()).sum::<f64>()
+                / refs.len() as f64;
+        let floor = placement_floor(&refs);
+        assert!(floor < 0.5 * mean_abs, "floor {floor} against a mean |d| of {mean_abs}");
+        let apart: Vec<Samples> = (0..40).map(|_| process(10, 0.02, 0.03, &mut rng)).collect();
+        let floor = placement_floor(&apart.iter().collect::<Vec<_>>());
+        assert!((floor - 0.03).abs() < 0.01, "a 3 % difference between twins stays in the floor: {floor}");
+    }
+
+    /// An arm without rounds gives no floor, not a floor of zero.
+    #[test]
+    fn a_process_without_rounds_has_no_floor() {
+        let mut rng = Dprng::new(6);
+        let processes = [process(10, 0.01, 0.0, &mut rng), process(0, 0.01, 0.0, &mut rng)];
+        assert!(placement_floor(&processes.iter().collect::<Vec<_>>()).is_nan());
     }
 }
