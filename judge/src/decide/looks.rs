@@ -11,14 +11,14 @@
 //! - **the screen** (a comparison's first round) stops at the first look whose rounds
 //!   establish parity — the whole interval within `±parity` — or signal a win or a loss
 //!   ([`signal`]); a signal goes to fresh processes, so stopping for it only saves time;
-//! - **a fresh process** of a confirmation stops when its rounds establish parity, or when its
-//!   interval lies beyond twice the tolerance: its own answer is then clear, and the
-//!   confirmation tests many processes anyway. Every tested process follows the same rule, so
-//!   their values stay independent draws of one distribution, which the confirmation's
-//!   signed-rank test needs; for identical code the rule treats both arms alike, so the values
-//!   also stay symmetric, its other need. At the edge of the guarantee (a true difference at the
-//!   parity) the rule stops processes inside the margin more often than beyond it, which makes
-//!   the test more cautious (`docs/statistics.md`, section 11);
+//! - **a fresh process** of a confirmation stops at the first look that decides: its rounds
+//!   establish parity, or say a win or a loss (the whole interval beyond the tolerance), not a
+//!   mere lean. Its own answer is then clear, and the confirmation tests many processes anyway.
+//!   Every tested process follows the same rule, so their values stay independent draws of one
+//!   distribution, which the confirmation's signed-rank test needs; for identical code the rule
+//!   treats both arms alike, so the values also stay symmetric, its other need. At the edge of
+//!   the guarantee (a true difference at the parity) a look's interval lies beyond the margin
+//!   about as rarely as within it, at the look's extreme level (`docs/statistics.md`, section 11);
 //! - **the pilot** of a confirmation never stops early: it is not tested, and what it costs
 //!   plans how many processes fit, so it must cost what a process that runs its whole share
 //!   does.
@@ -28,7 +28,7 @@
 use super::spending::{GAMMA, Spender};
 use crate::measure::Samples;
 use crate::stats::{Outcome, resamples_for_level, win_margin};
-use crate::verdict::{CLEAR_BEYOND_TOLERANCE, JudgeOptions, Report};
+use crate::verdict::{JudgeOptions, Report};
 use serde::{Deserialize, Serialize};
 
 /// Shares of a process's budget at which its rounds are judged before its end.
@@ -49,7 +49,7 @@ const INTERIM_RESAMPLES_FACTOR: usize = 2;
 ///
 /// A comparison's first round (the screen) stops at the first look that establishes parity or
 /// sees a win or a loss; the harness then confirms a win or a loss on fresh processes, which stop
-/// early only when their interval clears twice the tolerance, after a pilot that never stops
+/// early once a look establishes parity or says a win or a loss, after a pilot that never stops
 /// early. Measuring by hand in several processes for
 /// [`judge_processes`](crate::judge_processes), mark the fresh ones so.
 ///
@@ -64,7 +64,7 @@ pub enum Role {
     /// A comparison's first round: stops once parity is established or a signal is seen.
     Screen,
     /// A fresh process of a confirmation (or of a pooled first round): stops once parity is
-    /// established or its interval clears twice the tolerance.
+    /// established or a win or a loss is said (a lean is not enough).
     Fresh,
     /// A confirmation's pilot: measures its whole budget, since what it costs plans the
     /// processes after it.
@@ -139,7 +139,7 @@ impl Looks {
     pub fn stops(&self, report: &Report) -> bool {
         match self.role {
             Role::Screen => parity_established(report) || signal(report).is_some(),
-            Role::Fresh => parity_established(report) || report.clears(CLEAR_BEYOND_TOLERANCE),
+            Role::Fresh => parity_established(report) || report.verdict.outcome != Outcome::Parity,
             Role::Pilot => false,
         }
     }
@@ -152,9 +152,28 @@ pub fn parity_established(report: &Report) -> bool {
     report.verdict.outcome == Outcome::Parity && report.verdict.resolved
 }
 
+/// How far beyond zero, in tolerances, a screen's parity must put its estimate to lean
+/// ([`signal`]): half the tolerance.
+///
+/// A screen is one process, and what each process draws once — its layout, its hash seeds —
+/// moves its difference by a point or so on such code, which no look inside it can see: a 5 %
+/// change at a 4 % tolerance then lands inside the tolerance in one screen in eight, and a lean
+/// at the tolerance itself left those as parities established in one process. A lean costs no
+/// `α` (the confirmation is measured on other processes and holds its level by itself), only the
+/// time of a confirmation, which its futility check ends after four processes when they lie
+/// inside the tolerance; and it still needs the whole interval on one side of zero, so identical
+/// code without per-process effects leans no more often than the screen's level allows.
+///
+/// ```
+/// use rtcompare_judge::decide::looks::LEAN_BEYOND_TOLERANCE;
+/// assert_eq!(LEAN_BEYOND_TOLERANCE, 0.5);
+/// ```
+pub const LEAN_BEYOND_TOLERANCE: f64 = 0.5;
+
 /// What fresh processes are asked to confirm: the screen's win or loss, or the side its parity
-/// leans to when the estimate lies beyond the tolerance and the whole interval lies on that side
-/// of zero. `None` when there is nothing to confirm.
+/// leans to when the estimate lies beyond half the tolerance ([`LEAN_BEYOND_TOLERANCE`]) and the
+/// whole interval lies on that side of zero — an established parity among them. `None` when
+/// there is nothing to confirm.
 ///
 /// A lean covers what one process sees but cannot establish alone: an interval reaching back
 /// inside the tolerance, a fast end a little inside it, a process whose own hash seeds or layout
@@ -162,9 +181,10 @@ pub fn parity_established(report: &Report) -> bool {
 /// can fail a test is the confirmation, which holds its level by itself.
 pub fn signal(report: &Report) -> Option<Outcome> {
     let (v, e) = (&report.verdict, &report.estimate);
+    let lean = LEAN_BEYOND_TOLERANCE * v.tolerance;
     match v.outcome {
-        Outcome::Parity if e.difference < -v.tolerance && e.high < 0.0 => Some(Outcome::Loss),
-        Outcome::Parity if e.difference > win_margin(v.tolerance) && e.low > 0.0 => Some(Outcome::Win),
+        Outcome::Parity if e.difference < -lean && e.high < 0.0 => Some(Outcome::Loss),
+        Outcome::Parity if e.difference > win_margin(lean) && e.low > 0.0 => Some(Outcome::Win),
         Outcome::Parity => None,
         said => Some(said),
     }

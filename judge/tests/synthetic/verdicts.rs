@@ -408,16 +408,20 @@ fn parity_with(difference: f64, low: f64, high: f64, tolerance: f64) -> Report {
 }
 
 /// What the harness sends to fresh processes: a win or a loss, or a parity whose estimate lies
-/// beyond the tolerance with its whole interval on that side of zero.
+/// beyond half the tolerance with its whole interval on that side of zero.
 #[test]
-fn a_parity_signals_only_beyond_the_tolerance_and_clear_of_no_difference() {
+fn a_parity_signals_only_beyond_half_the_tolerance_and_clear_of_no_difference() {
     assert_eq!(signal(&parity_with(-0.017, -0.026, -0.008, 0.01)), Some(Outcome::Loss));
     assert_eq!(signal(&parity_with(0.017, 0.008, 0.026, 0.01)), Some(Outcome::Win));
     // The interval reaches no difference, as it does for identical code 95 % of the time.
     assert_eq!(signal(&parity_with(-0.017, -0.030, 0.001, 0.01)), None);
     assert_eq!(signal(&parity_with(0.017, -0.001, 0.030, 0.01)), None);
-    // The estimate itself lies inside the tolerance.
-    assert_eq!(signal(&parity_with(-0.009, -0.015, -0.003, 0.01)), None);
+    // Inside the tolerance but beyond half of it: a lean.
+    assert_eq!(signal(&parity_with(-0.009, -0.015, -0.003, 0.01)), Some(Outcome::Loss));
+    assert_eq!(signal(&parity_with(0.009, 0.003, 0.015, 0.01)), Some(Outcome::Win));
+    // The estimate itself lies inside half the tolerance.
+    assert_eq!(signal(&parity_with(-0.004, -0.007, -0.001, 0.01)), None);
+    assert_eq!(signal(&parity_with(0.004, 0.001, 0.007, 0.01)), None);
     assert_eq!(signal(&parity_with(0.0, -0.001, 0.001, 0.01)), None);
     let mut loss = parity_with(-0.05, -0.06, -0.04, 0.01);
     loss.verdict.outcome = Outcome::Loss;
