@@ -27,8 +27,13 @@ pub struct Figures {
     /// First-round parities that leaned to a win or a loss and went to fresh processes, which
     /// did not establish it: the verdict stayed parity, at the cost of a confirmation.
     pub unestablished_leans: usize,
-    /// Median of `|estimate − truth|` in percentage points, when any trial had an estimate.
+    /// Median of `|estimate − truth|` in percentage points, when any trial had an estimate: the
+    /// change the block prints.
     pub median_error_pp: Option<f64>,
+    /// Trials whose block printed an interval (a confirmation ran), when the truth is known.
+    pub intervals: usize,
+    /// Of those, the ones whose printed interval holds the truth.
+    pub covered: usize,
     /// Median wall-clock seconds per verdict.
     pub median_wall_s: Option<f64>,
     /// The longest wall-clock seconds of one verdict, process start to exit: beside the cap, as
@@ -79,6 +84,10 @@ pub fn aggregate(trials: &[Trial], k: i64, truth: Option<f64>) -> Figures {
         Some(truth) => trials.iter().filter_map(|t| t.difference).map(|d| (d - truth).abs() * 100.0).collect(),
         None => Vec::new(),
     };
+    let intervals: Vec<(f64, f64)> =
+        truth.map_or_else(Vec::new, |_| trials.iter().filter_map(|t| t.interval).collect());
+    let covered =
+        truth.map_or(0, |truth| intervals.iter().filter(|(low, high)| (*low..=*high).contains(&truth)).count());
     let walls: Vec<f64> = trials.iter().map(|t| t.wall_s).collect();
     let unconfirmed = || trials.iter().filter(|t| t.outcome != Outcome::Failed && t.confirmed.is_none());
     Figures {
@@ -93,6 +102,8 @@ pub fn aggregate(trials: &[Trial], k: i64, truth: Option<f64>) -> Figures {
         confirmed_direction_errors,
         unestablished_leans: trials.iter().filter(|t| t.leaned && t.confirmed.is_none()).count(),
         median_error_pp: median(&errors),
+        intervals: intervals.len(),
+        covered,
         median_wall_s: median(&walls),
         longest_wall_s: longest(walls.iter().copied()),
         longest_duration_s: longest(trials.iter().filter_map(|t| t.duration_s)),
@@ -199,6 +210,17 @@ mod tests {
         assert_eq!(f.alphas, [0.00025, 0.00025]);
         assert_eq!((f.confirmed_as_injected(5), f.confirmed_as_injected(-5), f.confirmed_as_injected(0)), (1, 0, 0));
         assert!(!trials[2].established_parity(), "a parity is established only when resolved");
+    }
+
+    #[test]
+    fn counts_the_printed_intervals_that_hold_the_truth() {
+        let with =
+            |low: f64, high: f64| Trial { interval: Some((low, high)), ..trial(Outcome::Loss, true, -0.05, 1.0) };
+        let trials =
+            [with(-0.06, -0.045), with(-0.07, -0.051), with(-0.05, -0.04), trial(Outcome::Loss, false, -0.05, 1.0)];
+        let f = aggregate(&trials, 5, Some(-0.05));
+        assert_eq!((f.intervals, f.covered), (3, 2), "the second ends short of the truth; the last printed none");
+        assert_eq!(aggregate(&trials, 5, None).intervals, 0, "without a truth nothing is counted");
     }
 
     #[test]

@@ -25,6 +25,7 @@
 
 mod criterion;
 mod figures;
+mod issue49;
 mod outcome;
 mod plan;
 mod report;

@@ -24,8 +24,12 @@ pub struct Trial {
     /// parity leaned to (`None` when none was, and for criterion, which has no such step).
     pub confirmed: Option<Outcome>,
     /// The estimated difference, `d = 1 − candidate/baseline` (positive: candidate faster): for
-    /// rtcompare the mean over every process once a confirmation ran, the first round's otherwise.
+    /// rtcompare the change its block prints — the fresh processes' once a confirmation ran, the
+    /// first round's otherwise.
     pub difference: Option<f64>,
+    /// The interval the block prints beside that change, `(low, high)` as `d`, when a
+    /// confirmation ran (the fresh processes' own interval); `None` otherwise, and for criterion.
+    pub interval: Option<(f64, f64)>,
     /// Whether the first round was a parity leaning to a win or a loss that went to fresh
     /// processes, established or not.
     pub leaned: bool,
@@ -53,6 +57,7 @@ impl Trial {
             outcome,
             confirmed: None,
             difference,
+            interval: None,
             leaned: false,
             wall_s,
             duration_s: None,
@@ -68,6 +73,7 @@ impl Trial {
             outcome: reading.outcome,
             confirmed: reading.confirmed,
             difference: reading.difference,
+            interval: reading.interval,
             leaned: reading.leaned,
             wall_s,
             duration_s: reading.duration_s,
@@ -108,9 +114,13 @@ pub struct Reading {
     /// `verdict.outcome` when it is a win or a loss that fresh processes confirmed
     /// (`confirmation.confirmed`; `verdict.confirmed` in schema 1).
     pub confirmed: Option<Outcome>,
-    /// `over_processes.difference` when a confirmation ran, else the first round's
-    /// `estimate.difference`.
+    /// The change the block prints (`report::headline`): `confirmation.report.estimate.difference`
+    /// when a confirmation ran, else the first round's `estimate.difference` (files of schema 1,
+    /// whose confirmation kept no report, give `over_processes.difference`).
     pub difference: Option<f64>,
+    /// `confirmation.report.estimate`'s `(low, high)`: the interval printed beside that change,
+    /// when a confirmation ran.
+    pub interval: Option<(f64, f64)>,
     /// The first round was a parity and a confirmation ran (`confirmation` is not null): the
     /// parity leaned to a win or a loss.
     pub leaned: bool,
@@ -138,6 +148,7 @@ impl Reading {
             outcome: Outcome::Failed,
             confirmed: None,
             difference: None,
+            interval: None,
             leaned: false,
             ratio: None,
             medians: None,
@@ -216,12 +227,16 @@ pub fn read_results(text: &str, name: &str) -> Result<Reading, String> {
         (false, false) => outcome_of(&verdict["first_round"]),
     };
     let confirmed_outcome = matches!(reported, Outcome::Loss | Outcome::Win) && confirmed == Some(true);
+    // What the block heads the verdict with: the fresh processes' report once they ran.
+    let printed = &comparison["confirmation"]["report"]["estimate"];
     Ok(Reading {
         outcome,
         confirmed: confirmed_outcome.then_some(reported),
-        difference: comparison["over_processes"]["difference"]
+        difference: printed["difference"]
             .as_f64()
+            .or_else(|| comparison["over_processes"]["difference"].as_f64())
             .or_else(|| first["estimate"]["difference"].as_f64()),
+        interval: printed["low"].as_f64().zip(printed["high"].as_f64()),
         leaned: outcome == Outcome::Parity && !comparison["confirmation"].is_null(),
         ratio: verdict["ratio"].as_f64(),
         medians,
@@ -351,7 +366,8 @@ mod tests {
          "over_processes": {"difference": -0.0203, "processes": 3},
          "first": {"verdict": {"outcome": "loss"}, "estimate": {"difference": -0.0199, "level": 0.95},
                    "candidate_summary": {"median": 10.2}, "baseline_summary": {"median": 10.0}, "duration_s": 1.25},
-         "confirmation": {"report": {"duration_s": 1.5}, "confirmed": true}},
+         "confirmation": {"report": {"duration_s": 1.5, "estimate": {"difference": -0.0207, "low": -0.03, "high": -0.012}},
+                          "confirmed": true}},
         {"name": "detection/memwalk_10us/p01", "verdict": {"outcome": "parity", "ratio": 1.01}, "over_processes": null,
          "first": {"verdict": {"outcome": "parity"}, "estimate": {"difference": -0.011, "level": 0.99},
                    "candidate_summary": {"median": 10.1}, "baseline_summary": {"median": 10.0}, "duration_s": 1.0},
@@ -367,6 +383,16 @@ mod tests {
         {"name": "detection/empty/aa", "verdict": null, "first": null, "confirmation": null}
     ]}"#;
 
+    /// Both schemas read the same, but for the change: schema 2 keeps the fresh processes'
+    /// report, whose change and interval the block prints.
+    #[test]
+    fn the_change_is_the_one_the_block_prints() {
+        let confirmed = read_results(FILE_2, "detection/cpu_10us/p01").expect("present");
+        assert_eq!((confirmed.difference, confirmed.interval), (Some(-0.0207), Some((-0.03, -0.012))));
+        let first_round = read_results(FILE_2, "detection/memwalk_10us/p01").expect("present");
+        assert_eq!((first_round.difference, first_round.interval), (Some(-0.011), None));
+    }
+
     /// Both schemas read the same.
     #[test]
     fn schema_2_reads_as_schema_1() {
@@ -380,10 +406,8 @@ mod tests {
             assert_eq!(Reading { duration_s: None, ..one }, Reading { duration_s: None, ..two }, "{name}");
         }
         let two = read_results(FILE_2, "detection/cpu_10us/p01").expect("present");
-        assert_eq!(
-            Reading { duration_s: Some(2.75), ..read_results(FILE, "detection/cpu_10us/p01").expect("present") },
-            two
-        );
+        let one = read_results(FILE, "detection/cpu_10us/p01").expect("present");
+        assert_eq!(Reading { duration_s: Some(2.75), difference: two.difference, interval: two.interval, ..one }, two);
         assert_eq!(read_results(FILE_2, "detection/memwalk_10us/p01").map(|r| r.duration_s), Ok(Some(1.0)));
     }
 

@@ -253,36 +253,46 @@ pub fn targets(
     previous: Option<&Previous>,
 ) -> Vec<Target> {
     let budget_s = plan.budget_s();
-    vec![
-        share_target(plan, cells, registered, &MEMWALK_5),
-        share_target(plan, cells, registered, &MEMWALK_10),
-        settle_target(cells),
-        cap_target(cells, budget_s),
-        share_target(plan, cells, registered, &MEMWALK_2),
-        both(share_target(plan, cells, registered, &CPU_ALLOC_5), share_target(plan, cells, registered, &CPU_ALLOC_2)),
-        aa_target(cells),
-        parity_time_target(cells, budget_s),
-        suite_time_target(cells, plan, previous),
-        both(share_target(plan, cells, registered, &OTHERS_5), share_target(plan, cells, registered, &OTHERS_2)),
-        direction_target(cells),
-        estimate_target(cells),
-        overhead_target(overhead),
-    ]
+    let issue_49 = if plan.mode == "issue49" { crate::issue49::targets(plan, cells, registered) } else { Vec::new() };
+    issue_49
+        .into_iter()
+        .chain([
+            share_target(plan, cells, registered, &MEMWALK_5),
+            share_target(plan, cells, registered, &MEMWALK_10),
+            settle_target(cells),
+            cap_target(cells, budget_s),
+            share_target(plan, cells, registered, &MEMWALK_2),
+            both(
+                share_target(plan, cells, registered, &CPU_ALLOC_5),
+                share_target(plan, cells, registered, &CPU_ALLOC_2),
+            ),
+            aa_target(cells),
+            parity_time_target(cells, budget_s),
+            suite_time_target(cells, plan, previous),
+            both(share_target(plan, cells, registered, &OTHERS_5), share_target(plan, cells, registered, &OTHERS_2)),
+            direction_target(cells),
+            estimate_target(cells),
+            overhead_target(overhead),
+        ])
+        .collect()
 }
 
 /// A target on the share of trials confirmed as the change injected: in every cell of
 /// `workloads` at `parity` and `k = ±size`, at least the share `needs` gives its condition.
-struct Share {
+pub struct Share {
     /// The target as stated.
-    target: &'static str,
-    workloads: &'static [&'static str],
-    size: i64,
-    parity: Parity,
+    pub target: &'static str,
+    /// The workloads it holds for.
+    pub workloads: &'static [&'static str],
+    /// `|k|`.
+    pub size: i64,
+    /// The parity registration.
+    pub parity: Parity,
     /// The conditions the target holds for, with the share each needs; other conditions the run
     /// measured are shown without a target.
-    needs: &'static [(Condition, f64)],
+    pub needs: &'static [(Condition, f64)],
     /// The fewest registered comparisons the target is stated for.
-    suite: usize,
+    pub suite: usize,
 }
 
 const MEMWALK_5: Share = Share {
@@ -350,7 +360,7 @@ fn at_default_budget(plan: &Plan) -> bool {
 
 /// Evaluates a [`Share`] target. Missed when a cell it holds for falls short or the binary is
 /// smaller than its suite; not judged when a cell is missing or the budget is not the default.
-fn share_target(plan: &Plan, cells: &[Cell], registered: usize, share: &Share) -> Target {
+pub fn share_target(plan: &Plan, cells: &[Cell], registered: usize, share: &Share) -> Target {
     let chosen: Vec<&Cell> = cells
         .iter()
         .filter(|c| share.workloads.contains(&c.workload.name) && c.parity == share.parity && c.k.abs() == share.size)
@@ -408,7 +418,7 @@ fn share_target(plan: &Plan, cells: &[Cell], registered: usize, share: &Share) -
 }
 
 /// Two targets stated as one: both observations, missed when either is, met when both are.
-fn both(a: Target, b: Target) -> Target {
+pub fn both(a: Target, b: Target) -> Target {
     let met = match (a.met, b.met) {
         (Some(false), _) | (_, Some(false)) => Some(false),
         (Some(true), Some(true)) => Some(true),
@@ -512,17 +522,17 @@ fn aa_target(cells: &[Cell]) -> Target {
 }
 
 /// A target this run has no cells for.
-fn not_measured(target: String) -> Target {
+pub fn not_measured(target: String) -> Target {
     Target { target, observed: "not measured in this run".to_owned(), met: None }
 }
 
 /// Every trial's wall-clock seconds in `cells`, pooled.
-fn walls<'a>(cells: impl IntoIterator<Item = &'a Cell>) -> Vec<f64> {
+pub fn walls<'a>(cells: impl IntoIterator<Item = &'a Cell>) -> Vec<f64> {
     cells.into_iter().flat_map(|c| c.figures.walls_s.iter().copied()).filter(|w| w.is_finite()).collect()
 }
 
 /// The mean of `values`; `None` for none.
-fn mean(values: &[f64]) -> Option<f64> {
+pub fn mean(values: &[f64]) -> Option<f64> {
     (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
 }
 
@@ -935,11 +945,11 @@ fn header(out: &mut String, plan: &Plan, context: &Context, cells: &[Cell]) {
         out,
         "Δ is rtcompare's `d = 1 − candidate/baseline`: a slowdown of k % is Δ = −k %. \
         *loss/win/parity* are first-round verdicts; *confirmed* losses are the ones that fail a test; *confirmed* wins the ones reported as wins. \
-        Both count a first-round parity that leaned to the outcome (estimate beyond the tolerance, whole interval on that side of zero) and that fresh processes established. \
+        Both count a first-round parity that leaned to the outcome (estimate beyond half the tolerance, whole interval on that side of zero) and that fresh processes established. \
         A direction error is a true slowdown reported as a win or a true speed-up reported as a loss. \
         *leaned, not established* counts the first-round parities that leaned to a win or a loss, went to fresh processes and stayed parity. \
         *|est − true|* is the median absolute difference between the estimate and the calibrated truth, in percentage points; \
-        the estimate is the mean over every process once a confirmation ran (`over_processes`), the first round's otherwise. \
+        the estimate is the change the block prints: the fresh processes' once a confirmation ran, the first round's otherwise. \
         *wall* is the median wall-clock time of one verdict: process start to exit, confirmation included; \
         *longest* the longest of the cell; *longest comparison* the longest duration of the comparison itself as rtcompare records it \
         (`duration_s`, confirmation included, without the process's start or its output files), which the 4× cap is judged on.\n"
