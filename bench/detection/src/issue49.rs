@@ -280,6 +280,8 @@ mod tests {
     fn a_cell_over_its_time_limit_misses_the_time_target() {
         let fast = [cell("cpu_10us", 10, Condition::Idle, &[0.5, 0.6, 0.7], None)];
         assert_eq!(time_target(&fast, 1.0).met, Some(true));
+        let at = [cell("alloc_10us", -10, Condition::Idle, &[0.7, 0.8, 0.9], None)];
+        assert_eq!(time_target(&at, 1.0).met, Some(true), "a median at the limit meets it");
         let slow = [cell("memwalk_10us", -10, Condition::Hog, &[0.7, 0.85, 0.9], None)];
         let target = time_target(&slow, 1.0);
         assert_eq!(target.met, Some(false), "a median of 0.85 s against 0.8 s: {}", target.observed);
