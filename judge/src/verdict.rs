@@ -554,6 +554,7 @@ pub struct RoundFigures {
 /// assert_eq!(report.samples.rounds(), report.samples.candidate.per_op.len());
 /// assert!(report.estimate.low <= report.estimate.difference && report.estimate.difference <= report.estimate.high);
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// The candidate's name.
@@ -752,6 +753,20 @@ impl Judgement {
 }
 
 impl Report {
+    /// The same report, with `duration` as its wall-clock time: a round's time is known only
+    /// once the caller that measured and judged it has it back.
+    ///
+    /// ```
+    /// use rtcompare::{Arm, Options, compare};
+    /// use std::time::Duration;
+    /// let options = Options { budget: Duration::from_millis(20), ..Options::default() };
+    /// let report = compare(Arm::from_fn("a", || 1 + 1), Arm::from_fn("b", || 2 * 1), &options);
+    /// assert_eq!(report.with_duration(Duration::from_secs(3)).duration, Duration::from_secs(3));
+    /// ```
+    pub fn with_duration(self, duration: Duration) -> Report {
+        Report { duration, ..self }
+    }
+
     /// Whether the verdict is a win or a loss whose whole interval lies beyond `factor` times the
     /// tolerance (see [`CLEAR_BEYOND_TOLERANCE`]).
     ///

@@ -37,7 +37,7 @@ use std::time::Instant;
 pub fn compare(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> Report {
     let started = Instant::now();
     let (_, report) = measure_and_judge(candidate, baseline, options);
-    Report { duration: started.elapsed(), ..report }
+    report.with_duration(started.elapsed())
 }
 
 /// [`measure()`], and the judgement of the look that ended the collection: an interim look whose

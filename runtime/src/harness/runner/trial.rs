@@ -62,7 +62,7 @@ fn judged_trial(
     let on_counts = plan.metric() == Metric::Instructions;
     let started = Instant::now();
     let first = match first_round(&plan, counter) {
-        Ok(Some(first)) => Report { duration: started.elapsed(), ..first },
+        Ok(Some(first)) => first.with_duration(started.elapsed()),
         Ok(None) => return facts(comparison, name),
         Err(why) => return failed(None, why.to_string()),
     };
