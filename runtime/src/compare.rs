@@ -17,7 +17,7 @@ use std::time::Instant;
 /// machine, and rounds of {candidate, candidate twin, baseline, baseline twin} run in a seeded
 /// random order until the budget is spent or a look ends them: the rounds so far are judged at an
 /// eighth, a quarter and a half of the budget, and a look that settles the comparison (see
-/// [`Role`](rtcompare_judge::Role)) stops the collection. The report is the judgement of the look that
+/// [`Role`](crate::Role)) stops the collection. The report is the judgement of the look that
 /// ended it.
 ///
 /// ```

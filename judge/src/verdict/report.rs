@@ -86,17 +86,17 @@ impl Report {
     }
 
     /// Whether the verdict is a win or a loss whose whole interval lies beyond `factor` times the
-    /// tolerance (see [`CLEAR_BEYOND_TOLERANCE`]).
+    /// tolerance; at twice the tolerance ([`CLEAR_BEYOND_TOLERANCE`]) the harness calls it beyond
+    /// doubt.
     ///
     /// ```
-    /// use rtcompare_judge::verdict::CLEAR_BEYOND_TOLERANCE;
     /// use rtcompare::{Arm, Options, compare};
     /// use std::time::Duration;
     /// fn slow() -> u64 { (0..3_000u64).map(std::hint::black_box).sum() }
     /// fn fast() -> u64 { (0..1_000u64).map(std::hint::black_box).sum() }
     /// let options = Options { budget: Duration::from_millis(100), ..Options::default() };
     /// let report = compare(Arm::from_fn("fast", fast), Arm::from_fn("slow", slow), &options);
-    /// assert!(report.clears(CLEAR_BEYOND_TOLERANCE), "three times the work is beyond doubt");
+    /// assert!(report.clears(2.0), "three times the work is beyond doubt");
     /// ```
     pub fn clears(&self, factor: f64) -> bool {
         clears(&self.verdict, &self.estimate, factor)
