@@ -95,7 +95,12 @@ pub mod stats {
 #[doc(hidden)]
 pub mod __private {
     pub use core::hint::black_box;
-    pub use rtcompare_runtime::__private::*;
+    pub use rtcompare_runtime::__private::{
+        Amount, AttributeSettings, BatchFn, Batches, BlockOnNeedsAFuture, BuildInfo, CountingAllocator, Dprng,
+        Executor, Expectation, FutureCall, Gate, IsFuture, IsValue, KEPT_SEED, Kept, Meter, Metric, Outputs, Placed,
+        Registration, Setup, SizedSetup, Throughput, ThroughputUnit, ValueCall, WithRng, WithoutRng, inventory, main,
+        on_threads, place,
+    };
     pub use std::alloc::System;
 
     /// The baseline, once it is known to take the candidate's input (their return types may

@@ -135,9 +135,10 @@ impl Calibration {
 ///
 /// ```
 /// use rtcompare::report::Series;
+/// use rtcompare::stats::Summary;
 /// // Three rounds of one routine, measured first in each round of four batches.
 /// let series = Series { per_op: vec![10.0, 11.0, 10.5], position: vec![0, 4, 8], placements: Vec::new() };
-/// assert_eq!(rtcompare_judge::stats::median(&series.per_op), 10.5);
+/// assert_eq!(Summary::of(&series.per_op).median, 10.5);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Series {

@@ -342,6 +342,29 @@ mod tests {
     /// field for field, and the table names nothing a caveat does not write.
     #[test]
     fn every_caveat_is_documented_field_for_field() {
+        let mut written = std::collections::BTreeSet::new();
+        for caveat in &every_caveat() {
+            paths(&serde_json::to_value(caveat).unwrap(), "<caveat>", &mut written);
+        }
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/results-schema.md");
+        let doc = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let documented: std::collections::BTreeSet<String> = doc
+            .lines()
+            .filter_map(|line| {
+                line.strip_prefix("| `<caveat>")?.split_once('`').map(|(field, _)| format!("<caveat>{field}"))
+            })
+            .flat_map(|field| expand(&field))
+            .collect();
+        let undocumented: Vec<&String> = written.difference(&documented).collect();
+        let unwritten: Vec<&String> = documented.difference(&written).collect();
+        assert!(
+            undocumented.is_empty() && unwritten.is_empty(),
+            "not in the doc: {undocumented:?}; not written: {unwritten:?}"
+        );
+    }
+
+    /// One caveat of every situation, with made-up figures.
+    fn every_caveat() -> Vec<Caveat> {
         use rtcompare_judge::stats::Outcome;
         use rtcompare_judge::verdict::{ArmRole, DriftSeries, Ending, RoundFigures};
         let report = fixtures::report(50.0, 100.0);
@@ -355,7 +378,7 @@ mod tests {
                 processes: 4,
             },
         );
-        let every = [
+        vec![
             Caveat::Drift { series: DriftSeries::Ratio, shift: 0.1, rho: 0.5, p_value: 0.01 },
             Caveat::DriftedTogether { candidate: 0.1, baseline: 0.1 },
             Caveat::NoisyHarness { floor: 0.05, parity: 0.04 },
@@ -387,26 +410,7 @@ mod tests {
                 budget: std::time::Duration::from_millis(1500),
             },
             Caveat::Leaned { side: Outcome::Loss, first: figures, fresh: figures },
-        ];
-        let mut written = std::collections::BTreeSet::new();
-        for caveat in &every {
-            paths(&serde_json::to_value(caveat).unwrap(), "<caveat>", &mut written);
-        }
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/results-schema.md");
-        let doc = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let documented: std::collections::BTreeSet<String> = doc
-            .lines()
-            .filter_map(|line| {
-                line.strip_prefix("| `<caveat>")?.split_once('`').map(|(field, _)| format!("<caveat>{field}"))
-            })
-            .flat_map(|field| expand(&field))
-            .collect();
-        let undocumented: Vec<&String> = written.difference(&documented).collect();
-        let unwritten: Vec<&String> = documented.difference(&written).collect();
-        assert!(
-            undocumented.is_empty() && unwritten.is_empty(),
-            "not in the doc: {undocumented:?}; not written: {unwritten:?}"
-        );
+        ]
     }
 
     /// Every path below `prefix` in `value`, objects included.

@@ -397,8 +397,8 @@ mod tests {
         assert!(!text.contains("confirmation:"), "no confirmation ran: {text}");
         // The short block leaves a warning out only when the verdict is beyond doubt.
         assert!(!render_text(&report, Detail::Short).contains("warning"), "a win four times over");
-        let close =
-            rtcompare_judge::verdict::Report { warnings: report.warnings.clone(), ..fixtures::report(99.0, 100.0) };
+        let mut close = fixtures::report(99.0, 100.0);
+        close.warnings = report.warnings.clone();
         let short = render_text(&close, Detail::Short);
         assert!(
             short.lines().any(|l| l.starts_with("    warning[inconclusive]: ")

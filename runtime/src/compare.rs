@@ -17,7 +17,7 @@ use std::time::Instant;
 /// machine, and rounds of {candidate, candidate twin, baseline, baseline twin} run in a seeded
 /// random order until the budget is spent or a look ends them: the rounds so far are judged at an
 /// eighth, a quarter and a half of the budget, and a look that settles the comparison (see
-/// [`Role`](rtcompare_judge::Role)) stops the collection. The report is the judgement of the look that
+/// [`Role`](crate::Role)) stops the collection. The report is the judgement of the look that
 /// ended it.
 ///
 /// ```
@@ -37,7 +37,7 @@ use std::time::Instant;
 pub fn compare(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> Report {
     let started = Instant::now();
     let (_, report) = measure_and_judge(candidate, baseline, options);
-    Report { duration: started.elapsed(), ..report }
+    report.with_duration(started.elapsed())
 }
 
 /// [`measure()`], and the judgement of the look that ended the collection: an interim look whose

@@ -47,7 +47,7 @@ fn the_module_graph_has_no_cycle() {
 }
 
 /// The judging crate's files are acyclic too: its modules are public, so a circle between two of
-/// them (`validate.rs` taking `JudgeOptions` through the crate root while `verdict.rs` holds its
+/// them (`validate.rs` taking `JudgeOptions` through the crate root while `verdict/` holds its
 /// `Validation`) would show in its API as well.
 #[test]
 fn the_judging_crate_has_no_cycle() {

@@ -143,10 +143,11 @@ pub fn choose_resampling(ratios: &[f64]) -> Resampling {
 ///
 /// ```
 /// use rtcompare_judge::stats::Estimate;
-/// let e = Estimate { difference: 0.08, low: 0.05, high: 0.11, level: 0.95 };
+/// let e = Estimate::new(0.08, 0.05, 0.11, 0.95);
 /// assert!(e.excludes(0.0)); // the candidate is faster: no difference is ruled out
 /// assert!(!e.excludes(0.1));
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Estimate {
     /// `d = 1 − median(cᵢ / bᵢ)`: positive when the candidate is faster (+0.08 = the candidate
@@ -161,12 +162,23 @@ pub struct Estimate {
 }
 
 impl Estimate {
+    /// The estimate `difference` with the interval `[low, high]` at `level`.
+    ///
+    /// ```
+    /// use rtcompare_judge::stats::Estimate;
+    /// let e = Estimate::new(0.08, 0.05, 0.11, 0.95);
+    /// assert_eq!((e.difference, e.low, e.high, e.level), (0.08, 0.05, 0.11, 0.95));
+    /// ```
+    pub fn new(difference: f64, low: f64, high: f64, level: f64) -> Estimate {
+        Estimate { difference, low, high, level }
+    }
+
     /// The standard error the interval implies, read as a normal interval: its width over
     /// `2 z`, with `z` the normal quantile of its level. NaN for an unknown interval.
     ///
     /// ```
     /// use rtcompare_judge::stats::Estimate;
-    /// let e = Estimate { difference: 0.0, low: -0.0196, high: 0.0196, level: 0.95 };
+    /// let e = Estimate::new(0.0, -0.0196, 0.0196, 0.95);
     /// assert!((e.standard_error() - 0.01).abs() < 1e-6);
     /// ```
     pub fn standard_error(&self) -> f64 {
@@ -178,7 +190,7 @@ impl Estimate {
     ///
     /// ```
     /// use rtcompare_judge::stats::Estimate;
-    /// let e = Estimate { difference: -0.02, low: -0.03, high: -0.01, level: 0.95 };
+    /// let e = Estimate::new(-0.02, -0.03, -0.01, 0.95);
     /// assert!(e.excludes(0.0) && e.excludes(-0.05) && !e.excludes(-0.02));
     /// ```
     pub fn excludes(&self, value: f64) -> bool {

@@ -149,7 +149,7 @@ fn screen(workload: Workload, parity: f64, rng: &mut Dprng) -> Report {
     let first = process(workload, workload.rounds, rng);
     let report = looked_at(Role::Screen, first, &options(parity, rng.u64())).1;
     let measured = BUDGET.mul_f64(report.samples.rounds() as f64 / workload.rounds as f64);
-    Report { duration: measured, ..report }
+    report.with_duration(measured)
 }
 
 /// Fresh processes of `workload` measuring their share of the budget each, and at least the ten

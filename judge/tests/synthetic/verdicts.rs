@@ -403,7 +403,7 @@ fn parity_with(difference: f64, low: f64, high: f64, tolerance: f64) -> Report {
     let mut report = judged(values.clone(), values.clone(), values.clone(), values, 1);
     report.verdict.outcome = Outcome::Parity;
     report.verdict.tolerance = tolerance;
-    report.estimate = Estimate { difference, low, high, level: 0.95 };
+    report.estimate = Estimate::new(difference, low, high, 0.95);
     report
 }
 

@@ -90,7 +90,7 @@ impl Invocation {
         // Verdicts about debug code must never fail a build: an unoptimised binary measures in its
         // optimised build, or debug code only when asked to. A child is asked by its parent, which
         // passes `RTCOMPARE_DEBUG=1` on when it opted in. A run that measures nothing needs no build.
-        let mode = if build.debug_assertions && !settings.debug && selects(&args, comparisons, &settings, |_| true) {
+        let mode = if build.debug_assertions && !settings.debug && !selected(&args, comparisons, &settings).is_empty() {
             Mode::InOptimisedBuild
         } else if let Some(child) = child {
             Mode::Child { cpu: child.cpu }
@@ -116,10 +116,10 @@ impl Invocation {
         self.settings.annotations && self.facts.github_actions
     }
 
-    /// Whether the command line selects a comparison that will run (neither filtered out nor
-    /// ignored) and is one `which` accepts.
-    pub(crate) fn selects(&self, comparisons: &[(String, Comparison)], which: impl Fn(&Comparison) -> bool) -> bool {
-        selects(&self.args, comparisons, &self.settings, which)
+    /// The comparisons the command line selects that will run (neither filtered out nor ignored),
+    /// in their order.
+    pub(crate) fn selected<'c>(&self, comparisons: &'c [(String, Comparison)]) -> Vec<&'c Comparison> {
+        selected(&self.args, comparisons, &self.settings)
     }
 }
 
@@ -146,19 +146,15 @@ fn own_run_id() -> String {
     format!("{}-{nanos}", std::process::id())
 }
 
-/// Whether `args` selects a comparison that will run (neither filtered out nor ignored) and is
-/// one `which` accepts.
-fn selects(
-    args: &Arguments,
-    comparisons: &[(String, Comparison)],
-    settings: &Settings,
-    which: impl Fn(&Comparison) -> bool,
-) -> bool {
+/// The comparisons `args` selects that will run (neither filtered out nor ignored).
+fn selected<'c>(args: &Arguments, comparisons: &'c [(String, Comparison)], settings: &Settings) -> Vec<&'c Comparison> {
     let all = listed_trials(comparisons, settings);
     comparisons
         .iter()
         .zip(&all)
-        .any(|((_, c), trial)| which(c) && !args.is_filtered_out(trial) && !args.is_ignored(trial))
+        .filter(|(_, trial)| !args.is_filtered_out(trial) && !args.is_ignored(trial))
+        .map(|((_, c), _)| c)
+        .collect()
 }
 
 /// The trials libtest-mimic filters and lists, one per comparison (ignored as its attribute

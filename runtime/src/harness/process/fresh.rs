@@ -100,11 +100,6 @@ pub(crate) fn counted_confirming(
     })
 }
 
-/// The time left before `deadline`.
-pub(crate) fn left(deadline: Instant) -> Duration {
-    deadline.saturating_duration_since(Instant::now())
-}
-
 /// The one way to measure the comparison afresh as `process` plans: in a lock-step pair of this
 /// build and the baseline's when it is against a git revision, else in a worker process of this
 /// binary. `None` when the baseline build has no such comparison.

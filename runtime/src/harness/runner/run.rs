@@ -67,11 +67,12 @@ fn measure(build: &BuildInfo, comparisons: &[(String, Comparison)], invocation: 
     }
     let settings = &invocation.settings;
     let counter = Arc::new(Counter::new(settings.instructions, settings.debug));
-    if let Err(error) = counter.prepare(invocation.selects(comparisons, counted), invocation.facts.path.as_deref()) {
+    let selected = invocation.selected(comparisons);
+    if let Err(error) = counter.prepare(selected.iter().any(|c| counted(c)), invocation.facts.path.as_deref()) {
         eprintln!("error: {error}");
         return ExitCode::from(2);
     }
-    let (prepared, environment) = before_measuring(&invocation, comparisons, build, &counter);
+    let (prepared, environment) = before_measuring(&invocation, &selected, build, &counter);
     if let Err(error) = prepared {
         eprintln!("error: {error}");
         return ExitCode::from(2);
@@ -92,15 +93,14 @@ fn measure(build: &BuildInfo, comparisons: &[(String, Comparison)], invocation: 
 /// the machine. The baseline build's error, if it failed, and the machine.
 fn before_measuring(
     invocation: &Invocation,
-    comparisons: &[(String, Comparison)],
+    selected: &[&Comparison],
     build: &BuildInfo,
     counter: &Counter,
 ) -> (Result<(), HarnessError>, Environment) {
     let against_revision = |c: &Comparison| c.registration.settings.revision;
-    let revision =
-        invocation.settings.baseline.as_deref().filter(|_| invocation.selects(comparisons, against_revision));
-    let counts = invocation.selects(comparisons, counted);
-    let counts_against = invocation.selects(comparisons, |c| counted(c) && against_revision(c));
+    let revision = invocation.settings.baseline.as_deref().filter(|_| selected.iter().any(|c| against_revision(c)));
+    let counts = selected.iter().any(|c| counted(c));
+    let counts_against = selected.iter().any(|c| counted(c) && against_revision(c));
     let optimised_from = invocation.facts.optimised_from.as_deref();
     std::thread::scope(|scope| {
         let this = counts.then(|| scope.spawn(|| counter.start(Build::This)));

@@ -62,7 +62,7 @@ fn judged_trial(
     let on_counts = plan.metric() == Metric::Instructions;
     let started = Instant::now();
     let first = match first_round(&plan, counter) {
-        Ok(Some(first)) => Report { duration: started.elapsed(), ..first },
+        Ok(Some(first)) => first.with_duration(started.elapsed()),
         Ok(None) => return facts(comparison, name),
         Err(why) => return failed(None, why.to_string()),
     };
@@ -115,7 +115,7 @@ fn judgement_of(
     let decision = if plan.metric().is_count() {
         Plan::of_counts(registered, most, plan.budget)
     } else {
-        Plan::of_time(registered, most, plan.budget, fresh::left(deadline))
+        Plan::of_time(registered, most, plan.budget, left(deadline))
     };
     if !decision.decidable() {
         return (without_room(first, &decision), None);
@@ -224,7 +224,7 @@ fn confirm(
     let on_counts = plan.metric() == Metric::Instructions;
     let mut confirming = Confirming::start(first, decision, &options, plan.metric());
     loop {
-        let left = if on_counts { Duration::MAX } else { fresh::left(deadline) };
+        let left = if on_counts { Duration::MAX } else { left(deadline) };
         match confirming.next(left) {
             Step::Measure(process) if on_counts => {
                 let (measured, cost) = fresh::counted_confirming(plan, counter, seed, process)?;
@@ -237,6 +237,11 @@ fn confirm(
             Step::Done(found) => return Ok(*found),
         }
     }
+}
+
+/// The time left before `deadline`.
+fn left(deadline: Instant) -> Duration {
+    deadline.saturating_duration_since(Instant::now())
 }
 
 /// Why the test fails, or `None` when it passes. Only a confirmed loss fails (an unconfirmed one
