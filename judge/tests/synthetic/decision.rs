@@ -926,28 +926,31 @@ fn the_facade_pins_the_confirmation_level_of_three_registered_comparisons() {
     assert_eq!(RUN_ALPHA, 0.05);
 }
 
+/// One process's report on sixty rounds whose every routine runs a deterministic wobble of
+/// ±`wobble` around its cost: the candidate at `candidate` ns per op, the baseline at 100.
+fn steady_report(candidate: f64, wobble: f64) -> Report {
+    let steady = |ns: f64, slot: u32| {
+        let at = |i: usize| 1.0 + wobble * (0.2 * ((i * 37 + slot as usize * 3) % 11) as f64 - 1.0);
+        series((0..60).map(|i| ns * at(i)).collect(), slot)
+    };
+    let samples = Samples {
+        candidate_iters: 10_000,
+        baseline_iters: 10_000,
+        candidate: steady(candidate, 0),
+        candidate_twin: steady(candidate, 1),
+        baseline: steady(100.0, 2),
+        baseline_twin: steady(100.0, 3),
+    };
+    let options = JudgeOptions { resamples: 500, seed: 7, ..JudgeOptions::default() };
+    judge("slow", "fast", Metric::Time, calibration(), samples, &options)
+}
+
 /// A report that would end a screen and a fresh process (a loss three times over), and one
 /// that establishes parity: the pilot goes on past both, so
 /// that what it costs is what a whole process costs.
 #[test]
 fn the_pilot_never_stops_early() {
-    // Sixty rounds with a deterministic ±1 % wobble around `ns` per op, at `slot` of each round.
-    let steady = |ns: f64, slot: u32| {
-        series((0..60).map(|i| ns * (1.0 + 0.002 * ((i * 37 + slot as usize * 3) % 11) as f64 - 0.01)).collect(), slot)
-    };
-    let report = |candidate: f64, baseline: f64| {
-        let samples = Samples {
-            candidate_iters: 10_000,
-            baseline_iters: 10_000,
-            candidate: steady(candidate, 0),
-            candidate_twin: steady(candidate, 1),
-            baseline: steady(baseline, 2),
-            baseline_twin: steady(baseline, 3),
-        };
-        let options = JudgeOptions { resamples: 500, seed: 7, ..JudgeOptions::default() };
-        judge("fast", "slow", Metric::Time, calibration(), samples, &options)
-    };
-    let (loss, same) = (report(300.0, 100.0), report(100.0, 100.0));
+    let (loss, same) = (steady_report(300.0, 0.01), steady_report(100.0, 0.01));
     assert!(parity_established(&same), "{:?}", same.verdict);
     for (role, stops) in [(Role::Screen, true), (Role::Fresh, true), (Role::Pilot, false)] {
         for report in [&loss, &same] {
@@ -963,24 +966,7 @@ fn the_pilot_never_stops_early() {
 /// (the rule before) finds no established parity that leans, and fails the first `expect`.
 #[test]
 fn a_parity_beyond_half_the_tolerance_leans_even_when_established() {
-    // Sixty rounds with a deterministic wobble of ±`wobble` around `ns` per op, at `slot`.
-    let steady = |ns: f64, slot: u32, wobble: f64| {
-        let at = |i: usize| 1.0 + wobble * (0.2 * ((i * 37 + slot as usize * 3) % 11) as f64 - 1.0);
-        series((0..60).map(|i| ns * at(i)).collect(), slot)
-    };
-    let report = |candidate: f64, wobble: f64| {
-        let samples = Samples {
-            candidate_iters: 10_000,
-            baseline_iters: 10_000,
-            candidate: steady(candidate, 0, wobble),
-            candidate_twin: steady(candidate, 1, wobble),
-            baseline: steady(100.0, 2, wobble),
-            baseline_twin: steady(100.0, 3, wobble),
-        };
-        let options = JudgeOptions { resamples: 500, seed: 7, ..JudgeOptions::default() };
-        judge("slow", "fast", Metric::Time, calibration(), samples, &options)
-    };
-    let sweep = |wobble: f64| (0..40).map(move |step| report(100.0 + 0.25 * step as f64, wobble));
+    let sweep = |wobble: f64| (0..40).map(move |step| steady_report(100.0 + 0.25 * step as f64, wobble));
     let leaning = sweep(0.01)
         .find(|r| parity_established(r) && signal(r) == Some(Outcome::Loss))
         .expect("an established parity beyond half the tolerance");
@@ -1002,24 +988,7 @@ fn a_parity_beyond_half_the_tolerance_leans_even_when_established() {
 /// on a lean its second.
 #[test]
 fn a_fresh_process_stops_at_a_loss_and_goes_on_past_a_lean() {
-    // Sixty rounds with a deterministic ±1 % wobble around `ns` per op, at `slot` of each round.
-    let steady = |ns: f64, slot: u32, wobble: f64| {
-        let at = |i: usize| 1.0 + wobble * (0.2 * ((i * 37 + slot as usize * 3) % 11) as f64 - 1.0);
-        series((0..60).map(|i| ns * at(i)).collect(), slot)
-    };
-    let report = |candidate: f64, wobble: f64| {
-        let samples = Samples {
-            candidate_iters: 10_000,
-            baseline_iters: 10_000,
-            candidate: steady(candidate, 0, wobble),
-            candidate_twin: steady(candidate, 1, wobble),
-            baseline: steady(100.0, 2, wobble),
-            baseline_twin: steady(100.0, 3, wobble),
-        };
-        let options = JudgeOptions { resamples: 500, seed: 7, ..JudgeOptions::default() };
-        judge("slow", "fast", Metric::Time, calibration(), samples, &options)
-    };
-    let sweep = |wobble: f64| (0..80).map(move |step| report(100.0 + 0.25 * step as f64, wobble));
+    let sweep = |wobble: f64| (0..80).map(move |step| steady_report(100.0 + 0.25 * step as f64, wobble));
     let between = sweep(0.01)
         .find(|r| r.verdict.outcome == Outcome::Loss && r.clears(1.0) && !r.clears(2.0))
         .expect("a loss beyond the tolerance and inside twice it");
