@@ -192,13 +192,7 @@ fn median_mark(svg: &mut String, role: &str, values: &[f64], row: f64, dark: &st
         row - ROW - 2.0,
         row + ROW + 2.0
     );
-    let anchor = if x < LEFT + 60.0 {
-        "start"
-    } else if x > RIGHT - 60.0 {
-        "end"
-    } else {
-        "middle"
-    };
+    let anchor = text_anchor(x, 60.0);
     let _ = write!(
         svg,
         r#"<text x="{x:.1}" y="{:.1}" text-anchor="{anchor}" font-weight="bold" fill="{dark}">median {}</text>"#,
@@ -276,13 +270,7 @@ fn interval(svg: &mut String, judgement: &Judgement, scale: &LinearScale) {
         y - 8.0,
         y + 8.0
     );
-    let anchor = if point < LEFT + 120.0 {
-        "start"
-    } else if point > RIGHT - 120.0 {
-        "end"
-    } else {
-        "middle"
-    };
+    let anchor = text_anchor(point, 120.0);
     let _ = write!(
         svg,
         r#"<text x="{point:.1}" y="{:.1}" text-anchor="{anchor}" font-weight="bold" fill="{colour}">d = {} [{}, {}]</text>"#,
@@ -366,6 +354,18 @@ fn escape(text: &str) -> String {
         }
     }
     out
+}
+
+/// How a label of about `half` the plot's units either side of `x` is anchored so that it stays
+/// inside the plot: from its start near the left edge, from its end near the right one.
+fn text_anchor(x: f64, half: f64) -> &'static str {
+    if x < LEFT + half {
+        "start"
+    } else if x > RIGHT - half {
+        "end"
+    } else {
+        "middle"
+    }
 }
 
 #[cfg(test)]
