@@ -96,10 +96,10 @@ pub mod stats {
 pub mod __private {
     pub use core::hint::black_box;
     pub use rtcompare_runtime::__private::{
-        Amount, AttributeSettings, BatchFn, Batches, BlockOnNeedsAFuture, BuildInfo, CountingAllocator, Dprng,
-        Executor, Expectation, FutureCall, Gate, IsFuture, IsValue, KEPT_SEED, Kept, Meter, Metric, Outputs, Placed,
-        Registration, Setup, SizedSetup, Throughput, ThroughputUnit, ValueCall, WithRng, WithoutRng, inventory, main,
-        on_threads, place,
+        Amount, AttributeSettings, BatchFn, Batches, BlockOnNeedsAFuture, BuildInfo, CountingAllocator, Dprng, Enter,
+        Executor, Expectation, FrontEndBenchmark, FutureCall, Gate, IsFuture, IsValue, KEPT_SEED, Kept, Loop, Loops,
+        Meter, Metric, Outputs, Placed, Registration, Serving, Setup, SizedSetup, Throughput, ThroughputUnit,
+        ValueCall, WithRng, WithoutRng, front_end_main, inventory, main, on_threads, place,
     };
     pub use std::alloc::System;
 

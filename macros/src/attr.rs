@@ -157,6 +157,9 @@ pub(crate) struct MainAttrs {
     pub krate: Option<Path>,
     /// `allocator = path`: the allocator the counting one wraps (default the system's).
     pub allocator: Option<Path>,
+    /// `run = path`: a front-end's `fn(BuildInfo) -> ExitCode` that runs in place of the harness's
+    /// own `main` (rtcompare-criterion's `criterion_main!` names one).
+    pub run: Option<Path>,
 }
 
 /// Parses the arguments of `main!(...)`.
@@ -168,6 +171,9 @@ pub(crate) fn parse_main(args: TokenStream) -> syn::Result<MainAttrs> {
         }
         "allocator" => {
             set(&mut attrs.allocator, &meta, |m| value(m, "a unit struct, e.g. `allocator = mimalloc::MiMalloc`"))
+        }
+        "run" => {
+            set(&mut attrs.run, &meta, |m| value(m, "a function `fn(BuildInfo) -> ExitCode`, e.g. `run = my_main`"))
         }
         other => Err(meta.error(format!(
             "unknown key `{other}` in rtcompare::main!(); it takes `allocator = YourAllocator` (a unit struct such as \

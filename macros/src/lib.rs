@@ -321,7 +321,8 @@ pub fn compare(args: TokenStream, item: TokenStream) -> TokenStream {
 /// the system allocator; `rtcompare::main!(allocator = mimalloc::MiMalloc)` keeps your own
 /// allocator underneath it (a unit struct that implements `GlobalAlloc`). `main!(crate = path)`
 /// names where rtcompare is, for a crate that renames or re-exports it, as the attribute's
-/// `crate = path` does.
+/// `crate = path` does. `main!(run = path)` is for front-ends such as rtcompare-criterion: `main`
+/// calls `path`, a `fn(BuildInfo) -> ExitCode`, in place of the harness.
 #[proc_macro]
 pub fn main(input: TokenStream) -> TokenStream {
     runner::main(input.into()).unwrap_or_else(fallback::main).into()

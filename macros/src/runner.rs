@@ -22,6 +22,10 @@ pub(crate) fn main(input: TokenStream) -> syn::Result<TokenStream> {
         None => quote!(#rt::CountingAllocator<#rt::System> = #rt::CountingAllocator::system()),
     };
     let link = library_link()?;
+    let run = match &attrs.run {
+        Some(run) => quote!(#run),
+        None => quote!(#rt::main),
+    };
     // The package's declared features and whether each is on in this build, so a comparison
     // against another revision builds it with the same ones.
     let features = std::env::var("CARGO_MANIFEST_DIR")
@@ -36,7 +40,7 @@ pub(crate) fn main(input: TokenStream) -> syn::Result<TokenStream> {
         static __RTCOMPARE_ALLOCATOR: #allocator;
 
         fn main() -> ::std::process::ExitCode {
-            #rt::main(#rt::BuildInfo {
+            #run(#rt::BuildInfo {
                 debug_assertions: ::core::cfg!(debug_assertions),
                 package: ::core::env!("CARGO_PKG_NAME"),
                 manifest_dir: ::core::env!("CARGO_MANIFEST_DIR"),

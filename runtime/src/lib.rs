@@ -53,8 +53,11 @@ pub use rtcompare_judge::{
 #[doc(hidden)]
 pub mod __private {
     pub use crate::harness::build::BuildInfo;
+    pub use crate::harness::frontend::FrontEndBenchmark;
+    pub use crate::harness::loops::{Loop, Loops};
+    pub use crate::harness::process::server::{Enter, Serving};
     pub use crate::harness::registry::{AttributeSettings, Batches, Expectation, Registration};
-    pub use crate::harness::runner::main;
+    pub use crate::harness::runner::{front_end_main, main};
     pub use crate::measure::{
         Amount, BatchFn, BlockOnNeedsAFuture, CountingAllocator, Executor, FutureCall, Gate, IsFuture, IsValue,
         KEPT_SEED, Kept, Meter, Outputs, Placed, Setup, SizedSetup, Throughput, ValueCall, WithRng, WithoutRng,

@@ -14,9 +14,11 @@
 
 pub(crate) mod build;
 mod error;
+pub(crate) mod frontend;
 mod invocation;
+pub(crate) mod loops;
 mod plan;
-mod process;
+pub(crate) mod process;
 mod protocol;
 mod rebuild;
 pub(crate) mod registry;

@@ -70,6 +70,17 @@ pub(crate) enum Request {
     Quit,
 }
 
+impl Request {
+    /// The test a request is for (empty for [`Request::Quit`]).
+    pub(crate) fn test(&self) -> &str {
+        match self {
+            Request::Measure { plan } => &plan.test,
+            Request::Run { test, .. } | Request::Count { test, .. } => test,
+            Request::Quit => "",
+        }
+    }
+}
+
 /// What a child answers, one JSON object a line after [`PREFIX`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "reply", rename_all = "snake_case")]

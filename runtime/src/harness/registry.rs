@@ -162,10 +162,11 @@ impl Comparison {
     }
 }
 
-/// Every registered comparison linked into this binary, one per size, sorted by test name
-/// (sizes in the order written).
-pub(crate) fn comparisons() -> Vec<(String, Comparison)> {
+/// Every registered comparison linked into this binary and every one of `declared` (a
+/// front-end's), one per size, sorted by test name (sizes in the order written).
+pub(crate) fn comparisons(declared: &[&'static Registration]) -> Vec<(String, Comparison)> {
     let mut registrations: Vec<&'static Registration> = inventory::iter::<Registration>.into_iter().collect();
+    registrations.extend_from_slice(declared);
     registrations.sort_by_key(|r| r.test_name());
     let mut all = Vec::new();
     for registration in registrations {

@@ -7,4 +7,4 @@ mod client;
 pub(super) mod counting;
 pub(super) mod fresh;
 mod lockstep;
-pub(super) mod server;
+pub(crate) mod server;

@@ -33,6 +33,8 @@ pub(crate) struct Donor {
 pub(crate) struct Dependency {
     /// The name the package's code knows it by: its rename, else its package's name.
     pub key: String,
+    /// The package's name (`rtcompare-criterion` for `criterion = { package = "rtcompare-criterion" }`).
+    pub package: String,
     /// The platform of a platform-specific dependency (`cfg(unix)`), as `[target.…]` names it.
     pub platform: Option<String>,
     /// Its entry: `{ version = "1", features = [...] }`, `{ path = "/abs" }`, ...
@@ -79,7 +81,15 @@ impl Dependency {
         if !features.is_empty() {
             entry.insert("features", features.into_iter().collect::<toml_edit::Array>().into());
         }
-        Some(Dependency { key: key.to_owned(), platform: dependency["target"].as_str().map(str::to_owned), entry })
+        let platform = dependency["target"].as_str().map(str::to_owned);
+        Some(Dependency { key: key.to_owned(), package: name.to_owned(), platform, entry })
+    }
+
+    /// Whether it is one of rtcompare's packages standing in for another's under that one's name
+    /// (`criterion = { package = "rtcompare-criterion" }`): the baseline build must take it too,
+    /// or its benchmarks would not speak rtcompare's protocol.
+    fn stands_in(&self) -> bool {
+        self.package.starts_with("rtcompare-") && self.key != self.package
     }
 }
 
@@ -138,6 +148,19 @@ pub(crate) fn mend(original: &str, donor: Option<&Donor>, place: &Place) -> Resu
             add_target(&mut document, donor.kind, table.clone(), &mut next);
             changes.push(format!("the `[[{}]]` target `{}`", donor.kind.word(), donor.target));
         }
+        let replaced: Vec<&Dependency> = donor
+            .dev_dependencies
+            .iter()
+            .filter(|d| d.stands_in() && depends_on(&document, &d.key) && package_of(&document, &d.key) != d.package)
+            .collect();
+        for dependency in &replaced {
+            remove_dependency(&mut document, &dependency.key);
+            add_dev_dependency(&mut document, dependency, &mut next);
+        }
+        if !replaced.is_empty() {
+            let keys: Vec<String> = replaced.iter().map(|d| format!("`{}` by `{}`", d.key, d.package)).collect();
+            changes.push(format!("replaced {}", keys.join(", ")));
+        }
         let missing: Vec<&Dependency> =
             donor.dev_dependencies.iter().filter(|d| !depends_on(&document, &d.key)).collect();
         for dependency in &missing {
@@ -147,9 +170,12 @@ pub(crate) fn mend(original: &str, donor: Option<&Donor>, place: &Place) -> Resu
             let keys: Vec<String> = missing.iter().map(|d| format!("`{}`", d.key)).collect();
             changes.push(format!("the dev-dependenc{} {}", if keys.len() == 1 { "y" } else { "ies" }, keys.join(", ")));
         }
-        if !changes.is_empty() {
-            changes = vec![format!("added {} from the current manifest", changes.join(" and "))];
+        let (replacing, adding): (Vec<String>, Vec<String>) =
+            changes.drain(..).partition(|change| change.starts_with("replaced "));
+        if !adding.is_empty() {
+            changes.push(format!("added {} from the current manifest", adding.join(" and ")));
         }
+        changes.extend(replacing.into_iter().map(|change| format!("{change}, as the current manifest does")));
     }
     if !rebased.is_empty() {
         let keys: Vec<String> = rebased.iter().map(|key| format!("`{key}`")).collect();
@@ -253,10 +279,12 @@ fn add_target(document: &mut DocumentMut, kind: TargetKind, mut table: Table, ne
     }
 }
 
+/// The tables whose dependencies the package's code can use.
+const USABLE: [&str; 3] = ["dependencies", "dev-dependencies", "dev_dependencies"];
+
 /// Whether the package's code can use a dependency known as `key`: a normal or dev-dependency
 /// of any platform.
 fn depends_on(document: &DocumentMut, key: &str) -> bool {
-    const USABLE: [&str; 3] = ["dependencies", "dev-dependencies", "dev_dependencies"];
     let has = |table: &dyn TableLike| {
         USABLE
             .iter()
@@ -265,6 +293,36 @@ fn depends_on(document: &DocumentMut, key: &str) -> bool {
     let platforms = document.get("target").and_then(Item::as_table_like);
     has(document.as_table())
         || platforms.is_some_and(|p| p.iter().any(|(_, section)| section.as_table_like().is_some_and(has)))
+}
+
+/// The package a dependency known as `key` is (its `package`, else its key), in the first table
+/// that has it.
+fn package_of(document: &DocumentMut, key: &str) -> String {
+    let mut tables = vec![document.as_table() as &dyn TableLike];
+    if let Some(platforms) = document.get("target").and_then(Item::as_table_like) {
+        tables.extend(platforms.iter().filter_map(|(_, section)| section.as_table_like()));
+    }
+    let entry = tables
+        .into_iter()
+        .find_map(|table| USABLE.iter().find_map(|name| table.get(name).and_then(Item::as_table_like)?.get(key)));
+    let package = entry.and_then(Item::as_table_like).and_then(|e| e.get("package")).and_then(Item::as_str);
+    package.unwrap_or(key).to_owned()
+}
+
+/// Removes the dependency known as `key` from the package's dependency tables, of every
+/// platform (a workspace's, a patch's or a replacement's are the other members' too).
+fn remove_dependency(document: &mut DocumentMut, key: &str) {
+    let remove = |section: &mut dyn TableLike| {
+        for name in USABLE {
+            if let Some(table) = section.get_mut(name).and_then(Item::as_table_like_mut) {
+                table.remove(key);
+            }
+        }
+    };
+    remove(document.as_table_mut());
+    if let Some(platforms) = document.get_mut("target").and_then(Item::as_table_like_mut) {
+        platforms.iter_mut().filter_map(|(_, section)| section.as_table_like_mut()).for_each(remove);
+    }
 }
 
 fn add_dev_dependency(document: &mut DocumentMut, dependency: &Dependency, next: &mut isize) {
@@ -386,6 +444,46 @@ harness = false
         let donor = donor(vec![dependency(RTCOMPARE, None), dependency(CRITERION, None)]);
         let mended = mend(&with, Some(&donor), &place("")).expect("mended");
         assert_eq!(mended, Mended { manifest: with, had_target: true, changes: Vec::new() });
+    }
+
+    #[test]
+    fn a_stand_in_of_rtcompares_replaces_the_package_it_stands_in_for() {
+        // The current manifest renames rtcompare-criterion into criterion's place; the revision
+        // still has criterion itself, for every platform and on unix too.
+        let stand_in = dependency(
+            r#"{"name":"rtcompare-criterion","source":null,"req":"*","kind":"dev","rename":"criterion",
+            "optional":false,"uses_default_features":true,"features":[],"target":null,"registry":null,
+            "path":"/w/rtcompare/criterion"}"#,
+            None,
+        );
+        let with = format!(
+            "{BEFORE}\n[dev-dependencies]\ncriterion = \"0.5\"\nserde = \"1\"\n\n[target.'cfg(unix)'.dev-dependencies]\n\
+             criterion = {{ version = \"0.5\", features = [\"html_reports\"] }}\n"
+        );
+        // The perf target is the revision's own `[[bench]]`, as in a criterion suite.
+        let donor = |dev_dependencies| Donor {
+            target: "bench".to_owned(),
+            kind: TargetKind::Bench,
+            target_table: None,
+            dev_dependencies,
+        };
+        let mended = mend(&with, Some(&donor(vec![stand_in.clone()])), &place("")).expect("mended");
+        assert!(mended.had_target, "BEFORE has its bench target");
+        assert_eq!(
+            mended.changes,
+            ["replaced `criterion` by `rtcompare-criterion`, as the current manifest does"],
+            "{}",
+            mended.manifest
+        );
+        let read: toml_edit::DocumentMut = mended.manifest.parse().expect("the mended manifest parses");
+        let criterion = &read["dev-dependencies"]["criterion"];
+        assert_eq!(criterion["package"].as_str(), Some("rtcompare-criterion"), "{}", mended.manifest);
+        assert_eq!(criterion["path"].as_str(), Some("/w/rtcompare/criterion"));
+        assert_eq!(read["dev-dependencies"]["serde"].as_str(), Some("1"));
+        assert!(!mended.manifest.contains("html_reports"), "no criterion is left: {}", mended.manifest);
+        // A revision that already has the stand-in keeps its entry.
+        let mended_again = mend(&mended.manifest, Some(&donor(vec![stand_in])), &place("")).expect("mended");
+        assert!(mended_again.changes.is_empty(), "{:?}", mended_again.changes);
     }
 
     #[test]

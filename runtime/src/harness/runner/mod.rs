@@ -6,4 +6,4 @@ mod console;
 mod run;
 mod trial;
 
-pub use run::main;
+pub use run::{front_end_main, main};

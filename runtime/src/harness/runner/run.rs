@@ -7,8 +7,10 @@ use super::console::{
 use super::trial::run_trial;
 use crate::harness::build::BuildInfo;
 use crate::harness::error::HarnessError;
+use crate::harness::frontend::FrontEndBenchmark;
 use crate::harness::invocation::{Invocation, Mode, listed_trials, trials, without_revision};
 use crate::harness::process::counting::{Build, Counter};
+use crate::harness::process::server::Enter;
 use crate::harness::rebuild::optimised::Unavailable;
 use crate::harness::rebuild::unoptimised::refusal;
 use crate::harness::registry::{Comparison, comparisons};
@@ -28,7 +30,19 @@ use std::time::Instant;
 /// `RTCOMPARE_DEBUG=1` builds the same test target optimised and runs that in its place,
 /// returning its exit code: 2 when it does not build, or when cargo cannot be run from here.
 pub fn main(build: BuildInfo) -> ExitCode {
-    let comparisons = comparisons();
+    run(&build, comparisons(&[]), None)
+}
+
+/// [`main`] for a front-end (rtcompare-criterion): its `benchmarks`, found as it ran, beside the
+/// registered comparisons, each compared with itself at a git revision; a child process reaches a
+/// benchmark's loops through `enter`.
+pub fn front_end_main(build: BuildInfo, benchmarks: Vec<FrontEndBenchmark>, enter: &mut Enter<'_>) -> ExitCode {
+    let declared: Vec<_> = benchmarks.into_iter().map(FrontEndBenchmark::registration).collect();
+    run(&build, comparisons(&declared), Some(enter))
+}
+
+/// A run of `comparisons`, as the command line and the environment say.
+fn run(build: &BuildInfo, comparisons: Vec<(String, Comparison)>, enter: Option<&mut Enter<'_>>) -> ExitCode {
     if let Some(pair) = comparisons.windows(2).find(|w| w[0].0 == w[1].0) {
         let (a, b) = (pair[0].1.registration, pair[1].1.registration);
         eprintln!(
@@ -37,7 +51,7 @@ pub fn main(build: BuildInfo) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let invocation = match Invocation::read(&build, &comparisons) {
+    let invocation = match Invocation::read(build, &comparisons) {
         Ok(invocation) => invocation,
         Err(error) => {
             eprintln!("error: {error}");
@@ -48,9 +62,9 @@ pub fn main(build: BuildInfo) -> ExitCode {
         Mode::List => {
             libtest_mimic::run(&invocation.args, listed_trials(&comparisons, &invocation.settings)).exit_code()
         }
-        Mode::InOptimisedBuild => in_optimised_build(&build, &invocation),
-        Mode::Child { cpu } => crate::harness::process::server::serve(&comparisons, cpu),
-        Mode::Measure { json } => measure(&build, &comparisons, invocation, json),
+        Mode::InOptimisedBuild => in_optimised_build(build, &invocation),
+        Mode::Child { cpu } => crate::harness::process::server::serve(&comparisons, enter, cpu),
+        Mode::Measure { json } => measure(build, &comparisons, invocation, json),
     }
 }
 
