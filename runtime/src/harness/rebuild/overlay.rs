@@ -95,14 +95,19 @@ pub(crate) fn lend_lock_file(current_root: &Path, baseline_root: &Path) -> Resul
 }
 
 /// The `--config` values that make the build at `package_dir` use this rtcompare instead of the
-/// one its manifest resolves to; none when that one comes from a path, or when this rtcompare's
-/// folder is not known.
+/// one its manifest resolves to, and this rtcompare-criterion where it takes one; none for a
+/// package that comes from a path, or when this rtcompare's folder is not known.
 pub(crate) fn patch_rtcompare(cargo: &OsString, package_dir: &Path) -> Vec<OsString> {
     let Some(facade) = this_rtcompare() else { return Vec::new() };
     let Ok(metadata) = metadata(cargo, package_dir, true) else { return Vec::new() };
-    let Some(key) = rtcompare_source(&metadata).and_then(|source| patch_key(&source)) else { return Vec::new() };
-    let path = facade.to_string_lossy().replace('\\', "\\\\").replace('"', "\\\"");
-    vec![format!("patch.\"{key}\".rtcompare.path=\"{path}\"").into()]
+    let ours = [("rtcompare", facade.clone()), ("rtcompare-criterion", facade.join("criterion"))];
+    ours.into_iter()
+        .filter_map(|(package, folder)| {
+            let key = source_of(&metadata, package).and_then(|source| patch_key(&source))?;
+            let path = folder.to_string_lossy().replace('\\', "\\\\").replace('"', "\\\"");
+            Some(format!("patch.\"{key}\".{package}.path=\"{path}\"").into())
+        })
+        .collect()
 }
 
 /// The folder of the `rtcompare` package this runtime was built with: the one above the
@@ -113,10 +118,10 @@ pub(crate) fn this_rtcompare() -> Option<PathBuf> {
     manifest.lines().any(|line| line.replace(' ', "") == "name=\"rtcompare\"").then(|| facade.to_path_buf())
 }
 
-/// The `source` of the `rtcompare` package in `cargo metadata`'s JSON, if it has one (a path
+/// The `source` of the package `name` in `cargo metadata`'s JSON, if it has one (a path
 /// dependency has none).
-fn rtcompare_source(metadata: &serde_json::Value) -> Option<String> {
-    let package = metadata["packages"].as_array()?.iter().find(|p| p["name"] == "rtcompare")?;
+fn source_of(metadata: &serde_json::Value, name: &str) -> Option<String> {
+    let package = metadata["packages"].as_array()?.iter().find(|p| p["name"] == name)?;
     package["source"].as_str().map(str::to_owned)
 }
 
@@ -152,11 +157,11 @@ mod tests {
             {"name":"rtcompare","source":"git+https://github.com/o/rtcompare?branch=main#0123abc"}]}"#;
         let metadata = serde_json::from_str(metadata).expect("JSON");
         assert_eq!(
-            rtcompare_source(&metadata).as_deref(),
+            source_of(&metadata, "rtcompare").as_deref(),
             Some("git+https://github.com/o/rtcompare?branch=main#0123abc")
         );
         let from_path = serde_json::json!({"packages":[{"name":"rtcompare","source":null}]});
-        assert_eq!(rtcompare_source(&from_path), None);
+        assert_eq!(source_of(&from_path, "rtcompare"), None);
         let key = patch_key;
         assert_eq!(
             key("git+https://github.com/o/rtcompare?branch=main#0123abc").as_deref(),
