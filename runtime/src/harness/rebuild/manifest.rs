@@ -28,6 +28,18 @@ pub(crate) struct Donor {
     pub dev_dependencies: Vec<Dependency>,
 }
 
+impl Donor {
+    /// What a revision's own perf target still needs from the current package: rtcompare's
+    /// stand-ins for other packages ([`Dependency::stands_in`]), and nothing else.
+    pub(crate) fn stand_ins(&self) -> Donor {
+        Donor {
+            target_table: None,
+            dev_dependencies: self.dev_dependencies.iter().filter(|d| d.stands_in()).cloned().collect(),
+            ..self.clone()
+        }
+    }
+}
+
 /// One dependency as a manifest writes it.
 #[derive(Clone, Debug)]
 pub(crate) struct Dependency {
@@ -482,8 +494,12 @@ harness = false
         assert_eq!(read["dev-dependencies"]["serde"].as_str(), Some("1"));
         assert!(!mended.manifest.contains("html_reports"), "no criterion is left: {}", mended.manifest);
         // A revision that already has the stand-in keeps its entry.
-        let mended_again = mend(&mended.manifest, Some(&donor(vec![stand_in])), &place("")).expect("mended");
+        let mended_again = mend(&mended.manifest, Some(&donor(vec![stand_in.clone()])), &place("")).expect("mended");
         assert!(mended_again.changes.is_empty(), "{:?}", mended_again.changes);
+        // A revision's own perf target gets the stand-in, and none of the rest.
+        let rtcompare = dependency(RTCOMPARE, None);
+        let stand_ins = donor(vec![rtcompare, stand_in]).stand_ins();
+        assert_eq!(stand_ins.dev_dependencies.iter().map(|d| d.key.as_str()).collect::<Vec<_>>(), ["criterion"]);
     }
 
     #[test]

@@ -211,7 +211,9 @@ impl Builder<'_> {
              own `{target}` target instead, so comparisons added since are new",
             first.first_error
         );
-        self.build(&own, None).map_err(|second| HarnessError::BaselineBuild {
+        // Its own target, but rtcompare's stand-ins still in place of what they stand in for
+        // (criterion): the baseline must speak this protocol.
+        self.build(&own, Some(&donor.stand_ins())).map_err(|second| HarnessError::BaselineBuild {
             commit: short.to_owned(),
             failure: Box::new(first),
             fallback: Some(Box::new(second)),
