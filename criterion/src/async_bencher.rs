@@ -320,3 +320,235 @@ impl<A: AsyncExecutor, I, O, F: Future<Output = O>, S: FnMut() -> I, R: FnMut(&m
         placed!(copy, twin, self.timed(iters, chunk, meter))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::BatchSize;
+    use crate::async_executor::AsyncExecutor;
+    use crate::testing::{Batch, Counter, FEW_SLOW, SLEEP, drive, drive_counting, slept};
+    use rtcompare::Metric;
+    use std::cell::{Cell, RefCell};
+    use std::future::Future;
+    use std::pin::pin;
+    use std::rc::Rc;
+    use std::task::{Context, Poll, Waker};
+    use std::thread::sleep;
+    use std::time::Duration;
+
+    const ITERS: [u64; 6] = [0, 1, 9, 11, 100, 1_001];
+
+    /// Polls until ready, counting its `block_on` calls.
+    #[derive(Default)]
+    struct Spin {
+        runs: Cell<u64>,
+    }
+
+    impl AsyncExecutor for &Spin {
+        fn block_on<T>(&self, future: impl Future<Output = T>) -> T {
+            self.runs.set(self.runs.get() + 1);
+            let mut future = pin!(future);
+            let mut cx = Context::from_waker(Waker::noop());
+            loop {
+                if let Poll::Ready(value) = future.as_mut().poll(&mut cx) {
+                    return value;
+                }
+            }
+        }
+    }
+
+    /// A future that is pending once before it is ready, so every await really suspends.
+    async fn yield_once() {
+        let mut yielded = false;
+        std::future::poll_fn(|cx| {
+            if yielded {
+                Poll::Ready(())
+            } else {
+                yielded = true;
+                cx.waker().wake_by_ref();
+                Poll::Pending
+            }
+        })
+        .await;
+    }
+
+    #[test]
+    fn iter_awaits_the_routine_iters_times_in_one_block_on_per_batch() {
+        let spin = Spin::default();
+        let calls = Counter::default();
+        let c = calls.clone();
+        let batches = drive_counting(&ITERS, &calls, |b| {
+            b.to_async(&spin).iter(|| {
+                let c = c.clone();
+                async move {
+                    yield_once().await;
+                    c.bump();
+                }
+            });
+        });
+        assert_eq!(spin.runs.get(), batches.len() as u64);
+    }
+
+    #[test]
+    fn iter_batched_and_ref_call_setup_and_routine_iters_times() {
+        for size in [BatchSize::SmallInput, BatchSize::PerIteration, BatchSize::NumIterations(4)] {
+            let spin = Spin::default();
+            let (setups, calls) = (Counter::default(), Counter::default());
+            let (s, c) = (setups.clone(), calls.clone());
+            let batches = drive_counting(&ITERS, &calls, |b| {
+                b.to_async(&spin).iter_batched(
+                    || {
+                        s.bump();
+                        3u64
+                    },
+                    |input| {
+                        let c = c.clone();
+                        async move {
+                            yield_once().await;
+                            c.bump();
+                            input
+                        }
+                    },
+                    size,
+                );
+            });
+            assert_eq!(setups.get(), batches.iter().map(|batch| batch.iters).sum::<u64>(), "{size:?}");
+
+            setups.reset();
+            let (s, c) = (setups.clone(), calls.clone());
+            let batches = drive_counting(&ITERS, &calls, |b| {
+                b.to_async(&spin).iter_batched_ref(
+                    || {
+                        s.bump();
+                        vec![0u8]
+                    },
+                    |input: &mut Vec<u8>| {
+                        input.push(1);
+                        c.bump();
+                        yield_once()
+                    },
+                    size,
+                );
+            });
+            assert_eq!(setups.get(), batches.iter().map(|batch| batch.iters).sum::<u64>(), "{size:?}");
+        }
+    }
+
+    fn assert_sleeps_outside(batches: &[Batch]) {
+        assert!(!batches.is_empty());
+        for batch in batches {
+            assert!(batch.total < slept(batch.iters) / 10, "{batch:?} measured a sleep outside its meter");
+        }
+    }
+
+    #[test]
+    fn setup_runs_outside_the_meter() {
+        for size in [BatchSize::SmallInput, BatchSize::PerIteration, BatchSize::NumIterations(4)] {
+            let spin = Spin::default();
+            let batches = RefCell::new(Vec::new());
+            drive(
+                Metric::Time,
+                &FEW_SLOW,
+                |b| {
+                    b.to_async(&spin).iter_batched(|| sleep(SLEEP), |()| yield_once(), size);
+                },
+                || {},
+                |batch| batches.borrow_mut().push(batch),
+            );
+            assert_sleeps_outside(&batches.borrow());
+        }
+    }
+
+    /// An output whose drop sleeps.
+    struct SlowDrop;
+
+    impl Drop for SlowDrop {
+        fn drop(&mut self) {
+            sleep(SLEEP);
+        }
+    }
+
+    #[test]
+    fn iter_with_large_drop_drops_outside_the_meter_and_iter_inside() {
+        let spin = Spin::default();
+        let batches = RefCell::new(Vec::new());
+        drive(
+            Metric::Time,
+            &FEW_SLOW,
+            |b| {
+                b.to_async(&spin).iter_with_large_drop(|| async { SlowDrop });
+            },
+            || {},
+            |batch| batches.borrow_mut().push(batch),
+        );
+        assert_sleeps_outside(&batches.borrow());
+        drive(
+            Metric::Time,
+            &FEW_SLOW,
+            |b| b.to_async(&spin).iter(|| async { SlowDrop }),
+            || {},
+            |batch| {
+                assert!(batch.total >= slept(batch.iters), "{batch:?}");
+            },
+        );
+    }
+
+    #[test]
+    fn iter_custom_passes_its_duration_through() {
+        let spin = Spin::default();
+        let calls = Counter::default();
+        let c = calls.clone();
+        let batches = drive_counting(&ITERS, &calls, |b| {
+            b.to_async(&spin).iter_custom(|iters| {
+                let c = c.clone();
+                async move {
+                    for _ in 0..iters {
+                        yield_once().await;
+                        c.bump();
+                    }
+                    Duration::from_nanos(iters * 3 + 1)
+                }
+            });
+        });
+        for batch in batches {
+            assert_eq!(batch.total, batch.iters * 3 + 1);
+        }
+    }
+
+    #[test]
+    fn iter_with_setup_and_large_setup_follow_their_batch_sizes() {
+        let spin = Spin::default();
+        let log = Rc::new(RefCell::new(String::new()));
+        let (setup_log, routine_log) = (log.clone(), log.clone());
+        drive(
+            Metric::Time,
+            &[3],
+            |b| {
+                b.to_async(&spin).iter_with_setup(
+                    || setup_log.borrow_mut().push('S'),
+                    |()| {
+                        routine_log.borrow_mut().push('R');
+                        yield_once()
+                    },
+                );
+            },
+            || log.borrow_mut().clear(),
+            |_| assert_eq!(*log.borrow(), "SRSRSR"),
+        );
+        let (setup_log, routine_log) = (log.clone(), log.clone());
+        drive(
+            Metric::Time,
+            &[3],
+            |b| {
+                b.to_async(&spin).iter_with_large_setup(
+                    || setup_log.borrow_mut().push('S'),
+                    |()| {
+                        routine_log.borrow_mut().push('R');
+                        yield_once()
+                    },
+                );
+            },
+            || log.borrow_mut().clear(),
+            |_| assert_eq!(*log.borrow(), "SSSRRR"),
+        );
+    }
+}

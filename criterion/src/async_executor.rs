@@ -1,8 +1,7 @@
-//! criterion's async executors: the [`AsyncExecutor`] trait that
-//! [`Bencher::to_async`](crate::Bencher::to_async) takes, and, behind criterion's feature of the
-//! same name, its implementations: `async_futures` ([`FuturesExecutor`]), `async_smol`
-//! ([`SmolExecutor`]) and `async_tokio` (tokio's `Runtime` and `Handle`, and references to
-//! them). criterion 0.5's `async_std` is not provided: async-std is deprecated in favour of smol,
+//! criterion's async executors: the [`AsyncExecutor`] trait that `Bencher::to_async` takes
+//! (feature `async`), and, behind criterion's feature of the same name, its implementations:
+//! `async_futures` (`FuturesExecutor`), `async_smol` (`SmolExecutor`) and `async_tokio` (tokio's
+//! `Runtime` and `Handle`, and references to them). criterion 0.5's `async_std` is not provided: async-std is deprecated in favour of smol,
 //! and criterion 0.8 dropped it.
 //!
 //! Each async routine runs inside one `block_on` per batch, the meter inside the future, as in

@@ -399,7 +399,7 @@ impl<I, O, S: FnMut() -> I, R: FnMut(&mut I) -> O> Routine for BatchedRef<S, R> 
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::{Batch, Counter, PAIRS, SLEEP, drive, drive_counting, slept};
+    use crate::testing::{Batch, Counter, FEW_SLOW as FEW, PAIRS, SLEEP, drive, drive_counting, slept};
     use crate::{BatchSize, Bencher};
     use rtcompare::Metric;
     use std::cell::RefCell;
@@ -409,9 +409,6 @@ mod tests {
 
     /// Sizes that hit the edges of criterion's chunks: none, one, under and over ten, uneven.
     const ITERS: [u64; 8] = [0, 1, 2, 9, 10, 11, 100, 1_001];
-
-    /// Every size fits the slow tests: few enough calls of a 2 ms sleep.
-    const FEW: [u64; 2] = [3, 12];
 
     fn all_sizes() -> [BatchSize; 6] {
         [

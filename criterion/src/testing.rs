@@ -16,6 +16,10 @@ pub(crate) const PAIRS: [(usize, bool); 8] =
 /// nanoseconds, so a 10× margin either way is far from any timing noise.
 pub(crate) const SLEEP: Duration = Duration::from_millis(2);
 
+/// Batch sizes for the tests that sleep in setup or drop: few enough calls of `SLEEP` to stay
+/// quick, and one size over ten so `SmallInput` cuts it into several chunks.
+pub(crate) const FEW_SLOW: [u64; 2] = [3, 12];
+
 /// A shared counter, cloned into test closures.
 #[derive(Clone, Default)]
 pub(crate) struct Counter(Rc<Cell<u64>>);
