@@ -56,7 +56,7 @@ impl BatchSize {
 
 /// What one iteration processes, shown beside the time as a rate; set with
 /// [`BenchmarkGroup::throughput`](crate::BenchmarkGroup::throughput) and passed to rtcompare's
-/// report.
+/// engine with each benchmark of the group.
 ///
 /// ```
 /// use rtcompare_criterion::{Criterion, Throughput};

@@ -15,8 +15,8 @@ use std::time::Duration;
 /// Of criterion's settings, two reach rtcompare's engine: [`measurement_time`] (each benchmark's
 /// measuring budget) and [`noise_threshold`] (the smallest relative change that counts as a
 /// win or a loss). A group's own value overrides the `Criterion`'s. The filter of
-/// [`with_filter`] is kept. The others are accepted and change nothing, each saying what takes
-/// its place.
+/// [`with_filter`] is kept for the engine. The others are accepted and change nothing; each
+/// says what takes its place.
 ///
 /// [`measurement_time`]: Self::measurement_time
 /// [`noise_threshold`]: Self::noise_threshold
@@ -40,7 +40,7 @@ use std::time::Duration;
 pub struct Criterion<M: Measurement = WallTime> {
     measurement_time: Option<Duration>,
     noise_threshold: Option<f64>,
-    // rtcompare reads its filter from its own command line; this one is kept for the engine.
+    // Kept for the engine, which may apply it; nothing here does.
     #[allow(dead_code, reason = "kept for the engine, which does not read it yet")]
     filter: Option<String>,
     // The measurement is never called (see `measurement`): only its type is kept.
@@ -55,9 +55,9 @@ impl Default for Criterion {
 }
 
 impl<M: Measurement> Criterion<M> {
-    /// Measures with `m` instead. A measurement other than [`WallTime`] compiles, and its
-    /// benchmarks are reported as not measurable by rtcompare; rtcompare's own metrics (time,
-    /// allocations, instructions) are chosen on its command line, not here.
+    /// Measures with `m` instead. [`WallTime`] is rtcompare's own time; any other measurement
+    /// compiles, is never called, and its benchmarks are reported as not measurable by
+    /// rtcompare, by the measurement's type name.
     #[must_use]
     pub fn with_measurement<M2: Measurement>(self, m: M2) -> Criterion<M2> {
         let _ = m;
@@ -174,23 +174,23 @@ impl<M: Measurement> Criterion<M> {
         self
     }
 
-    /// Keeps `filter`, criterion's filter on benchmark ids, for the engine. rtcompare's
-    /// command line filters the benchmarks it runs, as criterion's does.
+    /// Keeps `filter` (criterion's regular expression on benchmark ids) for the engine; this
+    /// crate applies no filter itself.
     #[must_use]
     pub fn with_filter<S: Into<String>>(mut self, filter: S) -> Criterion<M> {
         self.filter = Some(filter.into());
         self
     }
 
-    /// Accepted and ignored: rtcompare colours its output by its own rules.
+    /// Accepted and ignored: rtcompare's harness decides its own output's colours.
     #[must_use]
     pub fn with_output_color(self, enabled: bool) -> Criterion<M> {
         let _ = enabled;
         self
     }
 
-    /// Accepted and ignored (criterion's own is for its tests): rtcompare writes its results
-    /// where its command line says.
+    /// Accepted and ignored (criterion's own is for its tests): rtcompare writes no files into
+    /// criterion's folders.
     #[must_use]
     pub fn output_directory(self, path: &Path) -> Criterion<M> {
         let _ = path;

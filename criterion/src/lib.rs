@@ -50,14 +50,14 @@
 //! | `Criterion::measurement_time`, `BenchmarkGroup::measurement_time` | mapped: each benchmark's measuring budget (the group's overrides) |
 //! | `Criterion::noise_threshold`, `BenchmarkGroup::noise_threshold` | mapped: the parity band, the smallest relative change that is a win or a loss (the group's overrides) |
 //! | `BenchmarkGroup::throughput`, `Throughput` (all variants of 0.5 and 0.8) | mapped: passed with each benchmark, for its rate |
-//! | `Criterion::with_filter` | kept for the engine; rtcompare's command line filters the run |
+//! | `Criterion::with_filter` | kept for the engine; this crate applies no filter itself |
 //! | `Criterion::configure_from_args` | accepted: returns the `Criterion`; the harness reads the command line |
 //! | `Criterion::final_summary` | accepted, ignored: the harness prints its summary |
 //! | `sample_size`, `warm_up_time`, `nresamples`, `sampling_mode`, `SamplingMode` | accepted, ignored: rtcompare sizes its batches and rounds within the measurement time |
 //! | `confidence_level`, `significance_level` | accepted, ignored: each verdict carries rtcompare's own confidence |
 //! | `save_baseline`, `retain_baseline`, `Baseline` | accepted, ignored: the baseline is the git revision `RTCOMPARE_BASELINE`, not a saved result |
 //! | `plotting_backend`, `with_plots`, `without_plots`, `plot_config`, `PlottingBackend`, `PlotConfiguration`, `AxisScale` | accepted, ignored: rtcompare's own report replaces criterion's plots |
-//! | `with_output_color`, `output_directory`, `profile_time` | accepted, ignored: set on rtcompare's command line |
+//! | `with_output_color`, `output_directory`, `profile_time` | accepted, ignored: rtcompare's harness has its own output and no profiling mode |
 //! | `with_profiler`, `profiler::Profiler`, `profiler::ExternalProfiler` | accepted, ignored: no in-process profiling mode; profile the binary from outside |
 //! | `with_measurement`, `measurement::{Measurement, ValueFormatter, WallTime}` | `WallTime` mapped (rtcompare's time); any other measurement compiles and its benchmarks are reported as not measurable by rtcompare |
 //! | `BenchmarkGroup::finish` (or drop) | mapped: ends the group |
@@ -71,7 +71,7 @@
 //! | `black_box` | `std::hint::black_box`, re-exported |
 //! | features `html_reports`, `csv_output`, `plotters`, `rayon`, `cargo_bench_support`, `real_blackbox` | accepted, ignored |
 //! | `async_executor::AsyncStdExecutor`, feature `async_std`, feature `stable` | not provided: async-std is deprecated (criterion 0.8 dropped it too) |
-//! | `BenchmarkFilter`, `Criterion::with_benchmark_filter` | not provided: rtcompare's command line filters the run |
+//! | `BenchmarkFilter`, `Criterion::with_benchmark_filter` | not provided: its `Regex` variant would put the `regex` crate in the public API; `with_filter` takes the pattern as a string |
 //! | `runner` (nightly custom test frameworks) | not provided |
 //!
 //! The engine behind this API is rtcompare's; where it is still being completed, the
