@@ -1,0 +1,321 @@
+//! [`Criterion`]: the benchmark manager a `criterion_group!` target receives.
+
+use crate::group::BenchmarkGroup;
+use crate::id::BenchmarkId;
+use crate::measurement::{Measurement, WallTime};
+use crate::profiler::Profiler;
+use crate::{Bencher, PlottingBackend};
+use std::marker::PhantomData;
+use std::panic::Location;
+use std::path::Path;
+use std::time::Duration;
+
+/// The benchmark manager: its benchmarks, its groups, and the settings they share.
+///
+/// Of criterion's settings, two reach rtcompare's engine: [`measurement_time`] (each benchmark's
+/// measuring budget) and [`noise_threshold`] (the smallest relative change that counts as a
+/// win or a loss). A group's own value overrides the `Criterion`'s. The filter of
+/// [`with_filter`] is kept for the engine. The others are accepted and change nothing; each
+/// says what takes its place.
+///
+/// [`measurement_time`]: Self::measurement_time
+/// [`noise_threshold`]: Self::noise_threshold
+/// [`with_filter`]: Self::with_filter
+///
+/// ```no_run
+/// use rtcompare_criterion::{Criterion, criterion_group};
+/// use std::time::Duration;
+///
+/// fn bench(c: &mut Criterion) {
+///     c.bench_function("sum 100", |b| b.iter(|| (0..100u64).sum::<u64>()));
+/// }
+///
+/// criterion_group! {
+///     name = benches;
+///     config = Criterion::default().measurement_time(Duration::from_secs(2)).noise_threshold(0.05);
+///     targets = bench
+/// }
+/// # fn main() {}
+/// ```
+pub struct Criterion<M: Measurement = WallTime> {
+    measurement_time: Option<Duration>,
+    noise_threshold: Option<f64>,
+    // Kept for the engine, which may apply it; nothing here does.
+    #[allow(dead_code, reason = "kept for the engine, which does not read it yet")]
+    filter: Option<String>,
+    // The measurement is never called (see `measurement`): only its type is kept.
+    measurement: PhantomData<fn() -> M>,
+}
+
+impl Default for Criterion {
+    /// A manager with no settings of its own: the engine's defaults apply.
+    fn default() -> Criterion {
+        Criterion { measurement_time: None, noise_threshold: None, filter: None, measurement: PhantomData }
+    }
+}
+
+impl<M: Measurement> Criterion<M> {
+    /// Measures with `m` instead. [`WallTime`] is rtcompare's own time; any other measurement
+    /// compiles, is never called, and its benchmarks are reported as not measurable by
+    /// rtcompare, by the measurement's type name.
+    #[must_use]
+    pub fn with_measurement<M2: Measurement>(self, m: M2) -> Criterion<M2> {
+        let _ = m;
+        Criterion {
+            measurement_time: self.measurement_time,
+            noise_threshold: self.noise_threshold,
+            filter: self.filter,
+            measurement: PhantomData,
+        }
+    }
+
+    /// Accepted and ignored: rtcompare has no in-process profiling mode (profile the benchmark
+    /// binary from outside, with perf or the like).
+    #[must_use]
+    pub fn with_profiler<P: Profiler + 'static>(self, p: P) -> Criterion<M> {
+        let _ = p;
+        self
+    }
+
+    /// Accepted and ignored: rtcompare draws no criterion plots.
+    #[must_use]
+    pub fn plotting_backend(self, backend: PlottingBackend) -> Criterion<M> {
+        let _ = backend;
+        self
+    }
+
+    /// Accepted and ignored: rtcompare chooses how many rounds to measure, within the
+    /// measurement time.
+    #[must_use]
+    pub fn sample_size(self, n: usize) -> Criterion<M> {
+        let _ = n;
+        self
+    }
+
+    /// Accepted and ignored: rtcompare warms up by its own rules.
+    #[must_use]
+    pub fn warm_up_time(self, dur: Duration) -> Criterion<M> {
+        let _ = dur;
+        self
+    }
+
+    /// The measuring budget of each benchmark, passed to rtcompare's engine (a group's own
+    /// value overrides it).
+    ///
+    /// # Panics
+    ///
+    /// On a zero duration, as criterion does.
+    #[must_use]
+    pub fn measurement_time(mut self, dur: Duration) -> Criterion<M> {
+        assert!(!dur.is_zero(), "measurement_time must not be zero");
+        self.measurement_time = Some(dur);
+        self
+    }
+
+    /// Accepted and ignored: rtcompare chooses its own resampling.
+    #[must_use]
+    pub fn nresamples(self, n: usize) -> Criterion<M> {
+        let _ = n;
+        self
+    }
+
+    /// The smallest relative change that counts as a win or a loss (rtcompare's parity band),
+    /// passed to rtcompare's engine (a group's own value overrides it).
+    ///
+    /// # Panics
+    ///
+    /// On a negative threshold (or NaN), as criterion does.
+    #[must_use]
+    pub fn noise_threshold(mut self, threshold: f64) -> Criterion<M> {
+        assert!(threshold >= 0.0, "noise_threshold must not be negative, got {threshold}");
+        self.noise_threshold = Some(threshold);
+        self
+    }
+
+    /// Accepted and ignored: rtcompare's verdicts carry their own confidence.
+    #[must_use]
+    pub fn confidence_level(self, cl: f64) -> Criterion<M> {
+        let _ = cl;
+        self
+    }
+
+    /// Accepted and ignored: rtcompare's verdicts carry their own confidence.
+    #[must_use]
+    pub fn significance_level(self, sl: f64) -> Criterion<M> {
+        let _ = sl;
+        self
+    }
+
+    /// Accepted and ignored: rtcompare draws no criterion plots.
+    #[must_use]
+    pub fn with_plots(self) -> Criterion<M> {
+        self
+    }
+
+    /// Accepted and ignored: rtcompare draws no criterion plots.
+    #[must_use]
+    pub fn without_plots(self) -> Criterion<M> {
+        self
+    }
+
+    /// Accepted and ignored: rtcompare's baseline is a git revision
+    /// (`RTCOMPARE_BASELINE=<rev>`), built and measured in the same run, not a saved result.
+    #[must_use]
+    pub fn save_baseline(self, baseline: String) -> Criterion<M> {
+        let _ = baseline;
+        self
+    }
+
+    /// Accepted and ignored: rtcompare's baseline is a git revision
+    /// (`RTCOMPARE_BASELINE=<rev>`), built and measured in the same run, not a saved result.
+    #[must_use]
+    pub fn retain_baseline(self, baseline: String, strict: bool) -> Criterion<M> {
+        let _ = (baseline, strict);
+        self
+    }
+
+    /// Keeps `filter` (criterion's regular expression on benchmark ids) for the engine; this
+    /// crate applies no filter itself.
+    #[must_use]
+    pub fn with_filter<S: Into<String>>(mut self, filter: S) -> Criterion<M> {
+        self.filter = Some(filter.into());
+        self
+    }
+
+    /// Accepted and ignored: rtcompare's harness decides its own output's colours.
+    #[must_use]
+    pub fn with_output_color(self, enabled: bool) -> Criterion<M> {
+        let _ = enabled;
+        self
+    }
+
+    /// Accepted and ignored (criterion's own is for its tests): rtcompare writes no files into
+    /// criterion's folders.
+    #[must_use]
+    pub fn output_directory(self, path: &Path) -> Criterion<M> {
+        let _ = path;
+        self
+    }
+
+    /// Accepted and ignored (criterion's own is for its tests): rtcompare has no profiling
+    /// mode.
+    #[must_use]
+    pub fn profile_time(self, profile_time: Option<Duration>) -> Criterion<M> {
+        let _ = profile_time;
+        self
+    }
+
+    /// Does nothing: rtcompare's harness prints its own summary when the run ends.
+    pub fn final_summary(&self) {}
+
+    /// Returns this manager unchanged: rtcompare's harness reads the command line itself.
+    #[must_use]
+    pub fn configure_from_args(self) -> Criterion<M> {
+        self
+    }
+
+    /// A group of benchmarks sharing a name (the first part of their ids) and settings.
+    ///
+    /// # Panics
+    ///
+    /// On an empty name, as criterion does.
+    ///
+    /// ```
+    /// use rtcompare_criterion::Criterion;
+    ///
+    /// fn bench(c: &mut Criterion) {
+    ///     let mut group = c.benchmark_group("My Group");
+    ///     group.bench_function("Bench 1", |b| b.iter(|| 1));
+    ///     group.bench_function("Bench 2", |b| b.iter(|| 2));
+    ///     group.finish();
+    /// }
+    /// ```
+    pub fn benchmark_group<S: Into<String>>(&mut self, group_name: S) -> BenchmarkGroup<'_, M> {
+        let group_name = group_name.into();
+        assert!(!group_name.is_empty(), "Group name must not be empty.");
+        BenchmarkGroup::new(self, group_name)
+    }
+
+    /// Benchmarks `f`, with the id `id` as written.
+    ///
+    /// ```no_run
+    /// use rtcompare_criterion::{Criterion, criterion_group, criterion_main};
+    /// use std::hint::black_box;
+    ///
+    /// fn fibonacci(n: u64) -> u64 {
+    ///     if n < 2 { n } else { fibonacci(n - 1) + fibonacci(n - 2) }
+    /// }
+    ///
+    /// fn bench(c: &mut Criterion) {
+    ///     c.bench_function("fib 20", |b| b.iter(|| fibonacci(black_box(20))));
+    /// }
+    ///
+    /// criterion_group!(benches, bench);
+    /// criterion_main!(benches);
+    /// ```
+    #[track_caller]
+    pub fn bench_function<F>(&mut self, id: &str, mut f: F) -> &mut Criterion<M>
+    where
+        F: FnMut(&mut Bencher<'_, M>),
+    {
+        let location = Location::caller();
+        self.benchmark_group(id).run(location, BenchmarkId { function: None, parameter: None }, &(), |b, _| f(b));
+        self
+    }
+
+    /// Benchmarks `f` on `input`; the id `BenchmarkId::new("name", parameter)` is
+    /// `name/parameter`, as in criterion.
+    ///
+    /// # Panics
+    ///
+    /// On an id from [`BenchmarkId::from_parameter`], which has no function name to serve as
+    /// the group's, as criterion does.
+    ///
+    /// ```
+    /// use rtcompare_criterion::{BenchmarkId, Criterion};
+    ///
+    /// fn bench(c: &mut Criterion) {
+    ///     let size = 1024usize;
+    ///     c.bench_with_input(BenchmarkId::new("input_example", size), &size, |b, &s| {
+    ///         b.iter(|| vec![0u8; s]);
+    ///     });
+    /// }
+    /// ```
+    #[track_caller]
+    pub fn bench_with_input<F, I>(&mut self, id: BenchmarkId, input: &I, f: F) -> &mut Criterion<M>
+    where
+        F: FnMut(&mut Bencher<'_, M>, &I),
+        I: ?Sized,
+    {
+        let location = Location::caller();
+        let Some(group) = id.function else {
+            panic!(
+                "Cannot use BenchmarkId::from_parameter with Criterion::bench_with_input: it has no function \
+                 name. Use a BenchmarkGroup, or BenchmarkId::new."
+            );
+        };
+        self.benchmark_group(group).run(location, BenchmarkId { function: None, parameter: id.parameter }, input, f);
+        self
+    }
+
+    /// The measurement time and noise threshold of a benchmark in a group that set these (or
+    /// not): each one the group leaves unset falls back on this manager's.
+    pub(crate) fn settings(
+        &self,
+        measurement_time: Option<Duration>,
+        noise_threshold: Option<f64>,
+    ) -> (Option<Duration>, Option<f64>) {
+        (measurement_time.or(self.measurement_time), noise_threshold.or(self.noise_threshold))
+    }
+
+    /// The filter given to [`with_filter`](Self::with_filter), if any.
+    #[allow(dead_code, reason = "kept for the engine, which does not read it yet")]
+    pub(crate) fn filter(&self) -> Option<&str> {
+        self.filter.as_deref()
+    }
+
+    /// The type name of a custom measurement, `None` for [`WallTime`].
+    pub(crate) fn custom_measurement() -> Option<&'static str> {
+        (!M::__rtcompare_is_wall_time()).then(std::any::type_name::<M>)
+    }
+}
