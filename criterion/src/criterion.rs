@@ -12,15 +12,11 @@ use std::time::Duration;
 
 /// The benchmark manager: its benchmarks, its groups, and the settings they share.
 ///
-/// Of criterion's settings, two reach rtcompare's engine: [`measurement_time`] (each benchmark's
-/// measuring budget) and [`noise_threshold`] (the smallest relative change that counts as a
-/// win or a loss). A group's own value overrides the `Criterion`'s. The filter of
-/// [`with_filter`] is kept for the engine. The others are accepted and change nothing; each
-/// says what takes its place.
+/// Of criterion's settings, one reaches rtcompare's engine: [`noise_threshold`] (the smallest
+/// relative change that counts as a win or a loss); a group's own value overrides the
+/// `Criterion`'s. The others are accepted and change nothing; each says what takes its place.
 ///
-/// [`measurement_time`]: Self::measurement_time
 /// [`noise_threshold`]: Self::noise_threshold
-/// [`with_filter`]: Self::with_filter
 ///
 /// ```no_run
 /// use rtcompare_criterion::{Criterion, criterion_group};
@@ -38,11 +34,7 @@ use std::time::Duration;
 /// # fn main() {}
 /// ```
 pub struct Criterion<M: Measurement = WallTime> {
-    measurement_time: Option<Duration>,
     noise_threshold: Option<f64>,
-    // Kept for the engine, which may apply it; nothing here does.
-    #[allow(dead_code, reason = "kept for the engine, which does not read it yet")]
-    filter: Option<String>,
     // The measurement is never called (see `measurement`): only its type is kept.
     measurement: PhantomData<fn() -> M>,
 }
@@ -50,7 +42,7 @@ pub struct Criterion<M: Measurement = WallTime> {
 impl Default for Criterion {
     /// A manager with no settings of its own: the engine's defaults apply.
     fn default() -> Criterion {
-        Criterion { measurement_time: None, noise_threshold: None, filter: None, measurement: PhantomData }
+        Criterion { noise_threshold: None, measurement: PhantomData }
     }
 }
 
@@ -61,12 +53,7 @@ impl<M: Measurement> Criterion<M> {
     #[must_use]
     pub fn with_measurement<M2: Measurement>(self, m: M2) -> Criterion<M2> {
         let _ = m;
-        Criterion {
-            measurement_time: self.measurement_time,
-            noise_threshold: self.noise_threshold,
-            filter: self.filter,
-            measurement: PhantomData,
-        }
+        Criterion { noise_threshold: self.noise_threshold, measurement: PhantomData }
     }
 
     /// Accepted and ignored: rtcompare has no in-process profiling mode (profile the benchmark
@@ -84,8 +71,7 @@ impl<M: Measurement> Criterion<M> {
         self
     }
 
-    /// Accepted and ignored: rtcompare chooses how many rounds to measure, within the
-    /// measurement time.
+    /// Accepted and ignored: rtcompare chooses how many rounds to measure, within its budget.
     #[must_use]
     pub fn sample_size(self, n: usize) -> Criterion<M> {
         let _ = n;
@@ -99,16 +85,12 @@ impl<M: Measurement> Criterion<M> {
         self
     }
 
-    /// The measuring budget of each benchmark, passed to rtcompare's engine (a group's own
-    /// value overrides it).
-    ///
-    /// # Panics
-    ///
-    /// On a zero duration, as criterion does.
+    /// Accepted and ignored: rtcompare's budget sizes a decision, not criterion's 100 samples,
+    /// and is the run's (`RTCOMPARE_TIME`, 1 s by default), so that a suite configured for
+    /// criterion's seconds per benchmark is not measured for as long.
     #[must_use]
-    pub fn measurement_time(mut self, dur: Duration) -> Criterion<M> {
-        assert!(!dur.is_zero(), "measurement_time must not be zero");
-        self.measurement_time = Some(dur);
+    pub fn measurement_time(self, dur: Duration) -> Criterion<M> {
+        let _ = dur;
         self
     }
 
@@ -174,11 +156,11 @@ impl<M: Measurement> Criterion<M> {
         self
     }
 
-    /// Keeps `filter` (criterion's regular expression on benchmark ids) for the engine; this
-    /// crate applies no filter itself.
+    /// Accepted and ignored: the harness selects benchmarks from the command line, as libtest
+    /// does (`cargo bench -- <filter>`, `--exact`, `--skip`).
     #[must_use]
-    pub fn with_filter<S: Into<String>>(mut self, filter: S) -> Criterion<M> {
-        self.filter = Some(filter.into());
+    pub fn with_filter<S: Into<String>>(self, filter: S) -> Criterion<M> {
+        let _ = filter.into();
         self
     }
 
@@ -298,20 +280,10 @@ impl<M: Measurement> Criterion<M> {
         self
     }
 
-    /// The measurement time and noise threshold of a benchmark in a group that set these (or
-    /// not): each one the group leaves unset falls back on this manager's.
-    pub(crate) fn settings(
-        &self,
-        measurement_time: Option<Duration>,
-        noise_threshold: Option<f64>,
-    ) -> (Option<Duration>, Option<f64>) {
-        (measurement_time.or(self.measurement_time), noise_threshold.or(self.noise_threshold))
-    }
-
-    /// The filter given to [`with_filter`](Self::with_filter), if any.
-    #[allow(dead_code, reason = "kept for the engine, which does not read it yet")]
-    pub(crate) fn filter(&self) -> Option<&str> {
-        self.filter.as_deref()
+    /// The noise threshold of a benchmark in a group that set one (or not): the group's, else
+    /// this manager's.
+    pub(crate) fn noise_threshold_or(&self, group: Option<f64>) -> Option<f64> {
+        group.or(self.noise_threshold)
     }
 
     /// The type name of a custom measurement, `None` for [`WallTime`].

@@ -12,11 +12,10 @@ use std::time::Duration;
 /// Benchmarks that share a name (the first part of their ids) and settings, from
 /// [`Criterion::benchmark_group`].
 ///
-/// Of criterion's settings, [`measurement_time`], [`noise_threshold`] and [`throughput`] reach
-/// rtcompare's engine, overriding the `Criterion`'s; the others are accepted and change
-/// nothing. [`finish`](Self::finish) ends the group; dropping it does the same.
+/// Of criterion's settings, [`noise_threshold`] (overriding the `Criterion`'s) and
+/// [`throughput`] reach rtcompare's engine; the others are accepted and change nothing.
+/// [`finish`](Self::finish) ends the group; dropping it does the same.
 ///
-/// [`measurement_time`]: Self::measurement_time
 /// [`noise_threshold`]: Self::noise_threshold
 /// [`throughput`]: Self::throughput
 ///
@@ -40,7 +39,6 @@ use std::time::Duration;
 pub struct BenchmarkGroup<'a, M: Measurement = WallTime> {
     criterion: &'a mut Criterion<M>,
     name: String,
-    measurement_time: Option<Duration>,
     noise_threshold: Option<f64>,
     throughput: Option<Throughput>,
     // The full ids benchmarked so far, to refuse a duplicate as criterion does.
@@ -49,18 +47,10 @@ pub struct BenchmarkGroup<'a, M: Measurement = WallTime> {
 
 impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
     pub(crate) fn new(criterion: &'a mut Criterion<M>, name: String) -> BenchmarkGroup<'a, M> {
-        BenchmarkGroup {
-            criterion,
-            name,
-            measurement_time: None,
-            noise_threshold: None,
-            throughput: None,
-            ids: Vec::new(),
-        }
+        BenchmarkGroup { criterion, name, noise_threshold: None, throughput: None, ids: Vec::new() }
     }
 
-    /// Accepted and ignored: rtcompare chooses how many rounds to measure, within the
-    /// measurement time.
+    /// Accepted and ignored: rtcompare chooses how many rounds to measure, within its budget.
     pub fn sample_size(&mut self, n: usize) -> &mut Self {
         let _ = n;
         self
@@ -72,15 +62,10 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
         self
     }
 
-    /// The measuring budget of each benchmark of this group, passed to rtcompare's engine in
-    /// place of the `Criterion`'s.
-    ///
-    /// # Panics
-    ///
-    /// On a zero duration, as criterion does.
+    /// Accepted and ignored: the budget is the run's (`RTCOMPARE_TIME`), as
+    /// [`Criterion::measurement_time`] says.
     pub fn measurement_time(&mut self, dur: Duration) -> &mut Self {
-        assert!(!dur.is_zero(), "measurement_time must not be zero");
-        self.measurement_time = Some(dur);
+        let _ = dur;
         self
     }
 
@@ -169,12 +154,10 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
 
     /// What the engine is told of the benchmark `id` of this group, called at `location`.
     pub(crate) fn describe(&self, id: &BenchmarkId, location: &'static Location<'static>) -> Benchmark {
-        let (measurement_time, noise_threshold) = self.criterion.settings(self.measurement_time, self.noise_threshold);
         Benchmark {
             id: full_id(&self.name, id.function.as_deref(), id.parameter.as_deref()),
             throughput: self.throughput.clone(),
-            measurement_time,
-            noise_threshold,
+            noise_threshold: self.criterion.noise_threshold_or(self.noise_threshold),
             location,
             custom_measurement: Criterion::<M>::custom_measurement(),
         }
@@ -219,7 +202,6 @@ mod tests {
         let mut c = Criterion::default().measurement_time(Duration::from_secs(7)).noise_threshold(0.02);
         let benchmark = describe(&mut c, "parse", "split");
         assert_eq!(benchmark.id, "parse/split");
-        assert_eq!(benchmark.measurement_time, Some(Duration::from_secs(7)));
         assert_eq!(benchmark.noise_threshold, Some(0.02));
         assert_eq!(benchmark.throughput, None);
         assert_eq!(benchmark.custom_measurement, None);
@@ -228,7 +210,7 @@ mod tests {
     #[test]
     fn nothing_set_leaves_the_engines_defaults() {
         let benchmark = describe(&mut Criterion::default(), "g", "f");
-        assert_eq!((benchmark.measurement_time, benchmark.noise_threshold, benchmark.throughput), (None, None, None));
+        assert_eq!((benchmark.noise_threshold, benchmark.throughput), (None, None));
     }
 
     #[test]
@@ -240,13 +222,12 @@ mod tests {
         group.sample_size(10).warm_up_time(Duration::from_secs(1)).nresamples(1000).confidence_level(0.9);
         let benchmark = group.describe(&BenchmarkId::new("split", 4096), Location::caller());
         assert_eq!(benchmark.id, "parse/split/4096");
-        assert_eq!(benchmark.measurement_time, Some(Duration::from_secs(1)));
         assert_eq!(benchmark.noise_threshold, Some(0.1));
         assert_eq!(benchmark.throughput, Some(Throughput::Bytes(4096)));
         group.finish();
         // The next group starts from the Criterion's values again.
         let benchmark = describe(&mut c, "other", "f");
-        assert_eq!(benchmark.measurement_time, Some(Duration::from_secs(7)));
+        assert_eq!(benchmark.noise_threshold, Some(0.02));
         assert_eq!(benchmark.throughput, None);
     }
 
@@ -256,17 +237,15 @@ mod tests {
         let mut group = c.benchmark_group("g");
         group.noise_threshold(0.0);
         let benchmark = group.describe(&"f".into_benchmark_id(), Location::caller());
-        assert_eq!((benchmark.measurement_time, benchmark.noise_threshold), (None, Some(0.0)));
+        assert_eq!(benchmark.noise_threshold, Some(0.0));
     }
 
     #[test]
-    fn settings_survive_with_measurement_and_the_filter_is_kept() {
+    fn settings_survive_with_measurement() {
         let c = Criterion::default().noise_threshold(0.03).with_filter("parse/.*");
-        assert_eq!(c.filter(), Some("parse/.*"));
         let mut c = c.with_measurement(WallTime).measurement_time(Duration::from_secs(3));
-        assert_eq!(c.filter(), Some("parse/.*"));
         let benchmark = describe(&mut c, "g", "f");
-        assert_eq!((benchmark.measurement_time, benchmark.noise_threshold), (Some(Duration::from_secs(3)), Some(0.03)));
+        assert_eq!(benchmark.noise_threshold, Some(0.03));
         assert_eq!(benchmark.custom_measurement, None);
     }
 

@@ -47,13 +47,13 @@
 //! | `criterion_group!` (both forms) | mapped |
 //! | `criterion_main!` | mapped: `main` runs the groups under rtcompare's harness |
 //! | `Criterion::default`, `benchmark_group`, `bench_function`, `bench_with_input` | mapped; ids are criterion's (`group/function/parameter`) |
-//! | `Criterion::measurement_time`, `BenchmarkGroup::measurement_time` | mapped: each benchmark's measuring budget (the group's overrides) |
+//! | `Criterion::measurement_time`, `BenchmarkGroup::measurement_time` | accepted, ignored: the budget is the run's, `RTCOMPARE_TIME` (1 s by default); criterion's is sized for 100 samples, rtcompare's for a decision, and a suite set to criterion's seconds would be measured for as long |
 //! | `Criterion::noise_threshold`, `BenchmarkGroup::noise_threshold` | mapped: the parity band, the smallest relative change that is a win or a loss (the group's overrides) |
 //! | `BenchmarkGroup::throughput`, `Throughput` (all variants of 0.5 and 0.8) | mapped: passed with each benchmark, for its rate |
-//! | `Criterion::with_filter` | kept for the engine; this crate applies no filter itself |
+//! | `Criterion::with_filter` | accepted, ignored: benchmarks are selected on the command line (`cargo bench -- <filter>`, `--exact`, `--skip`) |
 //! | `Criterion::configure_from_args` | accepted: returns the `Criterion`; the harness reads the command line |
 //! | `Criterion::final_summary` | accepted, ignored: the harness prints its summary |
-//! | `sample_size`, `warm_up_time`, `nresamples`, `sampling_mode`, `SamplingMode` | accepted, ignored: rtcompare sizes its batches and rounds within the measurement time |
+//! | `sample_size`, `warm_up_time`, `nresamples`, `sampling_mode`, `SamplingMode` | accepted, ignored: rtcompare sizes its batches and rounds within its budget |
 //! | `confidence_level`, `significance_level` | accepted, ignored: each verdict carries rtcompare's own confidence |
 //! | `save_baseline`, `retain_baseline`, `Baseline` | accepted, ignored: the baseline is the git revision `RTCOMPARE_BASELINE`, not a saved result |
 //! | `plotting_backend`, `with_plots`, `without_plots`, `plot_config`, `PlottingBackend`, `PlotConfiguration`, `AxisScale` | accepted, ignored: rtcompare's own report replaces criterion's plots |
@@ -74,8 +74,6 @@
 //! | `BenchmarkFilter`, `Criterion::with_benchmark_filter` | not provided: its `Regex` variant would put the `regex` crate in the public API; `with_filter` takes the pattern as a string |
 //! | `runner` (nightly custom test frameworks) | not provided |
 //!
-//! The engine behind this API is rtcompare's; where it is still being completed, the
-//! benchmarks compile and run, but what they report may change.
 
 #![warn(missing_docs)]
 
@@ -85,9 +83,6 @@ pub mod async_executor;
 mod bencher;
 mod config;
 mod criterion;
-// TODO(lead): drop this allow once the engine reads every field of `Benchmark` (the stub reads
-// none).
-#[allow(dead_code, reason = "the stub engine reads no field of Benchmark yet")]
 mod engine;
 mod group;
 mod id;

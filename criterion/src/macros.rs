@@ -83,19 +83,7 @@ macro_rules! criterion_main {
             $crate::__private::run(build, &[$($group),+])
         }
 
-        // TODO(lead): switch to main!(run = …): replace this `main` with
-        // `$crate::__private::rtcompare::main!(crate = $crate::__private::rtcompare, run = __rtcompare_criterion_run);`
-        // once `main!` takes `run`; it also installs the counting allocator and lists the
-        // package's features, which this hand-built `BuildInfo` leaves out.
-        fn main() -> ::std::process::ExitCode {
-            __rtcompare_criterion_run($crate::__private::rtcompare::__private::BuildInfo {
-                debug_assertions: ::core::cfg!(debug_assertions),
-                package: ::core::env!("CARGO_PKG_NAME"),
-                manifest_dir: ::core::env!("CARGO_MANIFEST_DIR"),
-                features: &[],
-                cargo: ::core::option_env!("CARGO"),
-            })
-        }
+        $crate::__private::rtcompare::main!(crate = $crate::__private::rtcompare, run = __rtcompare_criterion_run);
     };
 }
 

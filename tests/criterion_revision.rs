@@ -1,0 +1,189 @@
+//! rtcompare-criterion: a criterion suite, unchanged but for its dependency line, judged against
+//! the git revision `RTCOMPARE_BASELINE` names under `cargo bench`. Each test builds a throwaway
+//! git repository whose library does the work and whose `benches/suite.rs` is written for
+//! criterion; its `criterion` dev-dependency is this checkout's rtcompare-criterion, renamed into
+//! place. The commit before is the same suite on the real criterion, the way a project is before
+//! it switches: its baseline build takes rtcompare-criterion in criterion's place.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use support::{cargo, nested_target, root, run, stdout, take_turn, text};
+
+/// The library: `work(n)` is a loop of `n` additions, so `work(3_000)` takes three times as long
+/// as `work(1_000)` whatever the code's placement; `changed` does `changed` of them, `unchanged`
+/// a thousand.
+fn lib_rs(changed: u64) -> String {
+    format!(
+        r#"use std::hint::black_box;
+
+pub fn work(n: u64) -> u64 {{
+    let mut total = 0u64;
+    for i in 0..black_box(n) {{
+        total = total.wrapping_add(black_box(i));
+    }}
+    total
+}}
+
+pub fn changed() -> u64 {{
+    work({changed})
+}}
+
+pub fn unchanged() -> u64 {{
+    work(1_000)
+}}
+"#
+    )
+}
+
+/// The suite, as criterion's users write one: a function, a group over inputs with a throughput,
+/// a batched setup and a custom timing loop.
+const SUITE: &str = r#"use criterion::{black_box, criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
+use std::time::Instant;
+
+fn single(c: &mut Criterion) {
+    c.bench_function("changed", |b| b.iter(library::changed));
+    c.bench_function("unchanged", |b| b.iter(|| library::unchanged()));
+}
+
+fn grouped(c: &mut Criterion) {
+    let mut group = c.benchmark_group("work");
+    for n in [1_000u64, 2_000] {
+        group.throughput(Throughput::Elements(n));
+        group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, &n| b.iter(|| library::work(black_box(n))));
+    }
+    group.finish();
+}
+
+fn shaped(c: &mut Criterion) {
+    c.bench_function("batched changed", |b| {
+        b.iter_batched(|| vec![1u64; 64], |v| library::changed() + v.len() as u64, BatchSize::SmallInput)
+    });
+    c.bench_function("custom unchanged", |b| {
+        b.iter_custom(|iters| {
+            let start = Instant::now();
+            for _ in 0..iters {
+                black_box(library::unchanged());
+            }
+            start.elapsed()
+        })
+    });
+}
+
+criterion_group!(benches, single, grouped, shaped);
+criterion_main!(benches);
+"#;
+
+/// A fresh git repository `name` (also the package's name) under the nested target folder, its
+/// `criterion` dev-dependency `criterion` as written in the manifest.
+fn repository(name: &str) -> PathBuf {
+    let dir = nested_target().join("criterion-repositories").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    for folder in ["src", "benches"] {
+        std::fs::create_dir_all(dir.join(folder)).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    }
+    // rtcompare's own lock file pins the same dependency versions, so nothing is resolved anew.
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).expect("rtcompare's Cargo.lock");
+    write(&dir, "Cargo.lock", &lock);
+    write(&dir, ".gitignore", "target/\n");
+    git(&dir, &["init", "--quiet", "--initial-branch=master", "."]);
+    dir
+}
+
+/// The manifest with `criterion` as its dev-dependency's entry.
+fn manifest(name: &str, criterion: &str) -> String {
+    format!(
+        "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n[workspace]\n\n\
+         [lib]\nname = \"library\"\n\n[dev-dependencies]\ncriterion = {criterion}\n\n[[bench]]\nname = \"suite\"\n\
+         harness = false\n"
+    )
+}
+
+/// The dependency line that switches a suite to rtcompare-criterion.
+fn switched() -> String {
+    format!("{{ package = \"rtcompare-criterion\", path = '{}' }}", root().join("criterion").display())
+}
+
+fn write(dir: &Path, file: &str, text: &str) {
+    std::fs::write(dir.join(file), text).unwrap_or_else(|e| panic!("cannot write {file} in {}: {e}", dir.display()));
+}
+
+/// Runs git in `dir` with a fixed identity and date, so the commits are the same in every run.
+fn git(dir: &Path, args: &[&str]) {
+    let output = run(Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=rtcompare", "-c", "user.email=rtcompare@example.invalid", "-c", "commit.gpgsign=false"])
+        .args(args)
+        .env("GIT_AUTHOR_DATE", "2026-12-01T00:00:00Z")
+        .env("GIT_COMMITTER_DATE", "2026-12-01T00:00:00Z"));
+    assert!(output.status.success(), "git {args:?} in {}:\n{}", dir.display(), text(&output));
+}
+
+fn commit(dir: &Path, manifest: &str, lib: &str, message: &str) {
+    write(dir, "Cargo.toml", manifest);
+    write(dir, "src/lib.rs", lib);
+    write(dir, "benches/suite.rs", SUITE);
+    git(dir, &["add", "--all"]);
+    git(dir, &["commit", "--quiet", "--allow-empty", "-m", message]);
+}
+
+/// `cargo bench --bench suite` in `dir`, with `RTCOMPARE_BASELINE` when given.
+fn bench(dir: &Path, baseline: Option<&str>, args: &[&str]) -> Output {
+    let mut all = vec!["bench", "--bench", "suite", "--"];
+    all.extend_from_slice(args);
+    let mut command = cargo(&all);
+    command.current_dir(dir).env("NO_COLOR", "1");
+    if let Some(revision) = baseline {
+        command.env("RTCOMPARE_BASELINE", revision);
+    }
+    run(&mut command)
+}
+
+/// The lines of the block under `test <name> ...`, up to the next test.
+fn block(out: &str, name: &str) -> String {
+    let start = out.find(&format!("test {name} ... ")).unwrap_or_else(|| panic!("no test {name} in:\n{out}"));
+    let rest = &out[start..];
+    let end = rest[1..].find("\ntest ").map_or(rest.len(), |i| i + 1);
+    rest[..end].to_owned()
+}
+
+/// Whether a block's verdict is parity, or a first round that fresh processes did not confirm
+/// (identical code is never a confirmed win or loss).
+fn parity_or_unconfirmed(block: &str) -> bool {
+    block.lines().any(|line| line.starts_with("    parity (") || line.contains(" (not confirmed): "))
+}
+
+/// Issue 48: the library function three times slower than at `HEAD~1`, where the suite still ran
+/// on criterion itself; `cargo bench` against `HEAD~1` fails exactly the benchmarks that call it,
+/// each as a confirmed loss, and passes the others.
+#[test]
+fn a_criterion_suite_fails_exactly_the_benchmarks_of_a_slower_function() {
+    let _turn = take_turn();
+    let name = "rtcompare-criterion-slower";
+    let dir = repository(name);
+    commit(&dir, &manifest(name, "\"0.5\""), &lib_rs(1_000), "Before, on criterion");
+    commit(&dir, &manifest(name, &switched()), &lib_rs(3_000), "Switch to rtcompare-criterion; make `changed` slower");
+    let output = bench(&dir, Some("HEAD~1"), &[]);
+    let (out, everything) = (stdout(&output), text(&output));
+    assert_eq!(output.status.code(), Some(101), "{everything}");
+    assert!(everything.contains("replaced `criterion` by `rtcompare-criterion`"), "{everything}");
+    for name in ["changed", "batched changed"] {
+        let block = block(&out, name);
+        assert!(block.starts_with(&format!("test {name} ... FAILED")), "{everything}");
+        assert!(block.contains(&format!("baseline  {name} at HEAD~1")), "{everything}");
+        assert!(block.contains("    loss (confirmed)"), "{everything}");
+    }
+    for name in ["unchanged", "custom unchanged", "work/1000", "work/2000"] {
+        let block = block(&out, name);
+        assert!(block.starts_with(&format!("test {name} ... ok")), "{everything}");
+        assert!(parity_or_unconfirmed(&block), "{everything}");
+    }
+    assert!(out.contains("test result: FAILED. 4 passed; 2 failed"), "{everything}");
+
+    // Listed by criterion's ids, without running a benchmark.
+    let output = bench(&dir, Some("HEAD~1"), &["--list", "--format", "terse"]);
+    let listed: Vec<String> = stdout(&output).lines().filter(|l| l.ends_with(": test")).map(str::to_owned).collect();
+    let expected = ["batched changed", "changed", "custom unchanged", "unchanged", "work/1000", "work/2000"];
+    assert_eq!(listed, expected.map(|n| format!("{n}: test")), "{}", text(&output));
+}
