@@ -125,6 +125,11 @@ const WIDEST_MEANINGFUL: f64 = 2.0;
 /// wide to mean anything (`[+20.00 %, too wide to bound]` for a loss measured in a few noisy
 /// rounds), or nothing but that when it reaches both ways.
 pub(crate) fn headline_interval(low: f64, high: f64) -> String {
+    if low.is_nan() || high.is_nan() {
+        // Too few processes for an interval at the level (four give none at 99 %): say so,
+        // rather than print the NaN.
+        return "[no interval at this level]".to_owned();
+    }
     let (fastest, slowest) = (1.0 - high, 1.0 - low);
     let meaningful = (slowest / fastest).partial_cmp(&WIDEST_MEANINGFUL) != Some(std::cmp::Ordering::Greater);
     if meaningful || !fastest.is_finite() || !slowest.is_finite() {
@@ -156,6 +161,7 @@ mod tests {
         assert_eq!(headline_interval(-3.0, 0.5), "[too wide to bound]");
         // A factor of two exactly still means something: [+20 %, +140 %].
         assert_eq!(headline_interval(-1.4, -0.2), "[+20.00 %, +140.00 %]");
+        assert_eq!(headline_interval(f64::NAN, f64::NAN), "[no interval at this level]");
     }
 
     #[test]
