@@ -181,6 +181,14 @@ fn a_criterion_suite_fails_exactly_the_benchmarks_of_a_slower_function() {
     }
     assert!(out.contains("test result: FAILED. 4 passed; 2 failed"), "{everything}");
 
+    // Without a revision each benchmark is ignored, with how to run it under `cargo bench`.
+    let output = bench(&dir, None, &[]);
+    let out = stdout(&output);
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(out.contains("test changed ... ignored\n    compares this function against itself"), "{}", text(&output));
+    assert!(out.contains("e.g. `RTCOMPARE_BASELINE=master cargo bench --bench suite`"), "{}", text(&output));
+    assert!(out.contains("0 passed; 0 failed; 6 ignored"), "{}", text(&output));
+
     // Listed by criterion's ids, without running a benchmark.
     let output = bench(&dir, Some("HEAD~1"), &["--list", "--format", "terse"]);
     let listed: Vec<String> = stdout(&output).lines().filter(|l| l.ends_with(": test")).map(str::to_owned).collect();

@@ -49,10 +49,16 @@ pub(crate) fn how_to_run() -> &'static str {
         let target = stem.rsplit_once('-').map_or(stem, |(name, _hash)| name);
         let dir = std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| PathBuf::from("."), PathBuf::from);
         let branch = default_branch(&dir);
+        // `cargo bench` passes `--bench` to every target it runs.
+        let command = if std::env::args().any(|arg| arg == "--bench") {
+            format!("cargo bench --bench {target}")
+        } else {
+            format!("cargo test --release --test {target}")
+        };
         format!(
             "compares this function against itself at a git revision: run with RTCOMPARE_BASELINE=<revision>, e.g. \
-             `RTCOMPARE_BASELINE={branch} cargo test --release --test {target}`, or in a pull request against where \
-             it left that branch, `RTCOMPARE_BASELINE=$(git merge-base {branch} HEAD)`"
+             `RTCOMPARE_BASELINE={branch} {command}`, or in a pull request against where it left that branch, \
+             `RTCOMPARE_BASELINE=$(git merge-base {branch} HEAD)`"
         )
     })
 }
