@@ -7,7 +7,7 @@ use std::time::Duration;
 
 /// One benchmark of a front-end: a test that compares it with itself at the git revision
 /// `RTCOMPARE_BASELINE` names, its loops entered in the processes that measure it
-/// ([`Enter`](super::loops::Enter)).
+/// ([`Enter`](super::process::server::Enter)).
 ///
 /// ```
 /// use rtcompare::__private::FrontEndBenchmark;
