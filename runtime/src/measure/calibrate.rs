@@ -6,6 +6,7 @@
 
 use super::{Arm, Halt, Meter, Options, clock_precision};
 use rtcompare_judge::measure::{Calibration, Metric};
+use std::time::{Duration, Instant};
 
 /// Arms whose batch sizes differ by more than this factor each keep their own; below it both
 /// use the larger. Equal sizes keep loop overhead equal; but sizing a 1 ns candidate's batch for a
@@ -34,7 +35,11 @@ pub(crate) fn calibrate(
     // Batches are sized by time even for count metrics: a batch must stay short enough to run
     // between interrupts and long enough for the budget to hold enough rounds.
     let meter = Meter::new(Metric::Time);
-    let (c, b) = (batch_size(candidate, target_batch_ns, meter)?, batch_size(baseline, target_batch_ns, meter)?);
+    let ceiling = options.batch_ceiling();
+    let (c, b) = (
+        batch_size(candidate, target_batch_ns, meter, ceiling)?,
+        batch_size(baseline, target_batch_ns, meter, ceiling)?,
+    );
     let copies = (candidate.placements() as u64, baseline.placements() as u64);
     let (candidate_iters, baseline_iters) = if c.iters.max(b.iters) <= c.iters.min(b.iters) * MAX_SHARED_BATCH_RATIO {
         // A shared size stays shared: rounded for the slower arm, for both or neither.
@@ -88,28 +93,32 @@ struct Sizing {
 /// page faults of the heap, a cold instruction cache — and a single reading once took that for
 /// the arm's cost: a 10 µs candidate got batches of 1 against its baseline's 17, and the unequal
 /// batches turned a 2 % slowdown into a 2 % "speed-up" (`docs/design.md`).
-fn batch_size(arm: &mut Arm<'_>, target_ns: f64, meter: Meter) -> Result<Sizing, Halt> {
+fn batch_size(arm: &mut Arm<'_>, target_ns: f64, meter: Meter, ceiling: Duration) -> Result<Sizing, Halt> {
     const LIMIT: u64 = 1 << 40;
     let mut iters: u64 = 1;
     let mut first_call = None;
     loop {
         let reading = arm.run(iters, 0, 0, meter)?.total;
         let first_call_ns = *first_call.get_or_insert(reading as f64);
+        let started = Instant::now();
         let elapsed = reading.min(arm.run(iters, 0, 0, meter)?.total) as f64;
-        if elapsed >= target_ns || iters >= LIMIT {
+        // What the meter does not see can dwarf what it does (1 MiB built per call of a move):
+        // such a batch grows no further than the ceiling allows by the wall clock, its clock
+        // error shown in its resolution.
+        let room = ceiling.as_secs_f64() / started.elapsed().as_secs_f64().max(1e-9);
+        if elapsed >= target_ns || iters >= LIMIT || room < 2.0 {
             return Ok(Sizing { iters, per_op_ns: elapsed / iters as f64, first_call_ns });
         }
         // Jump towards the target from what this batch took, but at most 100x at a time
         // (a first batch can be unusually fast or slow) and at least 2x (so it terminates).
         let scale = if elapsed > 0.0 { (target_ns / elapsed * 1.25).clamp(2.0, 100.0) } else { 100.0 };
-        iters = ((iters as f64 * scale).ceil() as u64).min(LIMIT);
+        iters = ((iters as f64 * scale.min(room)).ceil() as u64).min(LIMIT);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     /// The default options with a budget whose batch floor is the shortest batch, 100 µs.
     fn options() -> Options {
@@ -138,6 +147,25 @@ mod tests {
 
     fn placed(batch: crate::measure::BatchFn) -> Arm<'static> {
         Arm::from_placed("placed", [batch; 4], [batch; 4], 0)
+    }
+
+    #[test]
+    fn a_batch_whose_unmetered_work_is_long_stops_growing_at_the_ceiling() {
+        // One made-up nanosecond a call for the meter, and a sleep of at least 20 µs beside it
+        // that the meter does not see, as a setup building each call's input would be. Sized
+        // by its meter alone, the batch would grow to 100,000 calls, seconds by the wall clock.
+        let slow_setup = || {
+            Arm::new("setup", |iters, _seed, _meter| {
+                (0..iters).for_each(|_| std::thread::sleep(Duration::from_micros(20)));
+                iters
+            })
+        };
+        let options = options();
+        assert_eq!(options.batch_ceiling(), Duration::from_millis(10));
+        let calibration = calibrate(&mut slow_setup(), &mut slow_setup(), &options).expect("no halt");
+        assert!(calibration.candidate_iters > 1, "{calibration:?}");
+        // 10 ms at 20 µs or more a call: 500 calls at most.
+        assert!(calibration.candidate_iters <= 500, "past the ceiling: {calibration:?}");
     }
 
     #[test]

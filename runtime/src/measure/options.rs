@@ -73,6 +73,14 @@ impl Options {
         self.min_batch.max(per_batch)
     }
 
+    /// The longest a batch may take by the wall clock, the work outside its meter included (a
+    /// setup that builds each call's input, outputs dropped after the clock stops): what lets
+    /// `min_rounds` rounds of four batches fit in the budget. Calibration grows a batch no
+    /// further once it takes this long, however short its metered part.
+    pub(crate) fn batch_ceiling(&self) -> Duration {
+        self.budget / (4 * self.min_rounds.max(1)) as u32
+    }
+
     /// The most rounds collected: `max_rounds`, or for a count metric at most [`COUNT_ROUNDS`].
     pub(crate) fn rounds_cap(&self) -> usize {
         if self.metric.is_count() { self.max_rounds.min(COUNT_ROUNDS) } else { self.max_rounds }
