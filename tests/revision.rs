@@ -347,6 +347,53 @@ fn an_unchanged_library_gives_parity_and_a_target_it_cannot_build_falls_back_to_
     assert!(out.contains("1 new since the baseline revision"), "{everything}");
 }
 
+/// A build script that records whether the library was built with placement.md's recipe.
+const BUILD_RS: &str = r#"fn main() {
+    println!("cargo::rerun-if-changed=build.rs");
+    let flags = std::env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
+    let aligned = flags.contains("align-all-functions=6") && flags.contains("align-all-nofallthru-blocks=5");
+    println!("cargo::rustc-env=BUILT_ALIGNED={aligned}");
+}
+"#;
+
+const BUILT_ALIGNED_RS: &str = r#"
+pub fn built_aligned() -> bool {
+    env!("BUILT_ALIGNED") == "true"
+}
+"#;
+
+const ALIGNED_PERF: &str = r#"
+#[compare]
+fn aligned() -> u64 {
+    assert!(library::built_aligned(), "measured in a build whose code is not aligned");
+    library::unchanged()
+}
+"#;
+
+/// Both sides of a comparison against a revision are measured in builds with aligned code, the
+/// current side in a build of its own: the compared function panics, failing its test, in any
+/// process of a build made without the recipe. (Instructions are not counted: their process runs
+/// the binary cargo built, whose layout counts do not depend on.)
+#[test]
+fn both_sides_are_measured_in_builds_whose_code_is_aligned() {
+    let _turn = take_turn();
+    let dir = repository("rtcompare-revision-aligned");
+    write(&dir, "build.rs", BUILD_RS);
+    let (lib, perf) = (lib_rs(1_000, BUILT_ALIGNED_RS), perf_rs(ALIGNED_PERF));
+    commit(&dir, &lib, &perf, "Before");
+    commit(&dir, &lib, &perf, "After, unchanged");
+    let mut command = cargo(&["test", "--release", "--test", "perf"]);
+    command.current_dir(&dir).env("RTCOMPARE_TIME", "300ms").env("NO_COLOR", "1");
+    command.env("RTCOMPARE_BASELINE", "HEAD~1").env("RTCOMPARE_INSTRUCTIONS", "off");
+    let output = run(&mut command);
+    let (out, everything) = (stdout(&output), text(&output));
+    assert!(output.status.success(), "{everything}");
+    assert!(everything.contains("building this `perf` target again with its code aligned"), "{everything}");
+    let aligned = block(&out, "perf::aligned_vs_baseline");
+    assert!(aligned.starts_with("test perf::aligned_vs_baseline ... ok"), "{everything}");
+    assert!(parity_or_unconfirmed(&aligned), "{everything}");
+}
+
 /// A baseline process that dies fails its own pair with its last words; the other pairs run.
 #[test]
 fn a_baseline_process_that_dies_fails_its_pair_and_the_others_still_run() {

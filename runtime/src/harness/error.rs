@@ -145,6 +145,14 @@ pub(crate) enum HarnessError {
     /// revision's own did not, where that was tried.
     #[error(fmt = baseline_build)]
     BaselineBuild { commit: String, failure: Box<BuildFailure>, fallback: Option<Box<BuildFailure>> },
+    /// This test target does not build with the flags both sides of a comparison against a
+    /// revision are built with.
+    #[error(
+        "this test target, built again with its code aligned as the baseline's is (docs/placement.md's recipe added \
+         to its own rustflags), does not build: {}",
+        .0.message
+    )]
+    AlignedBuild(Box<BuildFailure>),
     /// The baseline revision could not be prepared.
     #[error("{}={revision}: {problem}", super::variables::BASELINE_VARIABLE)]
     Baseline {

@@ -1,8 +1,9 @@
 //! Measuring a function against itself at a git revision: two children in lock-step, one of
 //! this build and one of the baseline build, each running batches on command.
 //!
-//! The test process starts both (`client.rs`), and each announces the tests it has. The test
-//! process then runs the ordinary protocol — calibration, warm-up, rounds of {candidate,
+//! This build's process runs the binary `revision.rs` prepared beside the baseline, its code
+//! aligned as the baseline's is. The test process starts both (`client.rs`), and each announces
+//! the tests it has. The test process then runs the ordinary protocol — calibration, warm-up, rounds of {candidate,
 //! candidate twin, baseline, baseline twin} in a seeded random order — over arms whose batches
 //! are run by those processes ([`Request::Run`]): the candidate's by this build's process, the
 //! baseline's by the baseline build's. Only one process runs at a time, so the rounds stay
@@ -43,9 +44,8 @@ pub(crate) fn measure_against_revision(
 /// One pair: this build's process and the baseline's, measured in lock-step with `options`.
 fn measure_pair(plan: &TrialPlan<'_>, baseline: &Baseline, options: Options) -> Result<Option<Measured>, HarnessError> {
     let (debug, timeout) = (plan.settings.debug, plan.timeout);
-    let exe = std::env::current_exe().map_err(HarnessError::OwnBinary)?;
     let cpu = current_cpu();
-    let current = Child::start(Command::new(exe), Process::ThisBuild, cpu, debug)?;
+    let current = Child::start(Command::new(&baseline.this_build), Process::ThisBuild, cpu, debug)?;
     let revision = Process::Baseline(baseline.revision.clone());
     let before = Child::start(Command::new(&baseline.binary), revision, cpu, debug)?;
     let watchdog = Watchdog::start(timeout, &[current.watched(), before.watched()]);

@@ -7,7 +7,11 @@
 //! Everything here happens once per run, before anything is measured: a revision git cannot
 //! resolve, a folder that is not in a git repository or a baseline that does not build stops
 //! the run with one error.
+//!
+//! Both sides are built with their code aligned (`aligned.rs`): the baseline, and this test
+//! target again in a target folder of its own, unless this binary was built aligned already.
 
+use super::aligned::AlignedFlags;
 use super::cargo::{BinaryLocation, Package, TargetKind, TestBuild, built_library, describe, executable};
 use super::git::{git, git_output};
 use super::manifest::{self, Dependency, Donor, Mended, Place};
@@ -30,6 +34,8 @@ pub(crate) struct Baseline {
     pub commit: String,
     /// The baseline build of this test target.
     pub binary: PathBuf,
+    /// This test target's build measured against it: laid out as the baseline is.
+    pub this_build: PathBuf,
 }
 
 static PREPARED: OnceLock<Baseline> = OnceLock::new();
@@ -124,6 +130,7 @@ fn build_baseline(revision: &str, build: &BuildInfo, target_root: Option<&Path>)
         checkout.display()
     );
     let donor = donor(&current, &layout.target, kind, &manifest_dir)?;
+    let aligned = AlignedFlags::of_this_build();
     let builder = Builder {
         cargo,
         commit: &commit,
@@ -134,10 +141,12 @@ fn build_baseline(revision: &str, build: &BuildInfo, target_root: Option<&Path>)
         build,
         layout: &layout,
         target_dir: base.join("target"),
+        aligned: &aligned,
     };
     let binary = builder.build_or_fall_back(&checkout, &donor, &base)?;
+    let this_build = if aligned.already() { exe } else { builder.this_build_aligned(&base.join("this-build"))? };
     eprintln!("rtcompare: baseline build ready in {:.1} s: {}", started.elapsed().as_secs_f64(), binary.display());
-    Ok(Baseline { revision: revision.to_owned(), commit, binary })
+    Ok(Baseline { revision: revision.to_owned(), commit, binary, this_build })
 }
 
 /// The failure of `command`, run in `package_dir`, which said `stderr`: the command, where it
@@ -188,6 +197,8 @@ struct Builder<'a> {
     layout: &'a BinaryLocation,
     /// The target folder every baseline build shares.
     target_dir: PathBuf,
+    /// The flags both sides are built with.
+    aligned: &'a AlignedFlags,
 }
 
 impl Builder<'_> {
@@ -255,6 +266,7 @@ impl Builder<'_> {
         self.say_missing(&missing);
         let patches = overlay::patch_rtcompare(&self.cargo, &package_dir);
         let mut command = spec.command(self.build, self.layout);
+        self.aligned.apply(&mut command);
         for patch in &patches {
             command.arg("--config").arg(patch);
         }
@@ -276,6 +288,43 @@ impl Builder<'_> {
                  is not; both must speak the same lock-step protocol",
                 env!("CARGO_PKG_VERSION")
             );
+        }
+        executable(&messages, &self.layout.target)
+            .ok_or_else(|| failure(format!("`{}` built nothing called `{}`", describe(&command), self.layout.target)))
+    }
+
+    /// This test target built again from the working tree with the baseline's flags, in
+    /// `target_dir`: one target folder for both would have the second build overwrite the
+    /// first's binary, since Cargo names a workspace's own crates by their place in it, the same in
+    /// both checkouts. Its executable.
+    fn this_build_aligned(&self, target_dir: &Path) -> Result<PathBuf, HarnessError> {
+        let package_dir = &self.place.in_working_tree;
+        eprintln!(
+            "rtcompare: building this `{}` target again with its code aligned as the baseline's is, in {}",
+            self.layout.target,
+            target_dir.display()
+        );
+        let spec = TestBuild {
+            cargo: self.cargo.clone(),
+            package_dir,
+            package: self.current,
+            kind: self.kind,
+            profile: &self.layout.profile,
+            target_dir,
+        };
+        let mut command = spec.command(self.build, self.layout);
+        self.aligned.apply(&mut command);
+        let failure = |message: String| {
+            let failure = BuildFailure { first_error: message.clone(), message, cause: BuildCause::Cargo };
+            HarnessError::AlignedBuild(Box::new(failure))
+        };
+        let output = child::output(&mut command)
+            .map_err(|e| failure(format!("could not run cargo: {e}; put cargo on PATH or set CARGO")))?;
+        let messages = String::from_utf8_lossy(&output.stdout);
+        if !output.status.success() {
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            let failed = failed(&command, package_dir, &stderr, BuildCause::Cargo);
+            return Err(HarnessError::AlignedBuild(Box::new(failed)));
         }
         executable(&messages, &self.layout.target)
             .ok_or_else(|| failure(format!("`{}` built nothing called `{}`", describe(&command), self.layout.target)))
