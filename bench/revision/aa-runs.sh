@@ -81,7 +81,8 @@ printf 'A change that is not code.\n' >"$repo/NOTES.md"
 g add --all
 g commit --quiet -m "Add notes"
 
-export CARGO_TARGET_DIR="$dir/target" NO_COLOR=1 RTCOMPARE_TIME="$time" RTCOMPARE_BASELINE=HEAD~1
+# Verbose blocks carry the A/A floor.
+export CARGO_TARGET_DIR="$dir/target" NO_COLOR=1 RTCOMPARE_TIME="$time" RTCOMPARE_BASELINE=HEAD~1 RTCOMPARE_VERBOSE=1
 cd "$repo"
 cargo test -q --release --test perf --no-run 2>/dev/null
 [ "$reuse" = 1 ] || rm -rf "$CARGO_TARGET_DIR/rtcompare-baseline"
@@ -98,17 +99,17 @@ for i in $(seq 1 "$runs"); do
   [ "$status" = 0 ] || failed=$((failed + 1))
   line="run $i: load $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'), exit $status, $(printf '%.1f' "$seconds") s"
   for name in changed unchanged; do
-    block="$(printf '%s\n' "$log" | sed -n "/^test perf::${name}_vs_HEAD_1 /,/^test /p")"
-    verdict="$(printf '%s\n' "$block" | grep -E '^    (win|loss|parity) \(' | head -1 | sed 's/^ *//')"
-    difference="$(printf '%s\n' "$block" | grep -oE '^    difference [^ ]+' | head -1 | awk '{print $2}')"
-    floor="$(printf '%s\n' "$block" | grep -oE 'A/A floor [0-9.]+ %' | head -1 | awk '{print $3}')"
+    block="$(printf '%s\n' "$log" | sed -n "/^test perf::${name}_vs_baseline /,/^test /p")"
+    verdict="$(printf '%s\n' "$block" | grep -E '^    (win|loss|parity) \(' | head -1 | sed -E 's/^ *//; s/: .*//' || true)"
+    difference="$(printf '%s\n' "$block" | grep -oE ': time [+-]?[0-9.]+ %' | head -1 | awk '{print $3}' || true)"
+    floor="$(printf '%s\n' "$block" | grep -oE 'A/A floor [0-9.]+ %' | head -1 | awk '{print $3}' || true)"
     case "$verdict" in
-      "parity (established)") established=$((established + 1)) ;;
-      "parity (inconclusive)") inconclusive=$((inconclusive + 1)) ;;
+      "parity (established"*) established=$((established + 1)) ;;
+      "parity (inconclusive"*) inconclusive=$((inconclusive + 1)) ;;
       *) not_parity=$((not_parity + 1)) ;;
     esac
     floors="$floors $floor"
-    line="$line; $name: $verdict, difference $difference, A/A floor $floor %"
+    line="$line; $name: $verdict, time $difference %, A/A floor $floor %"
   done
   echo "$line"
 done
