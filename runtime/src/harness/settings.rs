@@ -213,6 +213,9 @@ impl Settings {
                     "expected random (a new stack depth and heap pattern every round) or fixed (one layout)",
                 ))?
             }
+            // An empty revision names none, as an unset variable does: a workflow that passes
+            // `RTCOMPARE_BASELINE=${{ … }}` on a push with no base measures each benchmark alone.
+            "RTCOMPARE_BASELINE" if value.trim().is_empty() => self.baseline = None,
             "RTCOMPARE_BASELINE" => self.baseline = Some(revision(value)?),
             "RTCOMPARE_INSTRUCTIONS" => self.instructions = CountingMode::parse(value)?,
             _ => return Err(Problem::Unknown),
@@ -444,7 +447,6 @@ mod tests {
             ("RTCOMPARE_DEBUG", "true"),
             ("RTCOMPARE_LAYOUT", "0"),
             ("RTCOMPARE_LAYOUT", "Random"),
-            ("RTCOMPARE_BASELINE", " "),
             ("RTCOMPARE_BASELINE", "--all"),
             ("RTCOMPARE_LOCKSTEP", "yes"),
             ("RTCOMPARE_LOCKSTEP", "cpu=first"),
@@ -455,6 +457,14 @@ mod tests {
             assert!(message.contains(name), "{message}");
             assert!(message.contains(&format!("{value:?}")), "{message}");
             assert!(message.contains("for example"), "{message}");
+        }
+    }
+
+    #[test]
+    fn an_empty_baseline_names_no_revision() {
+        for empty in ["", " "] {
+            let settings = Settings::from_vars(vars(&[("RTCOMPARE_BASELINE", empty)]));
+            assert_eq!(settings.map(|s| s.baseline), Ok(None), "{empty:?}");
         }
     }
 
