@@ -9,7 +9,7 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use support::{cargo, nested_target, root, run, stdout, take_turn, text};
+use support::{cargo, nested_target, root, run, scratch_dir, stdout, take_turn, text};
 
 /// The library: `work(n)` is a loop of `n` additions, so `work(3_000)` takes three times as long
 /// as `work(1_000)` whatever the code's placement; `changed` does `changed` of them, `unchanged`
@@ -203,7 +203,11 @@ fn a_criterion_suite_fails_exactly_the_benchmarks_of_a_slower_function() {
 
     // Without a revision each benchmark is measured alone and passes, its time per iteration
     // printed with its interval, and the run says once how to compare with a revision.
-    let output = bench(&dir, None, &[]);
+    let files = scratch_dir("criterion-alone");
+    let (results, bmf) = (files.path().join("suite.json"), files.path().join("suite-bmf.json"));
+    let mut command = cargo(&["bench", "--bench", "suite"]);
+    command.current_dir(&dir).env("NO_COLOR", "1").env("RTCOMPARE_RESULTS", &results).env("RTCOMPARE_BMF", &bmf);
+    let output = run(&mut command);
     let (out, everything) = (stdout(&output), text(&output));
     assert!(output.status.success(), "{everything}");
     assert!(out.contains("6 passed; 0 failed; 0 ignored"), "{everything}");
@@ -225,6 +229,24 @@ fn a_criterion_suite_fails_exactly_the_benchmarks_of_a_slower_function() {
                 suite`";
     assert_eq!(out.matches(hint).count(), 1, "{everything}");
     assert!(!out.contains("ignored\n"), "{everything}");
+    // The results file has each one's figures and no verdict; the BMF file its median.
+    let read = |path: &Path| -> serde_json::Value {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}\n{everything}", path.display()));
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    };
+    let (results, bmf) = (read(&results), read(&bmf));
+    let comparisons = results["comparisons"].as_array().expect("comparisons");
+    assert_eq!(comparisons.len(), 6, "{results:#}");
+    for comparison in comparisons {
+        let (name, alone) = (comparison["name"].as_str().expect("a name"), &comparison["alone"]);
+        assert_eq!((&comparison["passed"], &comparison["verdict"]), (&true.into(), &serde_json::Value::Null));
+        let figure = |field: &str| alone[field].as_f64().unwrap_or_else(|| panic!("no {field}: {comparison:#}"));
+        assert!(figure("low") <= figure("median") && figure("median") <= figure("high"), "{comparison:#}");
+        // Printed as `time:` rounds it: the file keeps every digit.
+        let printed = time_line(&block(&out, name))[1];
+        assert!((printed - figure("median")).abs() <= figure("median") * 1e-3, "{printed} {comparison:#}");
+        assert_eq!(bmf[name]["latency"]["value"], alone["summary"]["median"], "{bmf:#}");
+    }
 
     // Measured alone, none is ignored: `--ignored` selects none of them, as libtest would.
     let output = bench(&dir, None, &["--ignored"]);

@@ -55,7 +55,7 @@ pub struct Alone {
     /// The interval's nominal coverage (0.95 = 95 %).
     pub level: f64,
     /// How the rounds were resampled for the interval.
-    pub resampling: Resampling,
+    pub scheme: Resampling,
     /// The rounds' values per operation (each round's mean of its four batches): their count,
     /// quartiles and extremes.
     pub summary: Summary,
@@ -98,17 +98,17 @@ pub fn measured_alone(samples: &Samples, metric: Metric, level: f64, resamples: 
     let rounds = round_means(samples);
     let summary = Summary::of(&rounds);
     let relative: Vec<f64> = rounds.iter().map(|&value| ratio(value, summary.median)).collect();
-    let resampling = choose_resampling(&relative);
+    let scheme = choose_resampling(&relative);
     // The bootstrap's estimate is `d = 1 − median(relative)`, so the median's interval is
     // `median · (1 − d)` at each end of `d`'s: its upper end gives the lower one.
-    let estimate = bootstrap_difference(&relative, resampling, level, resamples, seed).estimate;
+    let estimate = bootstrap_difference(&relative, scheme, level, resamples, seed).estimate;
     Alone {
         metric,
         median: summary.median,
         low: summary.median * (1.0 - estimate.high),
         high: summary.median * (1.0 - estimate.low),
         level,
-        resampling,
+        scheme,
         summary,
         iters: samples.candidate_iters,
     }
