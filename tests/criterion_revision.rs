@@ -221,9 +221,10 @@ fn a_criterion_suite_fails_exactly_the_benchmarks_of_a_slower_function() {
         assert_eq!(block.contains("    thrpt:  ["), name.starts_with("work/"), "{block}");
         medians.insert(name, median);
     }
-    // `changed` does three times the additions of `unchanged` at HEAD: whatever the placement or
-    // the machine, it reads at least twice as slow.
-    assert!(medians["changed"] >= 2.0 * medians["unchanged"], "{medians:?}\n{everything}");
+    // `changed` does three times the additions of `unchanged` at HEAD: whatever the placement,
+    // it reads at least 1.5 times as slow; only a load that halved the speed of `unchanged`
+    // for its whole second, and not that of `changed`, could reverse it.
+    assert!(medians["changed"] >= 1.5 * medians["unchanged"], "{medians:?}\n{everything}");
     let hint = "rtcompare: 6 benchmarks measured alone, without a verdict; to compare each with itself at a git \
                 revision, run with RTCOMPARE_BASELINE=<revision>, e.g. `RTCOMPARE_BASELINE=master cargo bench --bench \
                 suite`";

@@ -81,10 +81,8 @@ impl Invocation {
         args.bench = false;
         if args.list {
             // Listing measures nothing, so a malformed setting does not stop it; a comparison
-            // against a revision is listed as ignored unless `RTCOMPARE_BASELINE` is set (an
-            // empty one names none).
-            let baseline = std::env::var(BASELINE_VARIABLE).ok().filter(|revision| !revision.trim().is_empty());
-            let settings = Settings { baseline, ..Settings::default() };
+            // against a revision is listed as ignored unless `RTCOMPARE_BASELINE` is set.
+            let settings = Settings { baseline: std::env::var(BASELINE_VARIABLE).ok(), ..Settings::default() };
             return Ok(Invocation { mode: Mode::List, args, settings, facts: Facts::read(None) });
         }
         let Variables { mut settings, child, optimised } = Variables::from_env()?;

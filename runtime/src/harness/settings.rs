@@ -213,9 +213,6 @@ impl Settings {
                     "expected random (a new stack depth and heap pattern every round) or fixed (one layout)",
                 ))?
             }
-            // An empty revision names none, as an unset variable does: a workflow that passes
-            // `RTCOMPARE_BASELINE=${{ … }}` on a push with no base measures each benchmark alone.
-            "RTCOMPARE_BASELINE" if value.trim().is_empty() => self.baseline = None,
             "RTCOMPARE_BASELINE" => self.baseline = Some(revision(value)?),
             "RTCOMPARE_INSTRUCTIONS" => self.instructions = CountingMode::parse(value)?,
             _ => return Err(Problem::Unknown),
@@ -287,7 +284,15 @@ impl CountingMode {
 /// A git revision, trimmed: not empty, and not an option of git's.
 fn revision(value: &str) -> Result<String, Problem> {
     let revision = value.trim();
-    if revision.is_empty() || revision.starts_with('-') {
+    if revision.is_empty() {
+        // Most often the command that was to name it failed (`$(git merge-base main HEAD)` in a
+        // shallow clone): measuring without a revision would pass the gate unseen.
+        return Err(Problem::from(
+            "it is empty, as when the command meant to name the revision failed (git merge-base in a shallow clone: \
+             fetch with `fetch-depth: 0`); name a branch, tag or commit, or unset it to run without one",
+        ));
+    }
+    if revision.starts_with('-') {
         return Err(Problem::from("expected a git revision: a branch, tag, commit or `HEAD~1`"));
     }
     Ok(revision.to_owned())
@@ -447,6 +452,7 @@ mod tests {
             ("RTCOMPARE_DEBUG", "true"),
             ("RTCOMPARE_LAYOUT", "0"),
             ("RTCOMPARE_LAYOUT", "Random"),
+            ("RTCOMPARE_BASELINE", " "),
             ("RTCOMPARE_BASELINE", "--all"),
             ("RTCOMPARE_LOCKSTEP", "yes"),
             ("RTCOMPARE_LOCKSTEP", "cpu=first"),
@@ -461,10 +467,10 @@ mod tests {
     }
 
     #[test]
-    fn an_empty_baseline_names_no_revision() {
+    fn an_empty_baseline_is_an_error_that_says_why_it_may_be_empty() {
         for empty in ["", " "] {
-            let settings = Settings::from_vars(vars(&[("RTCOMPARE_BASELINE", empty)]));
-            assert_eq!(settings.map(|s| s.baseline), Ok(None), "{empty:?}");
+            let message = Settings::from_vars(vars(&[("RTCOMPARE_BASELINE", empty)])).unwrap_err().to_string();
+            assert!(message.contains("it is empty") && message.contains("unset it"), "{message}");
         }
     }
 
