@@ -9,7 +9,7 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use support::{cargo, nested_target, root, run, stdout, take_turn, text};
+use support::{cargo, nested_target, root, run, scratch_dir, stdout, take_turn, text};
 
 /// The library: `work(n)` is a loop of `n` additions, so `work(3_000)` takes three times as long
 /// as `work(1_000)` whatever the code's placement; `changed` does `changed` of them, `unchanged`
@@ -148,6 +148,26 @@ fn block(out: &str, name: &str) -> String {
     rest[..end].to_owned()
 }
 
+/// The figures of a block's `time:   [low median high]` line, in nanoseconds.
+fn time_line(block: &str) -> [f64; 3] {
+    let line = block.lines().find_map(|l| l.strip_prefix("    time:   [")).unwrap_or_else(|| panic!("{block}"));
+    let words: Vec<&str> = line.trim_end_matches(']').split(' ').collect();
+    let figures: Vec<f64> = words
+        .chunks(2)
+        .map(|pair| {
+            let scale = match pair.get(1).copied() {
+                Some("ns") => 1.0,
+                Some("µs") => 1e3,
+                Some("ms") => 1e6,
+                Some("s") => 1e9,
+                other => panic!("no unit {other:?} in {block}"),
+            };
+            pair[0].parse::<f64>().unwrap_or_else(|e| panic!("{e}: {block}")) * scale
+        })
+        .collect();
+    figures.try_into().unwrap_or_else(|f| panic!("not three figures {f:?}: {block}"))
+}
+
 /// Whether a block's verdict is parity, or a first round that fresh processes did not confirm
 /// (identical code is never a confirmed win or loss).
 fn parity_or_unconfirmed(block: &str) -> bool {
@@ -181,13 +201,57 @@ fn a_criterion_suite_fails_exactly_the_benchmarks_of_a_slower_function() {
     }
     assert!(out.contains("test result: FAILED. 4 passed; 2 failed"), "{everything}");
 
-    // Without a revision each benchmark is ignored, with how to run it under `cargo bench`.
-    let output = bench(&dir, None, &[]);
-    let out = stdout(&output);
-    assert!(output.status.success(), "{}", text(&output));
-    assert!(out.contains("test changed ... ignored\n    compares this function against itself"), "{}", text(&output));
-    assert!(out.contains("e.g. `RTCOMPARE_BASELINE=master cargo bench --bench suite`"), "{}", text(&output));
-    assert!(out.contains("0 passed; 0 failed; 6 ignored"), "{}", text(&output));
+    // Without a revision each benchmark is measured alone and passes, its time per iteration
+    // printed with its interval, and the run says once how to compare with a revision.
+    let files = scratch_dir("criterion-alone");
+    let (results, bmf) = (files.path().join("suite.json"), files.path().join("suite-bmf.json"));
+    let mut command = cargo(&["bench", "--bench", "suite"]);
+    command.current_dir(&dir).env("NO_COLOR", "1").env("RTCOMPARE_RESULTS", &results).env("RTCOMPARE_BMF", &bmf);
+    let output = run(&mut command);
+    let (out, everything) = (stdout(&output), text(&output));
+    assert!(output.status.success(), "{everything}");
+    assert!(out.contains("6 passed; 0 failed; 0 ignored"), "{everything}");
+    let mut medians = std::collections::BTreeMap::new();
+    for name in ["changed", "unchanged", "batched changed", "custom unchanged", "work/1000", "work/2000"] {
+        let block = block(&out, name);
+        assert!(block.starts_with(&format!("test {name} ... ok\n    time:   [")), "{everything}");
+        let [low, median, high] = time_line(&block);
+        assert!(0.0 < low && low <= median && median <= high, "{block}");
+        assert!(block.contains("    measured alone: median of "), "{block}");
+        assert_eq!(block.contains("    thrpt:  ["), name.starts_with("work/"), "{block}");
+        medians.insert(name, median);
+    }
+    // `changed` does three times the additions of `unchanged` at HEAD: whatever the placement,
+    // it reads at least 1.5 times as slow; only a load that halved the speed of `unchanged`
+    // for its whole second, and not that of `changed`, could reverse it.
+    assert!(medians["changed"] >= 1.5 * medians["unchanged"], "{medians:?}\n{everything}");
+    let hint = "rtcompare: 6 benchmarks measured alone, without a verdict; to compare each with itself at a git \
+                revision, run with RTCOMPARE_BASELINE=<revision>, e.g. `RTCOMPARE_BASELINE=master cargo bench --bench \
+                suite`";
+    assert_eq!(out.matches(hint).count(), 1, "{everything}");
+    assert!(!out.contains("ignored\n"), "{everything}");
+    // The results file has each one's figures and no verdict; the BMF file its median.
+    let read = |path: &Path| -> serde_json::Value {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}\n{everything}", path.display()));
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    };
+    let (results, bmf) = (read(&results), read(&bmf));
+    let comparisons = results["comparisons"].as_array().expect("comparisons");
+    assert_eq!(comparisons.len(), 6, "{results:#}");
+    for comparison in comparisons {
+        let (name, alone) = (comparison["name"].as_str().expect("a name"), &comparison["alone"]);
+        assert_eq!((&comparison["passed"], &comparison["verdict"]), (&true.into(), &serde_json::Value::Null));
+        let figure = |field: &str| alone[field].as_f64().unwrap_or_else(|| panic!("no {field}: {comparison:#}"));
+        assert!(figure("low") <= figure("median") && figure("median") <= figure("high"), "{comparison:#}");
+        // Printed as `time:` rounds it: the file keeps every digit.
+        let printed = time_line(&block(&out, name))[1];
+        assert!((printed - figure("median")).abs() <= figure("median") * 1e-3, "{printed} {comparison:#}");
+        assert_eq!(bmf[name]["latency"]["value"], alone["summary"]["median"], "{bmf:#}");
+    }
+
+    // Measured alone, none is ignored: `--ignored` selects none of them, as libtest would.
+    let output = bench(&dir, None, &["--ignored"]);
+    assert!(stdout(&output).contains("0 passed; 0 failed; 0 ignored; 0 measured; 6 filtered out"), "{}", text(&output));
 
     // Listed by criterion's ids, without running a benchmark.
     let output = bench(&dir, Some("HEAD~1"), &["--list", "--format", "terse"]);

@@ -107,6 +107,22 @@ struct Comparison {
     confirmation: Option<Confirmation>,
     instructions: Option<Instructions>,
     instructions_not_counted: Option<String>,
+    alone: Option<Alone>,
+}
+
+/// A benchmark of rtcompare-criterion measured alone (no `RTCOMPARE_BASELINE`); none in this
+/// run, whose tests are `#[compare]` pairs (`tests/criterion_revision.rs` runs some).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Alone {
+    metric: String,
+    median: f64,
+    low: f64,
+    high: f64,
+    level: f64,
+    scheme: Value,
+    summary: Summary,
+    iters: u64,
 }
 
 /// The git revision of a comparison against one.

@@ -13,7 +13,10 @@
 //!
 //! The benchmarks are then compared with the same code at the revision named by
 //! `RTCOMPARE_BASELINE=<rev>`, built and measured in the same run; rtcompare's harness reads
-//! the command line, prints the verdicts and sets the exit status.
+//! the command line, prints the verdicts and sets the exit status. Without `RTCOMPARE_BASELINE`
+//! each benchmark is measured alone for the run's budget and passes, printed as criterion prints
+//! it: `time:   [low median high]`, the median time per iteration with its 95 % interval, and
+//! `thrpt:` where a throughput is set.
 //!
 //! ```no_run
 //! use rtcompare_criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -54,7 +57,7 @@
 //! | `Criterion::configure_from_args` | accepted: returns the `Criterion`; the harness reads the command line |
 //! | `Criterion::final_summary` | accepted, ignored: the harness prints its summary |
 //! | `sample_size`, `warm_up_time`, `nresamples`, `sampling_mode`, `SamplingMode` | accepted, ignored: rtcompare sizes its batches and rounds within its budget |
-//! | `confidence_level`, `significance_level` | accepted, ignored: each verdict carries rtcompare's own confidence |
+//! | `confidence_level`, `significance_level` | accepted, ignored: each verdict carries rtcompare's own confidence, and a benchmark measured alone (no `RTCOMPARE_BASELINE`) a 95 % interval |
 //! | `save_baseline`, `retain_baseline`, `Baseline` | accepted, ignored: the baseline is the git revision `RTCOMPARE_BASELINE`, not a saved result |
 //! | `plotting_backend`, `with_plots`, `without_plots`, `plot_config`, `PlottingBackend`, `PlotConfiguration`, `AxisScale` | accepted, ignored: rtcompare's own report replaces criterion's plots |
 //! | `with_output_color`, `output_directory`, `profile_time` | accepted, ignored: rtcompare's harness has its own output and no profiling mode |

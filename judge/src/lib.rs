@@ -55,6 +55,7 @@
 #![warn(unnameable_types)]
 #![warn(unreachable_pub)]
 
+pub mod alone;
 pub mod caveats;
 pub mod counts;
 pub mod decide;

@@ -10,7 +10,10 @@
 //! first and third quartiles. A pair with `throughput` adds a second measure per arm,
 //! `bytes_per_second` or `elements_per_second`: the rate at the median, and at the third and first
 //! quartiles (the slower quartile is the lower rate). A comparison whose instructions were
-//! counted adds `instructions` per arm: its instructions per call, exact, so without bounds.
+//! counted adds `instructions` per arm: its instructions per call, exact, so without bounds. A
+//! benchmark measured alone (no `RTCOMPARE_BASELINE`) is one benchmark, `<test name>`, with the
+//! same measures: its median over the rounds and their quartiles (the interval of its median,
+//! which the console prints, is in the results file).
 
 use super::tracking::ArmEntry;
 use rtcompare_judge::Metric;
@@ -144,5 +147,23 @@ mod tests {
         report.metric = Metric::Allocs;
         assert!(rendered(&[fixtures::measured("perf::fast_vs_slow", report)])["perf::fast_vs_slow/candidate"]["allocs"]["value"].is_number());
         assert_eq!(rendered(&[fixtures::panicked("perf::boom_vs_slow")]), json!({}));
+    }
+
+    #[test]
+    fn a_benchmark_measured_alone_is_one_benchmark_with_its_median_and_quartiles() {
+        use rtcompare_judge::measure::{ThroughputUnit, Work};
+        let work = Some(Work { unit: ThroughputUnit::Elements, per_call: 10 });
+        let alone = crate::Test { work, ..fixtures::alone_test("parse/small", 1_000.0) };
+        let summary = alone.alone.as_ref().unwrap().summary;
+        let ours = rendered(&[alone, fixtures::record("perf::fast_vs_slow", 25.0, 100.0)]);
+        let latency = &ours["parse/small"]["latency"];
+        assert_eq!(latency["value"].as_f64(), Some(summary.median));
+        assert_eq!(
+            (latency["lower_value"].as_f64(), latency["upper_value"].as_f64()),
+            (Some(summary.q1), Some(summary.q3))
+        );
+        assert_eq!(ours["parse/small"]["elements_per_second"]["value"].as_f64(), Some(10.0 * 1e9 / summary.median));
+        assert!(ours.get("parse/small/candidate").is_none(), "{ours:#}");
+        assert_eq!(ours.as_object().unwrap().len(), 3, "the benchmark and the comparison's two arms: {ours:#}");
     }
 }

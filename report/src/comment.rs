@@ -56,13 +56,17 @@ pub(crate) fn render(run: &Run<'_>) -> String {
         let _ = writeln!(out, "\n{left_out} more not listed: a comment holds at most {COMMENT_LIMIT} characters.");
     }
     let parity = run.tests.iter().filter(|t| rank(t).is_none() && t.judgement.is_some()).count();
-    let new = run.tests.iter().filter(|t| t.judgement.is_none() && t.passed()).count();
+    let new = run.tests.iter().filter(|t| t.new_at_revision()).count();
+    let alone = run.tests.iter().filter(|t| t.alone.is_some()).count();
     let mut unlisted = Vec::new();
     if parity > 0 {
         unlisted.push(format!("{parity} at parity"));
     }
     if new > 0 {
         unlisted.push(format!("{new} new since the baseline revision"));
+    }
+    if alone > 0 {
+        unlisted.push(format!("{alone} measured alone, without a verdict (no `RTCOMPARE_BASELINE`)"));
     }
     if !unlisted.is_empty() {
         let _ = writeln!(out, "\nNot listed: {}.", unlisted.join(", "));
@@ -121,7 +125,7 @@ fn tally(tests: &[Test]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixtures::{environment, judged, panicked, record, report, run, unconfirmed};
+    use crate::fixtures::{self, environment, judged, panicked, record, report, run, unconfirmed};
 
     fn lost(name: &str, candidate: f64) -> Test {
         let mut test = record(name, candidate, 100.0);
@@ -166,5 +170,14 @@ mod tests {
             text.contains(&format!("\n{} more not listed: a comment holds at most 65536 characters.", 1_000 - listed)),
             "{text:.300}"
         );
+    }
+
+    #[test]
+    fn benchmarks_measured_alone_are_counted_not_listed_and_are_not_new() {
+        let tests = [fixtures::alone_test("parse/small", 1_000.0), record("perf::fast_vs_old", 25.0, 100.0)];
+        let environment = environment();
+        let text = render(&run(&environment, &tests, false));
+        assert!(text.contains("Not listed: 1 measured alone, without a verdict (no `RTCOMPARE_BASELINE`)."), "{text}");
+        assert!(!text.contains("parse/small") && !text.contains("new since"), "{text}");
     }
 }

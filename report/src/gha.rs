@@ -10,9 +10,10 @@
 //! interquartile range (the form the action's own extractors write and its comments parse), and
 //! `extra` (shown in the chart's tooltip) says what the arm was compared with and the verdict. A
 //! comparison whose instructions were counted adds `<test name>/<arm> (instructions)` per arm,
-//! in `instructions` per call.
+//! in `instructions` per call. A benchmark measured alone (no `RTCOMPARE_BASELINE`) is one entry,
+//! `<test name>`, with the same figures and an `extra` that says it has no verdict.
 
-use super::tracking::ArmEntry;
+use super::tracking::{ALONE, ArmEntry};
 use serde::Serialize;
 
 /// One entry of the array, in the action's `BenchmarkResult` layout.
@@ -47,14 +48,20 @@ fn entry(arm: &ArmEntry, unoptimised: bool) -> Entry {
     if unoptimised {
         extra.push_str("unoptimised (debug) build, measured with RTCOMPARE_DEBUG=1\n");
     }
+    let compared = if arm.arm == ALONE {
+        format!("`{}` measured alone, without a verdict (no RTCOMPARE_BASELINE)", arm.function)
+    } else {
+        format!(
+            "{} `{}` against the {other} `{}`: {}, ratio {} (candidate / baseline)",
+            arm.arm,
+            arm.function,
+            arm.against,
+            arm.verdict,
+            significant(arm.ratio, 4)
+        )
+    };
     extra.push_str(&format!(
-        "{} `{}` against the {other} `{}`: {}, ratio {} (candidate / baseline)\nmedian of {} rounds; range ± half \
-         the interquartile range ({} to {} {unit})",
-        arm.arm,
-        arm.function,
-        arm.against,
-        arm.verdict,
-        significant(arm.ratio, 4),
+        "{compared}\nmedian of {} rounds; range ± half the interquartile range ({} to {} {unit})",
         arm.rounds,
         significant(arm.q1, 6),
         significant(arm.q3, 6),
@@ -184,5 +191,17 @@ mod tests {
         assert_eq!(significant(3055.7317, 6), "3055.73");
         assert_eq!(significant(0.0, 4), "0");
         assert_eq!(rendered(&[fixtures::panicked("perf::boom_vs_slow")], false), Value::Array(Vec::new()));
+    }
+
+    #[test]
+    fn a_benchmark_measured_alone_is_one_entry_that_says_it_has_no_verdict() {
+        let ours = rendered(&[fixtures::alone_test("parse/small", 1_000.0)], false);
+        let entries = ours.as_array().unwrap();
+        assert_eq!(entries.len(), 1, "{ours:#}");
+        assert_eq!(entries[0]["name"], "parse/small");
+        assert_eq!(entries[0]["unit"], "ns");
+        let extra = entries[0]["extra"].as_str().unwrap();
+        assert!(extra.starts_with("`parse/small` measured alone, without a verdict"), "{extra}");
+        assert!(!extra.contains("ratio"), "{extra}");
     }
 }

@@ -11,6 +11,7 @@ use super::run::{Revision, Run, Test};
 use super::sentences::sentence;
 use crate::environment::Environment;
 use rtcompare_judge::Metric;
+use rtcompare_judge::alone::Alone;
 use rtcompare_judge::counts::Instructions;
 use rtcompare_judge::verdict::{Caveat, Confirmation, ProcessMean, Report, Verdict};
 use serde::Serialize;
@@ -70,6 +71,9 @@ struct Comparison<'a> {
     instructions: Option<&'a Instructions>,
     /// Why not, where counting was on and they were not counted.
     instructions_not_counted: Option<&'a str>,
+    /// A benchmark measured alone, without a verdict: its median per operation and that
+    /// median's interval; `null` for a comparison.
+    alone: Option<&'a Alone>,
 }
 
 /// What a pair with `throughput` processes per call, and each arm's rate.
@@ -137,7 +141,10 @@ fn comparison(test: &Test) -> Comparison<'_> {
         throughput: test.work.map(|work| Rates {
             unit: work.unit.as_str(),
             per_op: work.per_call,
-            candidate: first.map(|r| work.per_second(r.candidate_summary.median)),
+            candidate: first
+                .map(|r| r.candidate_summary.median)
+                .or(test.alone.as_ref().map(|a| a.median))
+                .map(|median| work.per_second(median)),
             baseline: first.map(|r| work.per_second(r.baseline_summary.median)),
         }),
         file: &test.file,
@@ -158,6 +165,7 @@ fn comparison(test: &Test) -> Comparison<'_> {
         confirmation: judgement.and_then(|j| j.confirmation.as_ref()),
         instructions: test.instructions.as_ref(),
         instructions_not_counted: test.instructions_not_counted.as_deref(),
+        alone: test.alone.as_ref(),
     }
 }
 
@@ -432,5 +440,25 @@ mod tests {
             .split(',')
             .flat_map(|choice| expand(&format!("{}{}{}", &field[..open], choice.trim(), &field[close + 1..])))
             .collect()
+    }
+
+    #[test]
+    fn a_benchmark_measured_alone_has_its_median_and_interval_and_no_verdict() {
+        use rtcompare_judge::measure::{ThroughputUnit, Work};
+        let work = Some(Work { unit: ThroughputUnit::Bytes, per_call: 64 });
+        let records = [
+            crate::Test { work, ..fixtures::alone_test("parse/small", 1_000.0) },
+            fixtures::record("perf::a_vs_b", 1.0, 2.0),
+        ];
+        let environment = fixtures::environment();
+        let file: Value = serde_json::from_str(&render(&fixtures::run(&environment, &records, false))).unwrap();
+        let c = &file["comparisons"][0];
+        assert_eq!((&c["passed"], &c["verdict"], &c["first"]), (&Value::from(true), &Value::Null, &Value::Null));
+        let alone = records[0].alone.as_ref().unwrap();
+        assert_eq!(c["alone"]["median"].as_f64(), Some(alone.median));
+        assert_eq!((c["alone"]["low"].as_f64(), c["alone"]["high"].as_f64()), (Some(alone.low), Some(alone.high)));
+        assert_eq!(c["alone"]["level"].as_f64(), Some(0.95));
+        assert_eq!(c["throughput"]["candidate"].as_f64(), Some(64.0 * 1e9 / alone.median));
+        assert_eq!(file["comparisons"][1]["alone"], Value::Null, "a comparison has no measurement alone");
     }
 }

@@ -26,6 +26,7 @@
 #![warn(unnameable_types)]
 #![warn(unreachable_pub)]
 
+mod alone;
 mod annotations;
 mod atomic;
 mod bmf;
@@ -50,6 +51,7 @@ mod units;
 
 // The judging crate's modules and names, as the rendering code names them.
 
+pub use alone::alone_lines;
 pub use annotations::{PER_KIND, annotations};
 pub use atomic::write_atomically;
 pub use comment::{COMMENT_LIMIT, comment_marker};
@@ -153,8 +155,29 @@ pub mod fixtures {
             instructions: None,
             instructions_not_counted: None,
             revision: None,
+            alone: None,
             duration_s: 0.5,
         }
+    }
+
+    /// A benchmark around `median` ns/op measured alone, with the same ±2 % wobble as the
+    /// fixture reports' series.
+    pub fn alone(median: f64) -> rtcompare_judge::alone::Alone {
+        let samples = Samples {
+            candidate_iters: 1000,
+            baseline_iters: 1000,
+            candidate: series(median, 0, 0),
+            candidate_twin: series(median, 1, 3),
+            baseline: series(median, 2, 5),
+            baseline_twin: series(median, 3, 7),
+        };
+        rtcompare_judge::alone::measured_alone(&samples, Metric::Time, 0.95, 500, 7)
+    }
+
+    /// A passing benchmark `name` measured alone around `median` ns/op, a front-end's (its
+    /// candidate and baseline are its own name).
+    pub fn alone_test(name: &str, median: f64) -> Test {
+        Test { baseline: name.to_owned(), alone: Some(alone(median)), ..test(name, name, None, None) }
     }
 
     /// A measured, passing test.

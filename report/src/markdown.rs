@@ -2,12 +2,13 @@
 //! comparison, a table per baseline with several candidates, then the warnings and failures in
 //! full below a fold.
 
+use super::alone::measured_alone;
 use super::instructions::count as instruction_count;
 use super::ranking::rankings;
 use super::run::{Run, Test};
 use super::sentences::sentence;
 use super::text::{factor_words, headline, outcome_line, parity_counts};
-use crate::units::{change_pct, format_rate, headline_interval, pct, signed_pct};
+use crate::units::{change_pct, format_rate, format_value, headline_interval, level_pct, pct, signed_pct};
 use rtcompare_judge::Outcome;
 use std::fmt::Write;
 
@@ -30,17 +31,22 @@ pub(crate) fn render(run: &Run<'_>) -> String {
     // A column of instruction changes only when a comparison was counted.
     let counted = run.tests.iter().any(|t| t.instructions.is_some());
     let (counts_head, counts_rule) = if counted { (" instructions |", " --- |") } else { ("", "") };
-    let _ = writeln!(
-        out,
-        "| | pair | outcome | change (interval) | ratio (best) | tolerance |{rates_head}{counts_head} warnings |"
-    );
-    let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- |{rates_rule}{counts_rule} --- |");
-    for test in run.tests {
+    // A benchmark measured alone has no verdict: it has a table of its own below.
+    let compared: Vec<&Test> = run.tests.iter().filter(|t| t.alone.is_none()).collect();
+    if !compared.is_empty() || compared.len() == run.tests.len() {
+        let _ = writeln!(
+            out,
+            "| | pair | outcome | change (interval) | ratio (best) | tolerance |{rates_head}{counts_head} warnings |"
+        );
+        let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- |{rates_rule}{counts_rule} --- |");
+    }
+    for test in compared {
         let (row, rates_cell, warnings) = row(test);
         let rates_cell = if rates { format!(" {} |", rates_cell.as_deref().unwrap_or("")) } else { String::new() };
         let counts_cell = if counted { format!(" {} |", instructions_cell(test)) } else { String::new() };
         let _ = writeln!(out, "{row}{rates_cell}{counts_cell} {warnings} |");
     }
+    alone_table(&mut out, run.tests);
     for ranking in rankings(run.tests) {
         let _ = write!(out, "\n{}", ranking.render_markdown());
     }
@@ -48,6 +54,32 @@ pub(crate) fn render(run: &Run<'_>) -> String {
     details(&mut out, "Failures", run.tests.iter().filter_map(failure_item));
     details(&mut out, "Where the instructions went", run.tests.iter().filter_map(functions_item));
     out
+}
+
+/// The benchmarks measured alone, a row each: the median per operation with its interval, and
+/// the rate at the median where a benchmark has a throughput; nothing when there are none.
+fn alone_table(out: &mut String, tests: &[Test]) {
+    let alone: Vec<_> = measured_alone(tests).collect();
+    let Some((_, first)) = alone.first() else { return };
+    let _ = writeln!(
+        out,
+        "\n**Measured alone**, without a verdict (`RTCOMPARE_BASELINE=<rev>` compares each with a git revision):\n"
+    );
+    let _ = writeln!(out, "| benchmark | median per op | {} interval | rounds | throughput |", level_pct(first.level));
+    let _ = writeln!(out, "| --- | --- | --- | --- | --- |");
+    for (test, alone) in alone {
+        let value = |v: f64| format_value(v, alone.metric);
+        let rate = test.work.map_or_else(String::new, |w| format_rate(w.per_second(alone.median), w.unit));
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} – {} | {} | {rate} |",
+            code(&test.name),
+            value(alone.median),
+            value(alone.low),
+            value(alone.high),
+            alone.rounds()
+        );
+    }
 }
 
 /// `+25.02 % (agrees)`: the instruction change per call and how it reads beside time; `varies`
@@ -84,12 +116,14 @@ fn counts(tests: &[Test]) -> String {
     let failed = tests.iter().filter(|t| !t.passed()).count();
     let losses = outcome(Outcome::Loss);
     let out_of_time = losses.iter().filter(|j| j.out_of_time()).count();
+    let alone = tests.iter().filter(|t| t.alone.is_some()).count();
     format!(
-        "{} win(s), {}, {} loss(es){}; {} of {} test(s) passed",
+        "{} win(s), {}, {} loss(es){}{}; {} of {} test(s) passed",
         outcome(Outcome::Win).len(),
         parity_counts(&outcome(Outcome::Parity)),
         losses.len(),
         if out_of_time > 0 { format!(" ({out_of_time} out of time to confirm)") } else { String::new() },
+        if alone > 0 { format!(", {alone} measured alone") } else { String::new() },
         tests.len() - failed,
         tests.len()
     )
@@ -285,5 +319,20 @@ mod tests {
     fn table_cells_never_break_the_table() {
         assert_eq!(cell("a | b\nc"), "a \\| b c");
         assert_eq!(code("generic::sort::<u32>|x"), "`generic::sort::<u32>\\|x`");
+    }
+
+    #[test]
+    fn benchmarks_measured_alone_have_a_table_of_their_own() {
+        let alone = [fixtures::alone_test("parse/small", 1_234.5), fixtures::alone_test("parse/large", 98_765.0)];
+        let text = summary(&alone);
+        assert!(!text.contains("| pair |"), "no comparison, no table of comparisons: {text}");
+        assert!(text.contains("**Measured alone**"), "{text}");
+        assert!(text.contains("| median per op | 95 % interval | rounds |"), "{text}");
+        let row = text.lines().find(|l| l.starts_with("| `parse/small` | 1.234 µs | ")).expect(&text);
+        assert!(row.ends_with(&format!(" | {} |  |", fixtures::ROUNDS)), "{row}");
+        assert!(text.contains("0 loss(es), 2 measured alone; 2 of 2 test(s) passed"), "{text}");
+        let mixed = summary(&[fixtures::record("perf::fast_vs_slow", 25.0, 100.0), alone[0].clone()]);
+        assert!(mixed.contains("| pair |") && mixed.contains("**Measured alone**"), "{mixed}");
+        assert_eq!(mixed.matches("`parse/small`").count(), 1, "in its own table only: {mixed}");
     }
 }

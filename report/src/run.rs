@@ -5,6 +5,7 @@
 use super::failure::Failure;
 use crate::environment::Environment;
 use rtcompare_judge::Metric;
+use rtcompare_judge::alone::Alone;
 use rtcompare_judge::counts::Instructions;
 use rtcompare_judge::measure::Work;
 use rtcompare_judge::verdict::Judgement;
@@ -53,7 +54,8 @@ pub struct Test {
     pub line: u32,
     /// The judgement, or `None` when measuring failed before one existed (a panic, a missing
     /// counting allocator) or, in a test that passed, when there was nothing to compare against:
-    /// a comparison against a git revision at which the function is new.
+    /// a comparison against a git revision at which the function is new, or a benchmark measured
+    /// alone (`alone`).
     pub judgement: Option<Judgement>,
     /// Why the verdict fails the test, decided once by the harness; also set in an unoptimised
     /// build measured on purpose, where it is reported and not enforced.
@@ -71,6 +73,10 @@ pub struct Test {
     /// (`RTCOMPARE_BASELINE`); `None` for a pair in one build.
     #[serde(default)]
     pub revision: Option<Revision>,
+    /// A benchmark measured alone, without a verdict: a front-end benchmark (rtcompare-criterion's)
+    /// in a run that names no git revision. Its `judgement` is then `None`, and it passed.
+    #[serde(default)]
+    pub alone: Option<Alone>,
     /// How long the test took, in seconds: its first round, its confirmation and its count.
     #[serde(default)]
     pub duration_s: f64,
@@ -89,5 +95,11 @@ impl Test {
     /// Whether the test passed.
     pub fn passed(&self) -> bool {
         self.failure.is_none()
+    }
+
+    /// Whether it passed with nothing to compare against: a comparison against a git revision at
+    /// which the function is new (a benchmark measured alone has its figures, and is not new).
+    pub fn new_at_revision(&self) -> bool {
+        self.judgement.is_none() && self.alone.is_none() && self.passed()
     }
 }

@@ -1,10 +1,12 @@
 //! What the continuous-benchmarking formats ([`super::bmf`], [`super::gha`]) share: one entry
-//! per arm of every measured comparison, `<test name>/candidate` and `<test name>/baseline`, with
-//! the arm's median per-operation value and its interquartile range over rounds.
+//! per arm of every measured comparison, `<test name>/candidate` and `<test name>/baseline`, and
+//! one per benchmark measured alone, `<test name>`, each with its median per-operation value and
+//! its interquartile range over rounds.
 
 use super::run::Test;
 use super::text::outcome_line;
 use rtcompare_judge::Metric;
+use rtcompare_judge::alone::Alone;
 use rtcompare_judge::measure::Work;
 use rtcompare_judge::stats::Summary;
 use rtcompare_judge::verdict::Judgement;
@@ -12,9 +14,10 @@ use rtcompare_judge::verdict::Judgement;
 /// One arm of one measured comparison, as the tracking formats report it.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct ArmEntry {
-    /// `<test name>/candidate` or `<test name>/baseline`: stable while the test keeps its name.
+    /// `<test name>/candidate` or `<test name>/baseline`, or `<test name>` for a benchmark
+    /// measured alone: stable while the test keeps its name.
     pub name: String,
-    /// `candidate` or `baseline`.
+    /// `candidate` or `baseline`, or [`ALONE`].
     pub arm: &'static str,
     /// The arm's function.
     pub function: String,
@@ -40,11 +43,19 @@ pub(crate) struct ArmEntry {
     pub instructions: Option<f64>,
 }
 
-/// Two entries (candidate, then baseline) per test that measured something, in the order of
-/// the tests; tests that measured nothing, and arms whose figures are not finite, have none.
+/// The `arm` of a benchmark measured alone's entry.
+pub(crate) const ALONE: &str = "alone";
+
+/// Two entries (candidate, then baseline) per comparison that measured something and one per
+/// benchmark measured alone, in the order of the tests; tests that measured nothing, and arms
+/// whose figures are not finite, have none.
 pub(crate) fn arm_entries(tests: &[Test]) -> Vec<ArmEntry> {
     let mut entries = Vec::new();
     for test in tests {
+        if let Some(alone) = &test.alone {
+            entries.extend(alone_entry(test, alone));
+            continue;
+        }
         let Some(judgement) = &test.judgement else { continue };
         let report = &judgement.first;
         let arms = [
@@ -62,6 +73,27 @@ pub(crate) fn arm_entries(tests: &[Test]) -> Vec<ArmEntry> {
         }
     }
     entries
+}
+
+/// The entry of `test`, measured alone: its rounds' median and quartiles, with no verdict and no
+/// ratio (NaN). `None` where its figures are not finite.
+fn alone_entry(test: &Test, alone: &Alone) -> Option<ArmEntry> {
+    let summary = &alone.summary;
+    [summary.median, summary.q1, summary.q3].iter().all(|v| v.is_finite()).then(|| ArmEntry {
+        name: test.name.clone(),
+        arm: ALONE,
+        function: test.candidate.clone(),
+        metric: alone.metric,
+        median: summary.median,
+        q1: summary.q1,
+        q3: summary.q3,
+        rounds: summary.count,
+        verdict: "measured alone, without a verdict".to_owned(),
+        ratio: f64::NAN,
+        against: String::new(),
+        work: test.work,
+        instructions: None,
+    })
 }
 
 fn entry(

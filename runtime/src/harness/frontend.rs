@@ -6,8 +6,9 @@ use crate::measure::{Meter, Throughput};
 use std::time::Duration;
 
 /// One benchmark of a front-end: a test that compares it with itself at the git revision
-/// `RTCOMPARE_BASELINE` names, its loops entered in the processes that measure it
-/// ([`Enter`](super::process::server::Enter)).
+/// `RTCOMPARE_BASELINE` names or, where the run names none, measures it alone (its median time
+/// per iteration with an interval, and it passes), its loops entered in the processes that
+/// measure it ([`Enter`](super::process::server::Enter)).
 ///
 /// ```
 /// use rtcompare::__private::FrontEndBenchmark;
@@ -44,6 +45,7 @@ impl FrontEndBenchmark {
         let settings = AttributeSettings {
             name: Some(name),
             revision: true,
+            alone_without_revision: true,
             time: self.time,
             parity: self.parity,
             throughput: self.throughput,
@@ -78,7 +80,7 @@ mod tests {
         benchmark.parity = Some(0.05);
         let registration = benchmark.registration();
         assert_eq!(registration.test_name(), "group/function/10");
-        assert!(registration.settings.revision);
+        assert!(registration.settings.revision && registration.settings.alone_without_revision);
         assert_eq!(registration.settings.parity, Some(0.05));
         assert_eq!((registration.file, registration.line), ("benches/b.rs", 7));
     }

@@ -158,7 +158,8 @@ fn selected<'c>(args: &Arguments, comparisons: &'c [(String, Comparison)], setti
 }
 
 /// The trials libtest-mimic filters and lists, one per comparison (ignored as its attribute
-/// says, or when it is against a revision and the run names none), which measure nothing.
+/// says, or when it is a `#[compare]` test against a revision and the run names none; a
+/// front-end's benchmark is then measured alone), which measure nothing.
 pub(crate) fn listed_trials(comparisons: &[(String, Comparison)], settings: &Settings) -> Vec<Trial> {
     trials(comparisons, settings, |_, _| Ok(()))
 }
@@ -179,8 +180,62 @@ pub(crate) fn trials(
         .collect()
 }
 
-/// A comparison against a revision in a run that names none: ignored, with a line on how to
-/// run it.
+/// A `#[compare]` test against a revision in a run that names none: ignored, with a line on how
+/// to run it.
 pub(crate) fn without_revision(comparison: Comparison, settings: &Settings) -> bool {
-    comparison.registration.settings.revision && settings.baseline.is_none()
+    let attribute = &comparison.registration.settings;
+    attribute.revision && !attribute.alone_without_revision && settings.baseline.is_none()
+}
+
+/// A front-end's benchmark in a run that names no revision: measured alone, and it passes.
+pub(crate) fn measured_alone(comparison: Comparison, settings: &Settings) -> bool {
+    let attribute = &comparison.registration.settings;
+    attribute.revision && attribute.alone_without_revision && settings.baseline.is_none()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::frontend::FrontEndBenchmark;
+    use crate::harness::registry::{AttributeSettings, Batches, Registration};
+    use crate::measure::Meter;
+
+    fn batch(_: u64, _: u64, _: u64, _: Meter) -> u64 {
+        0
+    }
+
+    /// A `#[compare]` test against a git revision.
+    fn against_revision() -> (String, Comparison) {
+        let registration: &'static Registration = Box::leak(Box::new(Registration {
+            module_path: "perf",
+            candidate: "parse",
+            baseline: "parse",
+            baseline_name: "baseline",
+            batches: Batches::uniform(batch),
+            settings: AttributeSettings { revision: true, ..AttributeSettings::default() },
+            file: "tests/perf.rs",
+            line: 1,
+        }));
+        (registration.test_name(), Comparison { registration, size: None })
+    }
+
+    /// A front-end's benchmark.
+    fn benchmark() -> (String, Comparison) {
+        let registration = FrontEndBenchmark::new("parse/small", "benches/b.rs", 3).registration();
+        (registration.test_name(), Comparison { registration, size: None })
+    }
+
+    #[test]
+    fn without_a_revision_a_benchmark_is_measured_alone_and_a_compare_test_is_ignored() {
+        let comparisons = [against_revision(), benchmark()];
+        let none = Settings::default();
+        let ignored: Vec<bool> = listed_trials(&comparisons, &none).iter().map(Trial::has_ignored_flag).collect();
+        assert_eq!(ignored, [true, false]);
+        let alone: Vec<bool> = comparisons.iter().map(|(_, c)| measured_alone(*c, &none)).collect();
+        assert_eq!(alone, [false, true]);
+        // With a revision, both are compared with it.
+        let named = Settings { baseline: Some("HEAD~1".to_owned()), ..Settings::default() };
+        assert!(listed_trials(&comparisons, &named).iter().all(|trial| !trial.has_ignored_flag()));
+        assert!(comparisons.iter().all(|(_, c)| !measured_alone(*c, &named) && !without_revision(*c, &named)));
+    }
 }

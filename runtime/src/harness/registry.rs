@@ -45,6 +45,9 @@ pub struct AttributeSettings {
     /// `threads = 4`: each batch runs on this many threads at once, timed by the slowest;
     /// `None` for the measuring thread alone.
     pub threads: Option<u32>,
+    /// A front-end's benchmark (rtcompare-criterion's), against a git revision: where the run
+    /// names none, it is measured alone and passes, where a `#[compare]` test is ignored.
+    pub alone_without_revision: bool,
 }
 
 /// The generated batch routines of one pair: each arm and its A/A twin, every one in all its

@@ -284,7 +284,15 @@ impl CountingMode {
 /// A git revision, trimmed: not empty, and not an option of git's.
 fn revision(value: &str) -> Result<String, Problem> {
     let revision = value.trim();
-    if revision.is_empty() || revision.starts_with('-') {
+    if revision.is_empty() {
+        // Most often the command that was to name it failed (`$(git merge-base main HEAD)` in a
+        // shallow clone): measuring without a revision would pass the gate unseen.
+        return Err(Problem::from(
+            "it is empty, as when the command meant to name the revision failed (git merge-base in a shallow clone: \
+             fetch with `fetch-depth: 0`); name a branch, tag or commit, or unset it to run without one",
+        ));
+    }
+    if revision.starts_with('-') {
         return Err(Problem::from("expected a git revision: a branch, tag, commit or `HEAD~1`"));
     }
     Ok(revision.to_owned())
@@ -455,6 +463,14 @@ mod tests {
             assert!(message.contains(name), "{message}");
             assert!(message.contains(&format!("{value:?}")), "{message}");
             assert!(message.contains("for example"), "{message}");
+        }
+    }
+
+    #[test]
+    fn an_empty_baseline_is_an_error_that_says_why_it_may_be_empty() {
+        for empty in ["", " "] {
+            let message = Settings::from_vars(vars(&[("RTCOMPARE_BASELINE", empty)])).unwrap_err().to_string();
+            assert!(message.contains("it is empty") && message.contains("unset it"), "{message}");
         }
     }
 

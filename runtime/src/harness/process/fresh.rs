@@ -1,13 +1,14 @@
 //! Measuring a comparison afresh, in processes of its own: a worker of this binary, a lock-step
 //! pair of this build and the baseline's when the comparison is against a git revision, or a
 //! counting process under callgrind for a pair judged on instructions. The first round of
-//! `RTCOMPARE_PROCESSES=k` and every process of a confirmation are measured here; what they
-//! measured is judged by the caller.
+//! `RTCOMPARE_PROCESSES=k`, every process of a confirmation and a front-end's benchmark measured
+//! alone are measured here; what they measured is judged by the caller.
 
 use super::client::measure_in_worker;
 use super::counting::{CountIn, Counter};
 use crate::harness::error::{CountingError, HarnessError};
 use crate::harness::plan::{ProcessPlan, TrialPlan};
+use rtcompare_judge::alone::{ALONE_LEVEL, Alone, measured_alone};
 use rtcompare_judge::decide::{FRESH_SHARE, Role, signal};
 use rtcompare_judge::seeds;
 use rtcompare_judge::{Measured, Outcome, Report};
@@ -30,6 +31,18 @@ pub(crate) fn series(plan: &TrialPlan<'_>, count: usize) -> Result<Option<Vec<Me
         }
     }
     Ok(Some(all))
+}
+
+/// The test of `plan` measured alone, a front-end's benchmark in a run that names no revision:
+/// a worker process of this binary measures it for the whole budget with the run's seed, its one
+/// routine in all four batches of each round ([`Role::Pilot`] stops no collection early), and
+/// its median per operation and that median's interval at [`ALONE_LEVEL`] are taken from the
+/// rounds ([`measured_alone`]).
+pub(crate) fn alone(plan: &TrialPlan<'_>) -> Result<Alone, HarnessError> {
+    let seed = plan.settings.seed;
+    let measured = measure_in_worker(plan, &plan.process(plan.budget, seed, Role::Pilot))?;
+    let options = plan.judge_options(seed, ALONE_LEVEL);
+    Ok(measured_alone(&measured.samples, plan.metric(), ALONE_LEVEL, options.resamples, options.seed))
 }
 
 /// A pair judged on instruction counts, counted in `count` processes: the run's counting process

@@ -49,6 +49,13 @@ pub(crate) fn prepared() -> Option<&'static Baseline> {
 /// naming this target and the repository's default branch, worked out once per process.
 pub(crate) fn how_to_run() -> &'static str {
     static HINT: OnceLock<String> = OnceLock::new();
+    HINT.get_or_init(|| format!("compares this function against itself at a git revision: {}", run_with()))
+}
+
+/// How to run this target against a git revision: `run with RTCOMPARE_BASELINE=<revision>, e.g.
+/// …`, naming this target and the repository's default branch, worked out once per process.
+pub(crate) fn run_with() -> &'static str {
+    static HINT: OnceLock<String> = OnceLock::new();
     HINT.get_or_init(|| {
         let exe = std::env::current_exe().ok();
         let stem = exe.as_deref().and_then(Path::file_stem).and_then(|s| s.to_str()).unwrap_or("perf");
@@ -62,9 +69,8 @@ pub(crate) fn how_to_run() -> &'static str {
             format!("cargo test --release --test {target}")
         };
         format!(
-            "compares this function against itself at a git revision: run with RTCOMPARE_BASELINE=<revision>, e.g. \
-             `RTCOMPARE_BASELINE={branch} {command}`, or in a pull request against where it left that branch, \
-             `RTCOMPARE_BASELINE=$(git merge-base {branch} HEAD)`"
+            "run with RTCOMPARE_BASELINE=<revision>, e.g. `RTCOMPARE_BASELINE={branch} {command}`, or in a pull \
+             request against where it left that branch, `RTCOMPARE_BASELINE=$(git merge-base {branch} HEAD)`"
         )
     })
 }

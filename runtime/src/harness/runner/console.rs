@@ -10,7 +10,7 @@ use anstyle::{AnsiColor, Style};
 use rtcompare_judge::Outcome;
 use rtcompare_judge::verdict::Judgement;
 use rtcompare_report::{
-    Detail, Line, Test, Written, placement_summary, rankings, text_lines, unoptimised_note, with_counts,
+    Detail, Line, Test, Written, alone_lines, placement_summary, rankings, text_lines, unoptimised_note, with_counts,
 };
 use std::path::Path;
 use std::time::Duration;
@@ -48,7 +48,13 @@ pub(crate) fn print_trial(test: &Test, terse: bool, unoptimised: bool, detail: D
         return;
     }
     println!("test {} ... {style}{word}{style:#}", test.name);
-    if test.judgement.is_none() && test.passed() {
+    if let Some(alone) = &test.alone {
+        alone_lines(alone, test.work).iter().for_each(|line| println!("{line}"));
+        if unoptimised {
+            println!("{YELLOW}    measured in an unoptimised build (RTCOMPARE_DEBUG=1){YELLOW:#}");
+        }
+    }
+    if test.new_at_revision() {
         println!(
             "    new: `{}` has no comparison at the baseline revision; nothing to compare against yet",
             test.candidate
@@ -152,25 +158,34 @@ pub(crate) fn print_summary(tests: &[Test], written: &Written, unoptimised: bool
         judgements.iter().filter(|j| j.verdict.outcome == outcome && j.confirmed() == Some(answer)).count()
     };
 
-    // A function new since the baseline revision passes without a judgement.
-    let new = tests.iter().filter(|t| t.judgement.is_none() && t.passed()).count();
-    let unmeasured = tests.len() - judgements.len() - new;
+    // A function new since the baseline revision passes without a judgement, as does a
+    // benchmark measured alone (whose line follows this one).
+    let new = tests.iter().filter(|t| t.new_at_revision()).count();
+    let alone = tests.iter().filter(|t| t.alone.is_some()).count();
+    let unmeasured = tests.len() - judgements.len() - new - alone;
     let measuring: Duration = judgements.iter().map(|j| j.duration()).sum();
     // A loss the time cap left undecided is said apart: it passed only for want of room.
     let out_of_time = judgements.iter().filter(|j| j.verdict.outcome == Outcome::Loss && j.out_of_time()).count();
-    println!(
-        "rtcompare: {wins} win{} ({} confirmed), {}, {losses} loss{} ({} confirmed{}){}; measured for {:.1} s",
-        if wins == 1 { "" } else { "s" },
-        confirmed(Outcome::Win, true),
-        rtcompare_report::parity_counts(&judgements),
-        if losses == 1 { "" } else { "es" },
-        confirmed(Outcome::Loss, true),
-        if out_of_time > 0 { format!(", {out_of_time} out of time to confirm") } else { String::new() },
-        if unmeasured > 0 { format!(", {unmeasured} not measured (see failures)") } else { String::new() }
-            + &if new > 0 { format!(", {new} new since the baseline revision") } else { String::new() },
-        measuring.as_secs_f64()
-    );
-    if unoptimised {
+    // A run of benchmarks measured alone has no verdict to count: its own line says so.
+    let compared = tests.len() - alone > 0;
+    if compared {
+        println!(
+            "rtcompare: {wins} win{} ({} confirmed), {}, {losses} loss{} ({} confirmed{}){}; measured for {:.1} s",
+            if wins == 1 { "" } else { "s" },
+            confirmed(Outcome::Win, true),
+            rtcompare_report::parity_counts(&judgements),
+            if losses == 1 { "" } else { "es" },
+            confirmed(Outcome::Loss, true),
+            if out_of_time > 0 { format!(", {out_of_time} out of time to confirm") } else { String::new() },
+            if unmeasured > 0 { format!(", {unmeasured} not measured (see failures)") } else { String::new() }
+                + &if new > 0 { format!(", {new} new since the baseline revision") } else { String::new() },
+            measuring.as_secs_f64()
+        );
+    }
+    if let Some(line) = alone_line(tests) {
+        println!("{line}");
+    }
+    if unoptimised && compared {
         println!(
             "{YELLOW}rtcompare: these verdicts describe an unoptimised build (RTCOMPARE_DEBUG=1), so none of them \
              failed a test; `--release` measures the code you ship{YELLOW:#}"
@@ -188,6 +203,20 @@ pub(crate) fn print_summary(tests: &[Test], written: &Written, unoptimised: bool
         println!("{line}");
     }
     println!();
+}
+
+/// Once a run measured benchmarks alone, the line that says they have no verdict and how to get
+/// one against a git revision; `None` when none was.
+pub(crate) fn alone_line(tests: &[Test]) -> Option<String> {
+    let alone = tests.iter().filter(|test| test.alone.is_some()).count();
+    (alone > 0).then(|| {
+        format!(
+            "rtcompare: {alone} benchmark{} measured alone, without a verdict; to compare each with itself at a git \
+             revision, {}",
+            if alone == 1 { "" } else { "s" },
+            crate::harness::rebuild::revision::run_with()
+        )
+    })
 }
 
 /// Where the results file, the pictures, the Markdown summaries and the continuous-benchmarking

@@ -1,14 +1,14 @@
 //! Running the registered comparisons under a libtest-style command line.
 
 use super::console::{
-    Tally, annotation_lines, file_lines, measuring, print_failures, print_header, print_ignored, print_result_line,
-    print_summary, print_trial, print_warning,
+    Tally, alone_line, annotation_lines, file_lines, measuring, print_failures, print_header, print_ignored,
+    print_result_line, print_summary, print_trial, print_warning,
 };
 use super::trial::run_trial;
 use crate::harness::build::BuildInfo;
 use crate::harness::error::HarnessError;
 use crate::harness::frontend::FrontEndBenchmark;
-use crate::harness::invocation::{Invocation, Mode, listed_trials, trials, without_revision};
+use crate::harness::invocation::{Invocation, Mode, listed_trials, measured_alone, trials, without_revision};
 use crate::harness::process::counting::{Build, Counter};
 use crate::harness::process::server::Enter;
 use crate::harness::rebuild::optimised::Unavailable;
@@ -82,7 +82,8 @@ fn measure(build: &BuildInfo, comparisons: &[(String, Comparison)], invocation: 
     let settings = &invocation.settings;
     let counter = Arc::new(Counter::new(settings.instructions, settings.debug));
     let selected = invocation.selected(comparisons);
-    if let Err(error) = counter.prepare(selected.iter().any(|c| counted(c)), invocation.facts.path.as_deref()) {
+    let counts = selected.iter().any(|c| counted(**c, settings));
+    if let Err(error) = counter.prepare(counts, invocation.facts.path.as_deref()) {
         eprintln!("error: {error}");
         return ExitCode::from(2);
     }
@@ -113,8 +114,8 @@ fn before_measuring(
 ) -> (Result<(), HarnessError>, Environment) {
     let against_revision = |c: &Comparison| c.registration.settings.revision;
     let revision = invocation.settings.baseline.as_deref().filter(|_| selected.iter().any(|c| against_revision(c)));
-    let counts = selected.iter().any(|c| counted(c));
-    let counts_against = selected.iter().any(|c| counted(c) && against_revision(c));
+    let counts = selected.iter().any(|c| counted(**c, &invocation.settings));
+    let counts_against = selected.iter().any(|c| counted(**c, &invocation.settings) && against_revision(c));
     let optimised_from = invocation.facts.optimised_from.as_deref();
     std::thread::scope(|scope| {
         let this = counts.then(|| scope.spawn(|| counter.start(Build::This)));
@@ -132,9 +133,11 @@ fn before_measuring(
     })
 }
 
-/// Whether the instructions of a comparison are counted: beside time, or as its metric.
-fn counted(comparison: &Comparison) -> bool {
+/// Whether the instructions of a comparison are counted: beside time, or as its metric; never
+/// for a benchmark measured alone, which has no verdict to count beside.
+fn counted(comparison: Comparison, settings: &Settings) -> bool {
     matches!(comparison.registration.settings.metric, Metric::Time | Metric::Instructions)
+        && !measured_alone(comparison, settings)
 }
 
 /// Runs the optimised build of this unoptimised binary in its place and returns its exit code;
@@ -222,6 +225,9 @@ fn run_json(args: &Arguments, comparisons: &[(String, Comparison)], session: &mu
     records.sort_by(|a, b| a.name.cmp(&b.name));
     let (written, complete) = session.write_files(&records);
     for line in file_lines(&written) {
+        eprintln!("{line}");
+    }
+    if let Some(line) = alone_line(&records) {
         eprintln!("{line}");
     }
     // On standard error, as every line of rtcompare's own: standard output is libtest's JSON.

@@ -5,6 +5,7 @@
 use crate::child::panic_text;
 use crate::compare::measure_and_judge;
 use crate::harness::error::HarnessError;
+use crate::harness::invocation::measured_alone;
 use crate::harness::plan::TrialPlan;
 use crate::harness::process::counting::{BesideTime, Counter};
 use crate::harness::process::fresh;
@@ -41,8 +42,23 @@ pub(crate) fn run_trial(
 ) -> Test {
     let _serial = MEASURING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let started = Instant::now();
-    let test = judged_trial(comparison, name, settings, registered, counter, progress);
+    let test = if measured_alone(comparison, settings) {
+        alone_trial(comparison, name, settings, progress)
+    } else {
+        judged_trial(comparison, name, settings, registered, counter, progress)
+    };
     Test { duration_s: started.elapsed().as_secs_f64(), ..test }
+}
+
+/// [`run_trial`]'s test of a front-end's benchmark in a run that names no revision: measured
+/// alone in a worker process for its budget, and passed; failed only when it could not be
+/// measured.
+fn alone_trial(comparison: Comparison, name: &str, settings: &Settings, progress: Option<fn(f64)>) -> Test {
+    let plan = TrialPlan::new(comparison, name, settings, progress);
+    match fresh::alone(&plan) {
+        Ok(alone) => Test { alone: Some(alone), ..facts(comparison, name) },
+        Err(why) => Test { failure: Some(why.to_string()), ..facts(comparison, name) },
+    }
 }
 
 /// [`run_trial`]'s test, measured, judged and counted.
@@ -150,6 +166,7 @@ fn facts(comparison: Comparison, name: &str) -> Test {
         failure: None,
         instructions: None,
         instructions_not_counted: None,
+        alone: None,
         revision: registration
             .settings
             .revision
