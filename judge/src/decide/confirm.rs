@@ -639,6 +639,35 @@ mod tests {
         assert_eq!(found.report.estimate.level, 1.0 - 2.0 * looks.interim[1].1, "the second look's level");
     }
 
+    /// The screen's own process never counts toward its confirmation: it was chosen because it
+    /// signalled, so counting it would make the level depend on that choice. Twelve fresh
+    /// processes on one look at 0.1 % (50 comparisons), two of them measuring no difference —
+    /// the two nearest the margin, inside it — are exactly one count short of confirming
+    /// (`W+ = 75`, the critical count 76); the screen's process, three times the baseline and
+    /// far beyond the margin, would make it 88 of 91, beyond the critical count 87 for thirteen
+    /// values. The confirmation must not confirm, and must have tested the twelve alone. (Being
+    /// one count short, the twelve would also confirm on a critical count one too low.)
+    #[test]
+    fn the_screens_own_process_never_counts_toward_its_confirmation() {
+        let first = first_round();
+        let one_look = plan(12);
+        assert!(one_look.looks(12).interim.is_empty(), "one look, on all twelve, at the whole level");
+        let two_inside =
+            |process: usize| if process == 2 || process == 5 { times(1.0, 0) } else { three_times(process + 1) };
+        let found = drive(&first, &one_look, two_inside, roomy);
+        assert_eq!((found.confirmed, found.ending), (false, Ending::LastLook), "{:?}", found.report.verdict);
+        assert_eq!(found.report.resampling.processes, 12, "the fresh processes alone");
+
+        // What the check rests on: the fresh processes alone fall one count short, and the
+        // screen's process among them would carry the test past its critical count.
+        let margin = found.report.verdict.tolerance.ln_1p();
+        let fresh: Vec<f64> = (0..12).map(|process| process_log_ratio(&two_inside(process).samples)).collect();
+        let critical = |n: usize| crate::stats::SignedRank::new(n).critical(one_look.alpha).expect("reachable");
+        assert_eq!(SignedRankAnalysis::of(&fresh).count_above(margin) + 1, critical(12), "one count short");
+        let pooled: Vec<f64> = fresh.iter().copied().chain([process_log_ratio(&first.samples)]).collect();
+        assert!(SignedRankAnalysis::of(&pooled).above(margin, one_look.alpha), "the screen's process would confirm");
+    }
+
     #[test]
     fn a_plan_too_small_for_the_level_starts_only_the_pilot_and_says_what_would_make_room() {
         let first = first_round();
