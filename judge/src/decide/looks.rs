@@ -19,9 +19,9 @@
 //!   treats both arms alike, so the values also stay symmetric, its other need. At the edge of
 //!   the guarantee (a true difference at the parity) a look's interval lies beyond the margin
 //!   about as rarely as within it, at the look's extreme level (`docs/statistics.md`, section 11);
-//! - **the pilot** of a confirmation never stops early: it is not tested, and what it costs
-//!   plans how many processes fit, so it must cost what a process that runs its whole share
-//!   does.
+//! - **the pilot** of a confirmation never stops early: it is tested like the others, but what
+//!   it costs plans how many processes fit, so it must cost what a process that runs its whole
+//!   share does.
 //!
 //! Count metrics (allocations) are judged once, at the end: their rounds are few and exact.
 
