@@ -146,46 +146,14 @@ pub(crate) fn print_summary(tests: &[Test], written: &Written, unoptimised: bool
     if let Some(line) = placement_summary(&judgements).filter(|_| detail == Detail::Short) {
         println!("{YELLOW}warning[placement]: {line}{YELLOW:#}");
     }
-    let count = |outcome: Outcome, resolved: Option<bool>| {
-        judgements
-            .iter()
-            .filter(|j| j.verdict.outcome == outcome && resolved.is_none_or(|x| j.verdict.resolved == x))
-            .count()
-    };
-    let wins = count(Outcome::Win, None);
-    let losses = count(Outcome::Loss, None);
-    let confirmed = |outcome: Outcome, answer: bool| {
-        judgements.iter().filter(|j| j.verdict.outcome == outcome && j.confirmed() == Some(answer)).count()
-    };
-
-    // A function new since the baseline revision passes without a judgement, as does a
-    // benchmark measured alone (whose line follows this one).
-    let new = tests.iter().filter(|t| t.new_at_revision()).count();
-    let alone = tests.iter().filter(|t| t.alone.is_some()).count();
-    let unmeasured = tests.len() - judgements.len() - new - alone;
-    let measuring: Duration = judgements.iter().map(|j| j.duration()).sum();
-    // A loss the time cap left undecided is said apart: it passed only for want of room.
-    let out_of_time = judgements.iter().filter(|j| j.verdict.outcome == Outcome::Loss && j.out_of_time()).count();
-    // A run of benchmarks measured alone has no verdict to count: its own line says so.
-    let compared = tests.len() - alone > 0;
-    if compared {
-        println!(
-            "rtcompare: {wins} win{} ({} confirmed), {}, {losses} loss{} ({} confirmed{}){}; measured for {:.1} s",
-            if wins == 1 { "" } else { "s" },
-            confirmed(Outcome::Win, true),
-            rtcompare_report::parity_counts(&judgements),
-            if losses == 1 { "" } else { "es" },
-            confirmed(Outcome::Loss, true),
-            if out_of_time > 0 { format!(", {out_of_time} out of time to confirm") } else { String::new() },
-            if unmeasured > 0 { format!(", {unmeasured} not measured (see failures)") } else { String::new() }
-                + &if new > 0 { format!(", {new} new since the baseline revision") } else { String::new() },
-            measuring.as_secs_f64()
-        );
+    let verdicts = verdict_line(tests, &judgements);
+    if let Some(line) = &verdicts {
+        println!("{line}");
     }
     if let Some(line) = alone_line(tests) {
         println!("{line}");
     }
-    if unoptimised && compared {
+    if unoptimised && verdicts.is_some() {
         println!(
             "{YELLOW}rtcompare: these verdicts describe an unoptimised build (RTCOMPARE_DEBUG=1), so none of them \
              failed a test; `--release` measures the code you ship{YELLOW:#}"
@@ -203,6 +171,39 @@ pub(crate) fn print_summary(tests: &[Test], written: &Written, unoptimised: bool
         println!("{line}");
     }
     println!();
+}
+
+/// The line that counts the run's verdicts (wins, parities, losses, how many confirmed) and its
+/// measuring time; `None` when every test was measured alone, with no verdict to count.
+fn verdict_line(tests: &[Test], judgements: &[&Judgement]) -> Option<String> {
+    // A function new since the baseline revision passes without a judgement, as does a
+    // benchmark measured alone (whose line follows this one).
+    let new = tests.iter().filter(|t| t.new_at_revision()).count();
+    let alone = tests.iter().filter(|t| t.alone.is_some()).count();
+    if alone == tests.len() {
+        return None;
+    }
+    let unmeasured = tests.len() - judgements.len() - new - alone;
+    let count = |outcome: Outcome| judgements.iter().filter(|j| j.verdict.outcome == outcome).count();
+    let (wins, losses) = (count(Outcome::Win), count(Outcome::Loss));
+    let confirmed = |outcome: Outcome| {
+        judgements.iter().filter(|j| j.verdict.outcome == outcome && j.confirmed() == Some(true)).count()
+    };
+    let measuring: Duration = judgements.iter().map(|j| j.duration()).sum();
+    // A loss the time cap left undecided is said apart: it passed only for want of room.
+    let out_of_time = judgements.iter().filter(|j| j.verdict.outcome == Outcome::Loss && j.out_of_time()).count();
+    Some(format!(
+        "rtcompare: {wins} win{} ({} confirmed), {}, {losses} loss{} ({} confirmed{}){}; measured for {:.1} s",
+        if wins == 1 { "" } else { "s" },
+        confirmed(Outcome::Win),
+        rtcompare_report::parity_counts(judgements),
+        if losses == 1 { "" } else { "es" },
+        confirmed(Outcome::Loss),
+        if out_of_time > 0 { format!(", {out_of_time} out of time to confirm") } else { String::new() },
+        if unmeasured > 0 { format!(", {unmeasured} not measured (see failures)") } else { String::new() }
+            + &if new > 0 { format!(", {new} new since the baseline revision") } else { String::new() },
+        measuring.as_secs_f64()
+    ))
 }
 
 /// Once a run measured benchmarks alone, the line that says they have no verdict and how to get
