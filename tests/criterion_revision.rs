@@ -8,8 +8,10 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use support::{cargo, nested_target, root, run, scratch_dir, stdout, take_turn, text};
+use std::process::Output;
+use support::{
+    block, cargo, git, nested_target, parity_or_unconfirmed, root, run, scratch_dir, stdout, take_turn, text, write,
+};
 
 /// The library: `work(n)` is a loop of `n` additions, so `work(3_000)` takes three times as long
 /// as `work(1_000)` whatever the code's placement; `changed` does `changed` of them, `unchanged`
@@ -105,21 +107,6 @@ fn switched() -> String {
     format!("{{ package = \"rtcompare-criterion\", path = '{}' }}", root().join("criterion").display())
 }
 
-fn write(dir: &Path, file: &str, text: &str) {
-    std::fs::write(dir.join(file), text).unwrap_or_else(|e| panic!("cannot write {file} in {}: {e}", dir.display()));
-}
-
-/// Runs git in `dir` with a fixed identity and date, so the commits are the same in every run.
-fn git(dir: &Path, args: &[&str]) {
-    let output = run(Command::new("git")
-        .current_dir(dir)
-        .args(["-c", "user.name=rtcompare", "-c", "user.email=rtcompare@example.invalid", "-c", "commit.gpgsign=false"])
-        .args(args)
-        .env("GIT_AUTHOR_DATE", "2026-12-01T00:00:00Z")
-        .env("GIT_COMMITTER_DATE", "2026-12-01T00:00:00Z"));
-    assert!(output.status.success(), "git {args:?} in {}:\n{}", dir.display(), text(&output));
-}
-
 fn commit(dir: &Path, manifest: &str, lib: &str, message: &str) {
     write(dir, "Cargo.toml", manifest);
     write(dir, "src/lib.rs", lib);
@@ -140,14 +127,6 @@ fn bench(dir: &Path, baseline: Option<&str>, args: &[&str]) -> Output {
     run(&mut command)
 }
 
-/// The lines of the block under `test <name> ...`, up to the next test.
-fn block(out: &str, name: &str) -> String {
-    let start = out.find(&format!("test {name} ... ")).unwrap_or_else(|| panic!("no test {name} in:\n{out}"));
-    let rest = &out[start..];
-    let end = rest[1..].find("\ntest ").map_or(rest.len(), |i| i + 1);
-    rest[..end].to_owned()
-}
-
 /// The figures of a block's `time:   [low median high]` line, in nanoseconds.
 fn time_line(block: &str) -> [f64; 3] {
     let line = block.lines().find_map(|l| l.strip_prefix("    time:   [")).unwrap_or_else(|| panic!("{block}"));
@@ -166,12 +145,6 @@ fn time_line(block: &str) -> [f64; 3] {
         })
         .collect();
     figures.try_into().unwrap_or_else(|f| panic!("not three figures {f:?}: {block}"))
-}
-
-/// Whether a block's verdict is parity, or a first round that fresh processes did not confirm
-/// (identical code is never a confirmed win or loss).
-fn parity_or_unconfirmed(block: &str) -> bool {
-    block.lines().any(|line| line.starts_with("    parity (") || line.contains(" (not confirmed): "))
 }
 
 /// Issue 48: the library function three times slower than at `HEAD~1`, where the suite still ran
@@ -197,7 +170,7 @@ fn a_criterion_suite_fails_exactly_the_benchmarks_of_a_slower_function() {
     for name in ["unchanged", "custom unchanged", "work/1000", "work/2000"] {
         let block = block(&out, name);
         assert!(block.starts_with(&format!("test {name} ... ok")), "{everything}");
-        assert!(parity_or_unconfirmed(&block), "{everything}");
+        assert!(parity_or_unconfirmed(block), "{everything}");
     }
     assert!(out.contains("test result: FAILED. 4 passed; 2 failed"), "{everything}");
 
@@ -215,7 +188,7 @@ fn a_criterion_suite_fails_exactly_the_benchmarks_of_a_slower_function() {
     for name in ["changed", "unchanged", "batched changed", "custom unchanged", "work/1000", "work/2000"] {
         let block = block(&out, name);
         assert!(block.starts_with(&format!("test {name} ... ok\n    time:   [")), "{everything}");
-        let [low, median, high] = time_line(&block);
+        let [low, median, high] = time_line(block);
         assert!(0.0 < low && low <= median && median <= high, "{block}");
         assert!(block.contains("    measured alone: median of "), "{block}");
         assert_eq!(block.contains("    thrpt:  ["), name.starts_with("work/"), "{block}");
@@ -244,7 +217,7 @@ fn a_criterion_suite_fails_exactly_the_benchmarks_of_a_slower_function() {
         let figure = |field: &str| alone[field].as_f64().unwrap_or_else(|| panic!("no {field}: {comparison:#}"));
         assert!(figure("low") <= figure("median") && figure("median") <= figure("high"), "{comparison:#}");
         // Printed as `time:` rounds it: the file keeps every digit.
-        let printed = time_line(&block(&out, name))[1];
+        let printed = time_line(block(&out, name))[1];
         assert!((printed - figure("median")).abs() <= figure("median") * 1e-3, "{printed} {comparison:#}");
         assert_eq!(bmf[name]["latency"]["value"], alone["summary"]["median"], "{bmf:#}");
     }

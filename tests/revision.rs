@@ -10,7 +10,10 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use support::{cargo, nested_target, root, run, stdout, take_turn, text, valgrind_or_skip};
+use support::{
+    block, cargo, git, nested_target, parity_or_unconfirmed, root, run, stdout, take_turn, text, valgrind_or_skip,
+    write,
+};
 
 /// The fixture's library: `work(n)` is a loop of `n` additions, so `work(3_000)` takes three
 /// times as long as `work(1_000)` whatever the code's placement; `changed` does `changed` of
@@ -134,21 +137,6 @@ fn repository(name: &str) -> PathBuf {
     dir
 }
 
-fn write(dir: &Path, file: &str, text: &str) {
-    std::fs::write(dir.join(file), text).unwrap_or_else(|e| panic!("cannot write {file} in {}: {e}", dir.display()));
-}
-
-/// Runs git in `dir` with a fixed identity and date, so the commits are the same in every run.
-fn git(dir: &Path, args: &[&str]) {
-    let output = run(Command::new("git")
-        .current_dir(dir)
-        .args(["-c", "user.name=rtcompare", "-c", "user.email=rtcompare@example.invalid", "-c", "commit.gpgsign=false"])
-        .args(args)
-        .env("GIT_AUTHOR_DATE", "2026-12-01T00:00:00Z")
-        .env("GIT_COMMITTER_DATE", "2026-12-01T00:00:00Z"));
-    assert!(output.status.success(), "git {args:?} in {}:\n{}", dir.display(), text(&output));
-}
-
 fn commit(dir: &Path, lib: &str, perf: &str, message: &str) {
     write(dir, "src/lib.rs", lib);
     write(dir, "tests/perf.rs", perf);
@@ -171,21 +159,6 @@ fn perf_for(dir: &Path, baseline: Option<&str>, args: &[&str], time: &str) -> Ou
         command.env("RTCOMPARE_BASELINE", revision);
     }
     run(&mut command)
-}
-
-/// Whether a block's verdict is parity, or a first round that a fresh pair of processes did not
-/// confirm: identical code is never a confirmed win or loss, but two processes can land on
-/// unequally loaded cores for one round (`bench/revision/evidence.md`, "Against a git revision").
-fn parity_or_unconfirmed(block: &str) -> bool {
-    block.lines().any(|line| line.starts_with("    parity (") || line.contains(" (not confirmed): "))
-}
-
-/// The lines of the block under `test <name> ...`, up to the next test.
-fn block(out: &str, name: &str) -> String {
-    let start = out.find(&format!("test {name} ... ")).unwrap_or_else(|| panic!("no test {name} in:\n{out}"));
-    let rest = &out[start..];
-    let end = rest[1..].find("\ntest ").map_or(rest.len(), |i| i + 1);
-    rest[..end].to_owned()
 }
 
 /// Issue 30's "done when": a library function three times slower than at `HEAD~1`, one
@@ -211,7 +184,7 @@ fn a_slower_function_fails_as_a_confirmed_loss_even_when_its_comparison_is_new()
     }
     let unchanged = block(&out, "perf::unchanged_vs_baseline");
     assert!(unchanged.starts_with("test perf::unchanged_vs_baseline ... ok"), "{everything}");
-    assert!(parity_or_unconfirmed(&unchanged), "{everything}");
+    assert!(parity_or_unconfirmed(unchanged), "{everything}");
     assert!(
         out.contains(
             "failures:\n    perf::changed_vs_baseline\n    perf::parse_vs_baseline\n\ntest result: FAILED. 1 passed; 2 failed"
@@ -275,7 +248,7 @@ fn the_pull_request_that_adopts_rtcompare_compares_against_the_commit_before_it(
     assert!(changed.contains("    loss (confirmed)"), "{everything}");
     let unchanged = block(&out, "perf::unchanged_vs_baseline");
     assert!(unchanged.starts_with("test perf::unchanged_vs_baseline ... ok"), "{everything}");
-    assert!(parity_or_unconfirmed(&unchanged), "{everything}");
+    assert!(parity_or_unconfirmed(unchanged), "{everything}");
 
     // The results file keys each comparison by a name free of the revision, which it records
     // beside it, with how long each took; instructions are counted in one process per build.
@@ -339,7 +312,7 @@ fn an_unchanged_library_gives_parity_and_a_target_it_cannot_build_falls_back_to_
     for name in ["perf::changed_vs_baseline", "perf::unchanged_vs_baseline"] {
         let block = block(&out, name);
         assert!(block.starts_with(&format!("test {name} ... ok")), "{everything}");
-        assert!(parity_or_unconfirmed(&block), "{everything}");
+        assert!(parity_or_unconfirmed(block), "{everything}");
     }
     let parse = block(&out, "perf::parse_vs_baseline");
     assert!(parse.starts_with("test perf::parse_vs_baseline ... ok"), "{everything}");
@@ -391,7 +364,7 @@ fn both_sides_are_measured_in_builds_whose_code_is_aligned() {
     assert!(everything.contains("building this `perf` target again with its code aligned"), "{everything}");
     let aligned = block(&out, "perf::aligned_vs_baseline");
     assert!(aligned.starts_with("test perf::aligned_vs_baseline ... ok"), "{everything}");
-    assert!(parity_or_unconfirmed(&aligned), "{everything}");
+    assert!(parity_or_unconfirmed(aligned), "{everything}");
 }
 
 /// A baseline process that dies fails its own pair with its last words; the other pairs run.

@@ -5,21 +5,13 @@
 
 mod support;
 
-use support::{fixture, fixture_command, run, scratch_dir, stdout, take_turn, text};
+use support::{block, fixture, fixture_command, run, scratch_dir, stdout, take_turn, text};
 
 /// Runs the `shapes` target with `args`, and returns its output and standard output.
 fn shapes(args: &[&str]) -> (std::process::Output, String) {
     let output = fixture("shapes", args);
     let out = stdout(&output);
     (output, out)
-}
-
-/// The verdict block printed under `test <name> ... <result>`, up to the next test's line.
-fn block<'a>(out: &'a str, name: &str) -> &'a str {
-    let start = out.find(&format!("test {name} ... ")).unwrap_or_else(|| panic!("no test {name}:\n{out}"));
-    let rest = &out[start..];
-    let end = rest[1..].find("\ntest ").map_or(rest.len(), |i| i + 1);
-    &rest[..end]
 }
 
 /// Asserts that the test ran with the libtest result and the verdict given.

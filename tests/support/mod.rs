@@ -1,7 +1,7 @@
 //! Running cargo on the fixture and example crates from inside a test.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The repository root.
@@ -152,4 +152,39 @@ pub fn valgrind_or_skip(test: &str) -> bool {
     // Past libtest's capture, which holds what a passing test prints with `eprintln!`.
     let _ = writeln!(std::io::stderr(), "skipped: {why}");
     false
+}
+
+/// Writes `text` to `file` in `dir`.
+#[allow(dead_code)]
+pub fn write(dir: &Path, file: &str, text: &str) {
+    std::fs::write(dir.join(file), text).unwrap_or_else(|e| panic!("cannot write {file} in {}: {e}", dir.display()));
+}
+
+/// Runs git in `dir` with a fixed identity and date, so the commits are the same in every run.
+#[allow(dead_code)]
+pub fn git(dir: &Path, args: &[&str]) {
+    let output = run(Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=rtcompare", "-c", "user.email=rtcompare@example.invalid", "-c", "commit.gpgsign=false"])
+        .args(args)
+        .env("GIT_AUTHOR_DATE", "2026-12-01T00:00:00Z")
+        .env("GIT_COMMITTER_DATE", "2026-12-01T00:00:00Z"));
+    assert!(output.status.success(), "git {args:?} in {}:\n{}", dir.display(), text(&output));
+}
+
+/// The lines of the block under `test <name> ...` in a run's output, up to the next test.
+#[allow(dead_code)]
+pub fn block<'a>(out: &'a str, name: &str) -> &'a str {
+    let start = out.find(&format!("test {name} ... ")).unwrap_or_else(|| panic!("no test {name} in:\n{out}"));
+    let rest = &out[start..];
+    let end = rest[1..].find("\ntest ").map_or(rest.len(), |i| i + 1);
+    &rest[..end]
+}
+
+/// Whether a block's verdict is parity, or a first round that fresh processes did not confirm:
+/// identical code is never a confirmed win or loss, but two processes can land on unequally
+/// loaded cores for one round (`bench/revision/evidence.md`, "Against a git revision").
+#[allow(dead_code)]
+pub fn parity_or_unconfirmed(block: &str) -> bool {
+    block.lines().any(|line| line.starts_with("    parity (") || line.contains(" (not confirmed): "))
 }
