@@ -8,7 +8,7 @@ mod support;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
-use support::{cargo, root, run, stdout, take_turn, text};
+use support::{block, cargo, root, run, stdout, take_turn, text};
 
 /// criterion's repository and the commit the files were taken from.
 const SOURCE: &str = "https://github.com/criterion-rs/criterion.rs, commit 7f0d745532e3c7b2e11bbf9de9b911f91790d3b1";
@@ -39,6 +39,22 @@ fn bench(target: &str, args: &[&str]) -> Output {
     let mut all = vec!["bench", "--manifest-path", manifest, "--bench", target, "--"];
     all.extend_from_slice(args);
     run(cargo(&all).env("NO_COLOR", "1"))
+}
+
+/// criterion's own "comparing functions" benchmark, unchanged, with `Recursive` named each
+/// group's baseline in the fixture's manifest: the iterative Fibonacci of 20 (twenty additions)
+/// against the recursive one (over ten thousand calls) is a confirmed win whatever the placement,
+/// and passes; run alone, it still measures both, in two processes of the bench binary.
+#[test]
+fn criterions_comparing_functions_judge_each_function_against_the_groups_baseline() {
+    let _turn = take_turn();
+    let output = bench("bench_main", &["Fibonacci3/Iterative/20", "--exact"]);
+    let (out, everything) = (stdout(&output), text(&output));
+    assert!(output.status.success(), "{everything}");
+    let block = block(&out, "Fibonacci3/Iterative/20");
+    assert!(block.starts_with("test Fibonacci3/Iterative/20 ... ok\n    win (confirmed): "), "{everything}");
+    assert!(block.contains("    baseline  Fibonacci3/Recursive/20  "), "{everything}");
+    assert!(out.contains("1 passed; 0 failed; 0 ignored; 0 measured; 43 filtered out"), "{everything}");
 }
 
 #[test]

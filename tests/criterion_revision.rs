@@ -1,5 +1,6 @@
 //! rtcompare-criterion: a criterion suite, unchanged but for its dependency line, judged against
-//! the git revision `RTCOMPARE_BASELINE` names under `cargo bench`. Each test builds a throwaway
+//! the git revision `RTCOMPARE_BASELINE` names under `cargo bench`, or a group's functions
+//! against the baseline function its manifest names. Each test builds a throwaway
 //! git repository whose library does the work and whose `benches/suite.rs` is written for
 //! criterion; its `criterion` dev-dependency is this checkout's rtcompare-criterion, renamed into
 //! place. The commit before is the same suite on the real criterion, the way a project is before
@@ -231,4 +232,65 @@ fn a_criterion_suite_fails_exactly_the_benchmarks_of_a_slower_function() {
     let listed: Vec<String> = stdout(&output).lines().filter(|l| l.ends_with(": test")).map(str::to_owned).collect();
     let expected = ["batched changed", "changed", "custom unchanged", "unchanged", "work/1000", "work/2000"];
     assert_eq!(listed, expected.map(|n| format!("{n}: test")), "{}", text(&output));
+}
+
+/// criterion's "comparing functions": each group runs the same input through two functions, one
+/// of which does three times the work of the other whatever the code's placement.
+const COMPARING: &str = r#"use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+
+fn comparing(c: &mut Criterion) {
+    let mut group = c.benchmark_group("sum");
+    for n in [1_000u64] {
+        group.bench_with_input(BenchmarkId::new("one pass", n), &n, |b, &n| b.iter(|| library::work(n)));
+        group.bench_with_input(BenchmarkId::new("three passes", n), &n, |b, &n| b.iter(|| library::work(3 * n)));
+    }
+    group.finish();
+    let mut group = c.benchmark_group("faster");
+    group.bench_function("three passes", |b| b.iter(|| library::work(3_000)));
+    group.bench_function("one pass", |b| b.iter(|| library::work(1_000)));
+    group.finish();
+}
+
+criterion_group!(benches, comparing);
+criterion_main!(benches);
+"#;
+
+/// Issue 48: a group's baseline function named in `[package.metadata.rtcompare.group-baselines]`
+/// makes each other function of the group a pair against it, input by input, with no change to
+/// the bench file: three times the work is a confirmed loss that fails, a third of it a
+/// confirmed win that passes, and the baseline functions themselves are measured alone. A group
+/// the manifest names and the suite does not have stops the run with an error naming both.
+#[test]
+fn a_groups_baseline_named_in_the_manifest_pairs_its_other_functions_with_it() {
+    let _turn = take_turn();
+    let name = "rtcompare-criterion-groups";
+    let dir = repository(name);
+    let baselines = "\n[package.metadata.rtcompare.group-baselines]\nsum = \"one pass\"\nfaster = \"three passes\"\n";
+    write(&dir, "Cargo.toml", &(manifest(name, &switched()) + baselines));
+    write(&dir, "src/lib.rs", &lib_rs(1_000));
+    write(&dir, "benches/suite.rs", COMPARING);
+    let output = bench(&dir, None, &[]);
+    let (out, everything) = (stdout(&output), text(&output));
+    assert_eq!(output.status.code(), Some(101), "{everything}");
+    let slower = block(&out, "sum/three passes/1000");
+    assert!(slower.starts_with("test sum/three passes/1000 ... FAILED"), "{everything}");
+    assert!(slower.contains("    baseline  sum/one pass/1000  "), "{everything}");
+    assert!(slower.contains("    loss (confirmed)"), "{everything}");
+    let faster = block(&out, "faster/one pass");
+    assert!(faster.starts_with("test faster/one pass ... ok"), "{everything}");
+    assert!(faster.contains("    baseline  faster/three passes  "), "{everything}");
+    assert!(faster.contains("    win (confirmed)"), "{everything}");
+    for alone in ["sum/one pass/1000", "faster/three passes"] {
+        assert!(block(&out, alone).starts_with(&format!("test {alone} ... ok\n    time:   [")), "{everything}");
+    }
+    assert!(out.contains("test result: FAILED. 3 passed; 1 failed"), "{everything}");
+
+    write(&dir, "Cargo.toml", &(manifest(name, &switched()) + &baselines.replace("faster =", "fastest =")));
+    let output = bench(&dir, None, &[]);
+    let everything = text(&output);
+    assert!(!output.status.success(), "{everything}");
+    let said = "error: [package.metadata.rtcompare.group-baselines] names the group `fastest`, and no benchmark is in a \
+                group of that name; its groups are: `faster`, `sum`";
+    assert!(String::from_utf8_lossy(&output.stderr).contains(said), "{everything}");
+    assert!(!stdout(&output).contains("test "), "nothing is measured: {everything}");
 }

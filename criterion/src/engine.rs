@@ -6,14 +6,17 @@
 //! user's closure, which borrows what the group function built, and calls it there. So the
 //! engine runs the group functions — a *walk* — once to find the benchmarks, calling none of
 //! their closures (as criterion's own `--list` does), and hands them to rtcompare's harness as
-//! tests against a git revision. A process that measures a benchmark (one side of a lock-step
+//! tests against a git revision, or against their group's baseline function where the manifest
+//! names one (`baselines.rs`). A process that measures a benchmark (one side of a lock-step
 //! pair, a counting process) walks again when its parent asks for that benchmark, calls that
 //! one's closure, and answers its parent from inside the `Bencher`'s routine
 //! ([`Serving::serve`]), every request for the benchmark in turn.
 
+use crate::baselines;
 use rtcompare::__private::{Amount, BuildInfo, FrontEndBenchmark, Loop, Loops, Meter, Serving, ThroughputUnit};
 use std::cell::RefCell;
 use std::panic::Location;
+use std::path::Path;
 use std::process::ExitCode;
 
 /// What one benchmark is, as the API knows it when its `bench_function` is called.
@@ -22,6 +25,12 @@ pub(crate) struct Benchmark {
     /// criterion's id: `group/function/parameter`, `group/function`, `group/parameter` or
     /// `function`, as criterion names it.
     pub id: String,
+    /// Its group's name (`Criterion::bench_function`'s id is a group of its own).
+    pub group: String,
+    /// Its function's name within the group, where its `BenchmarkId` names one.
+    pub function: Option<String>,
+    /// Its parameter, where its `BenchmarkId` has one.
+    pub parameter: Option<String>,
     /// The group's (or the call's) throughput, if one was set.
     pub throughput: Option<crate::Throughput>,
     /// `noise_threshold`, if one was set on the group or the `Criterion`.
@@ -99,7 +108,15 @@ pub fn run(build: BuildInfo, groups: &[fn()]) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let benchmarks = found.iter().map(front_end).collect();
+    let paired = baselines::read(Path::new(build.manifest_dir)).and_then(|named| baselines::pair(&found, &named));
+    let paired = match paired {
+        Ok(paired) => paired,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let benchmarks = found.iter().zip(paired).map(|(benchmark, baseline)| front_end(benchmark, baseline)).collect();
     let mut enter = |test: &str, serving: Serving| -> Serving {
         match walk(groups, Walk::Enter { test: test.to_owned(), serving: Some(serving) }) {
             Walk::Enter { serving: Some(serving), .. } => serving,
@@ -120,10 +137,12 @@ fn walk(groups: &[fn()], walk: Walk) -> Walk {
     WALK.with_borrow_mut(Option::take).unwrap_or(Walk::Find(Vec::new()))
 }
 
-/// The test rtcompare's harness runs for `benchmark`.
-fn front_end(benchmark: &Benchmark) -> FrontEndBenchmark {
+/// The test rtcompare's harness runs for `benchmark`, compared with the benchmark `baseline`
+/// where its group has a baseline function, else with itself at a git revision.
+fn front_end(benchmark: &Benchmark, baseline: Option<String>) -> FrontEndBenchmark {
     let location = benchmark.location;
     let mut test = FrontEndBenchmark::new(benchmark.id.clone(), location.file(), location.line());
+    test.baseline = baseline;
     test.throughput = benchmark.throughput.clone().map(throughput);
     test.parity = benchmark.noise_threshold;
     test

@@ -156,6 +156,9 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
     pub(crate) fn describe(&self, id: &BenchmarkId, location: &'static Location<'static>) -> Benchmark {
         Benchmark {
             id: full_id(&self.name, id.function.as_deref(), id.parameter.as_deref()),
+            group: self.name.clone(),
+            function: id.function.clone(),
+            parameter: id.parameter.clone(),
             throughput: self.throughput.clone(),
             noise_threshold: self.criterion.noise_threshold_or(self.noise_threshold),
             location,

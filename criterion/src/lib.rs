@@ -65,6 +65,7 @@
 //! | `with_measurement`, `measurement::{Measurement, ValueFormatter, WallTime}` | `WallTime` mapped (rtcompare's time); any other measurement compiles and its benchmarks are reported as not measurable by rtcompare |
 //! | `BenchmarkGroup::finish` (or drop) | mapped: ends the group |
 //! | `BenchmarkId::new`, `from_parameter`, `IntoBenchmarkId` | mapped |
+//! | comparing functions (several `BenchmarkId::new(function, input)` in one group) | mapped where `[package.metadata.rtcompare.group-baselines]` in `Cargo.toml` names the group's baseline function (`Fibonacci = "Recursive"`): each other function is judged against it on the same input; else each is against its revision |
 //! | `Bencher::iter` | mapped: output dropped inside the meter |
 //! | `Bencher::iter_with_large_drop` | mapped: outputs dropped after the meter stops |
 //! | `Bencher::iter_batched`, `iter_batched_ref`, `iter_with_setup`, `BatchSize` | mapped: inputs built outside the meter in criterion's chunks |
@@ -83,6 +84,7 @@
 #[cfg(feature = "async")]
 mod async_bencher;
 pub mod async_executor;
+mod baselines;
 mod bencher;
 mod config;
 mod criterion;

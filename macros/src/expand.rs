@@ -364,7 +364,7 @@ fn registration(
                     type_arg: #type_arg,
                     throughput: #throughput,
                     threads: #threads,
-                    alone_without_revision: false,
+                    front_end: false,
                 },
                 file: ::core::file!(),
                 line: ::core::line!(),

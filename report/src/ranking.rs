@@ -30,11 +30,12 @@ struct Row {
 }
 
 /// A table for each baseline (in its module, at one size, on one metric) that two or more
-/// measured tests of `tests` compare against.
+/// measured tests of `tests` compare against. A function compared with itself at a git revision
+/// shares its baseline with no other test, even where another test's baseline has its name.
 pub fn rankings(tests: &[Test]) -> Vec<Ranking> {
     let mut groups: BTreeMap<(&str, &str, Option<u64>, &str), Ranking> = BTreeMap::new();
     for test in tests {
-        let Some(judgement) = &test.judgement else { continue };
+        let Some(judgement) = test.judgement.as_ref().filter(|_| test.revision.is_none()) else { continue };
         let metric = judgement.first.metric;
         let key = (test.baseline.as_str(), test.module_path.as_str(), test.size, metric.as_str());
         let ranking = groups.entry(key).or_insert_with(|| Ranking {
@@ -207,6 +208,12 @@ mod tests {
         let mut records = records;
         records.push(fixtures::panicked("perf::boom_vs_reference"));
         assert_eq!(rankings(&records).len(), 1, "a test that measured nothing is left out");
+        // `reference` against itself at a revision (a criterion group's baseline function, whose
+        // other functions are paired with it) is not a candidate against `reference`.
+        let mut itself = test("reference", "reference", None, 100.0, 100.0);
+        itself.revision = Some(crate::Revision { name: "main".to_owned(), commit: "abc".to_owned() });
+        records.push(itself);
+        assert_eq!(rankings(&records)[0].rows.len(), 3, "{:?}", rankings(&records));
     }
 
     #[test]

@@ -27,6 +27,8 @@ pub(crate) enum Process {
     ThisBuild,
     /// The baseline build's process of a lock-step pair, with the revision as the user wrote it.
     Baseline(String),
+    /// The process of a lock-step pair of this binary that enters the test it names.
+    Entering(String),
     /// Both processes of a lock-step pair.
     Pair,
     /// A process counting instructions under callgrind (`counting/process.rs`).
@@ -39,6 +41,7 @@ impl fmt::Display for Process {
             Process::Worker => write!(f, "the worker process measuring it"),
             Process::ThisBuild => write!(f, "this build's process"),
             Process::Baseline(revision) => write!(f, "the baseline build ({revision})'s process"),
+            Process::Entering(test) => write!(f, "the process measuring `{test}`"),
             Process::Pair => write!(f, "the lock-step processes measuring it"),
             Process::Counting => write!(f, "the process counting instructions under callgrind"),
         }

@@ -184,13 +184,13 @@ pub(crate) fn trials(
 /// to run it.
 pub(crate) fn without_revision(comparison: Comparison, settings: &Settings) -> bool {
     let attribute = &comparison.registration.settings;
-    attribute.revision && !attribute.alone_without_revision && settings.baseline.is_none()
+    attribute.revision && !attribute.front_end && settings.baseline.is_none()
 }
 
 /// A front-end's benchmark in a run that names no revision: measured alone, and it passes.
 pub(crate) fn measured_alone(comparison: Comparison, settings: &Settings) -> bool {
     let attribute = &comparison.registration.settings;
-    attribute.revision && attribute.alone_without_revision && settings.baseline.is_none()
+    attribute.revision && attribute.front_end && settings.baseline.is_none()
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! (`protocol.rs`): the worker reads no setting of its own, and resolves what the plan leaves
 //! to the test's registration with the same function as its parent.
 
-use super::registry::Comparison;
+use super::registry::{Against, Comparison};
 use super::settings::Settings;
 use crate::measure::Options;
 use crate::measure::{Arm, Layout};
@@ -52,9 +52,15 @@ impl<'a> TrialPlan<'a> {
         self.comparison.registration.settings.metric
     }
 
-    /// Whether its baseline is the candidate itself at a git revision.
-    pub(crate) fn against_revision(&self) -> bool {
-        self.comparison.registration.settings.revision
+    /// What its candidate is measured against.
+    pub(crate) fn against(&self) -> Against {
+        self.comparison.registration.against()
+    }
+
+    /// Whether its arms run in processes of their own, a lock-step pair, whatever the run's
+    /// settings: a comparison against a git revision or against another test.
+    pub(crate) fn in_lockstep(&self) -> bool {
+        self.against() != Against::Function
     }
 
     /// What one process in `role` measures of it for `budget` with the seed `seed`.

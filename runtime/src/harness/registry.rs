@@ -45,9 +45,11 @@ pub struct AttributeSettings {
     /// `threads = 4`: each batch runs on this many threads at once, timed by the slowest;
     /// `None` for the measuring thread alone.
     pub threads: Option<u32>,
-    /// A front-end's benchmark (rtcompare-criterion's), against a git revision: where the run
-    /// names none, it is measured alone and passes, where a `#[compare]` test is ignored.
-    pub alone_without_revision: bool,
+    /// A front-end's benchmark (rtcompare-criterion's): its loops exist only in the processes
+    /// that enter it. Against a git revision, where the run names none, it is measured alone and
+    /// passes (a `#[compare]` test is ignored); with another benchmark as its baseline, the two
+    /// are measured in two processes of this binary, each entering one.
+    pub front_end: bool,
 }
 
 /// The generated batch routines of one pair: each arm and its A/A twin, every one in all its
@@ -106,7 +108,29 @@ pub struct Registration {
 
 inventory::collect!(Registration);
 
+/// What a test's candidate is measured against, which decides where its arms run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Against {
+    /// Its baseline function: both arms in one process, this one or a worker.
+    Function,
+    /// Itself at the git revision `RTCOMPARE_BASELINE` names: a lock-step pair of this build's
+    /// process and the baseline build's.
+    Revision,
+    /// Another test of this binary, a front-end's benchmark (a criterion group's baseline
+    /// function): a lock-step pair of two processes of this binary, each entering one test.
+    Test(&'static str),
+}
+
 impl Registration {
+    /// What its candidate is measured against.
+    pub(crate) fn against(&self) -> Against {
+        match (self.settings.revision, self.settings.front_end) {
+            (true, _) => Against::Revision,
+            (false, true) => Against::Test(self.baseline),
+            (false, false) => Against::Function,
+        }
+    }
+
     /// The libtest name: the `name` setting, or `module_path::candidate_vs_baseline` (the
     /// baseline's last path segment). A comparison against a git revision is
     /// `module_path::candidate_vs_baseline` whatever the revision, so that its results can be

@@ -1,13 +1,16 @@
 //! Measuring a comparison afresh, in processes of its own: a worker of this binary, a lock-step
-//! pair of this build and the baseline's when the comparison is against a git revision, or a
+//! pair of this build and the baseline's when the comparison is against a git revision (or of
+//! two processes of this binary when it is against another test), or a
 //! counting process under callgrind for a pair judged on instructions. The first round of
 //! `RTCOMPARE_PROCESSES=k`, every process of a confirmation and a front-end's benchmark measured
 //! alone are measured here; what they measured is judged by the caller.
 
 use super::client::measure_in_worker;
 use super::counting::{CountIn, Counter};
+use super::lockstep;
 use crate::harness::error::{CountingError, HarnessError};
 use crate::harness::plan::{ProcessPlan, TrialPlan};
+use crate::harness::registry::Against;
 use rtcompare_judge::alone::{ALONE_LEVEL, Alone, measured_alone};
 use rtcompare_judge::decide::{FRESH_SHARE, Role, signal};
 use rtcompare_judge::seeds;
@@ -24,7 +27,7 @@ pub(crate) fn series(plan: &TrialPlan<'_>, count: usize) -> Result<Option<Vec<Me
             Ok(Some(measured)) => all.push(measured),
             Ok(None) => return Ok(None),
             Err(problem) if count > 1 => {
-                let what = if plan.against_revision() { "lock-step pair" } else { "worker process" };
+                let what = if plan.in_lockstep() { "lock-step pair" } else { "worker process" };
                 return Err(HarnessError::InSeries { what, process: process + 1, count, problem: Box::new(problem) });
             }
             Err(problem) => return Err(problem),
@@ -114,13 +117,14 @@ pub(crate) fn counted_confirming(
 }
 
 /// The one way to measure the comparison afresh as `process` plans: in a lock-step pair of this
-/// build and the baseline's when it is against a git revision, else in a worker process of this
+/// build and the baseline's when it is against a git revision, in a lock-step pair of two
+/// processes of this binary when it is against another test, else in a worker process of this
 /// binary. `None` when the baseline build has no such comparison.
 fn measure(plan: &TrialPlan<'_>, process: &ProcessPlan) -> Result<Option<Measured>, HarnessError> {
-    if plan.against_revision() {
-        super::lockstep::measure_against_revision(plan, process)
-    } else {
-        measure_in_worker(plan, process).map(Some)
+    match plan.against() {
+        Against::Revision => lockstep::measure_against_revision(plan, process),
+        Against::Test(baseline) => lockstep::measure_against_test(plan, process, baseline).map(Some),
+        Against::Function => measure_in_worker(plan, process).map(Some),
     }
 }
 

@@ -1,5 +1,8 @@
 //! Measuring a function against itself at a git revision: two children in lock-step, one of
-//! this build and one of the baseline build, each running batches on command.
+//! this build and one of the baseline build, each running batches on command. A front-end's
+//! benchmark paired with another benchmark of the binary is measured the same way, by two
+//! children of this binary, each entering one of the two tests (one process cannot be inside
+//! two of the user's benchmark routines at once).
 //!
 //! This build's process runs the binary `revision.rs` prepared beside the baseline, its code
 //! aligned as the baseline's is. The test process starts both (`client.rs`), and each announces
@@ -22,11 +25,12 @@ use crate::compare::try_measure;
 use crate::harness::error::{HarnessError, Process};
 use crate::harness::plan::{ProcessPlan, TrialPlan};
 use crate::harness::protocol::{Request, Twin};
-use crate::harness::rebuild::revision::{Baseline, how_to_run, prepared};
+use crate::harness::rebuild::revision::{how_to_run, prepared};
 use crate::measure::Options;
 use crate::measure::{Arm, Halt, Meter, PLACEMENTS};
 use rtcompare_judge::Measured;
 use std::cell::RefCell;
+use std::path::Path;
 use std::process::Command;
 use std::rc::Rc;
 
@@ -38,19 +42,61 @@ pub(crate) fn measure_against_revision(
     process: &ProcessPlan,
 ) -> Result<Option<Measured>, HarnessError> {
     let Some(baseline) = prepared() else { return Err(HarnessError::NoRevision(how_to_run().to_owned())) };
-    measure_pair(plan, baseline, plan.options(process))
+    let (test, candidate) = (plan.name, plan.comparison.registration.candidate);
+    let revision = &baseline.revision;
+    let sides = [
+        Place { program: &baseline.this_build, process: Process::ThisBuild, test, arm: candidate.to_owned() },
+        Place {
+            program: &baseline.binary,
+            process: Process::Baseline(revision.clone()),
+            test,
+            arm: format!("{candidate} at {revision}"),
+        },
+    ];
+    measure_pair(plan, sides, plan.options(process))
 }
 
-/// One pair: this build's process and the baseline's, measured in lock-step with `options`.
-fn measure_pair(plan: &TrialPlan<'_>, baseline: &Baseline, options: Options) -> Result<Option<Measured>, HarnessError> {
+/// Measures `process`, one process's plan of `plan`'s test, against the test `baseline` of this
+/// binary (a front-end's benchmark paired with another): a lock-step pair of two processes of
+/// this binary, each entering one of the two tests.
+pub(crate) fn measure_against_test(
+    plan: &TrialPlan<'_>,
+    process: &ProcessPlan,
+    baseline: &str,
+) -> Result<Measured, HarnessError> {
+    let this = std::env::current_exe().map_err(HarnessError::OwnBinary)?;
+    let sides = [plan.name, baseline].map(|test| Place {
+        program: &this,
+        process: Process::Entering(test.to_owned()),
+        test,
+        arm: test.to_owned(),
+    });
+    measure_pair(plan, sides, plan.options(process))?.ok_or_else(|| HarnessError::MissingHere(baseline.to_owned()))
+}
+
+/// Where one arm of a lock-step pair runs: the binary its process runs, what that process is
+/// called where it fails, the test it enters, and the arm's name.
+struct Place<'a> {
+    program: &'a Path,
+    process: Process,
+    test: &'a str,
+    arm: String,
+}
+
+/// One pair, measured in lock-step with `options`: the candidate's process at `current` and
+/// the baseline's at `before`. `None` when `before`'s process has no such test.
+fn measure_pair(
+    plan: &TrialPlan<'_>,
+    [current, before]: [Place<'_>; 2],
+    options: Options,
+) -> Result<Option<Measured>, HarnessError> {
     let (debug, timeout) = (plan.settings.debug, plan.timeout);
     let cpu = current_cpu();
-    let current = Child::start(Command::new(&baseline.this_build), Process::ThisBuild, cpu, debug)?;
-    let revision = Process::Baseline(baseline.revision.clone());
-    let before = Child::start(Command::new(&baseline.binary), revision, cpu, debug)?;
-    let watchdog = Watchdog::start(timeout, &[current.watched(), before.watched()]);
-    let sides = [Side::shared(current), Side::shared(before)];
-    let result = measure_sides(plan, baseline, &options, &sides);
+    let start = |place: &Place<'_>| Child::start(Command::new(place.program), place.process.clone(), cpu, debug);
+    let (now, then) = (start(&current)?, start(&before)?);
+    let watchdog = Watchdog::start(timeout, &[now.watched(), then.watched()]);
+    let sides = [Side::shared(now), Side::shared(then)];
+    let result = measure_sides(&options, [&current, &before], &sides);
     // Under the watchdog still: a process that will not end is killed too.
     for side in &sides {
         side.borrow_mut().child.finish();
@@ -62,31 +108,25 @@ fn measure_pair(plan: &TrialPlan<'_>, baseline: &Baseline, options: Options) -> 
     }
 }
 
-/// The pair's measurement, once both processes announced whether they have the test.
+/// The pair's measurement, once both processes announced whether they have their test.
 fn measure_sides(
-    plan: &TrialPlan<'_>,
-    baseline: &Baseline,
     options: &Options,
-    [current, before]: &[Rc<RefCell<Side>>; 2],
+    [current, before]: [&Place<'_>; 2],
+    [now, then]: &[Rc<RefCell<Side>>; 2],
 ) -> Result<Option<Measured>, HarnessError> {
-    let name = plan.name;
-    let has = |side: &Rc<RefCell<Side>>| -> Result<bool, HarnessError> {
-        Ok(side.borrow_mut().child.hello()?.iter().any(|test| test == name))
+    let has = |side: &Rc<RefCell<Side>>, test: &str| -> Result<bool, HarnessError> {
+        Ok(side.borrow_mut().child.hello()?.iter().any(|known| known == test))
     };
-    if !has(current)? {
-        return Err(HarnessError::MissingHere(name.to_owned()));
+    if !has(now, current.test)? {
+        return Err(HarnessError::MissingHere(current.test.to_owned()));
     }
-    if !has(before)? {
+    if !has(then, before.test)? {
         return Ok(None);
     }
-    let candidate = plan.comparison.registration.candidate;
-    let arms = (
-        remote_arm(name, candidate.to_owned(), current),
-        remote_arm(name, format!("{candidate} at {}", baseline.revision), before),
-    );
+    let arms = (remote_arm(current.test, current.arm.clone(), now), remote_arm(before.test, before.arm.clone(), then));
     try_measure(arms.0, arms.1, options).map(Some).map_err(|Halt| {
         // The side whose batch halted the measurement kept why.
-        let failure = [current, before].into_iter().find_map(|side| side.borrow_mut().failure.take());
+        let failure = [now, then].into_iter().find_map(|side| side.borrow_mut().failure.take());
         failure.unwrap_or(HarnessError::Halted)
     })
 }

@@ -178,7 +178,7 @@ fn facts(comparison: Comparison, name: &str) -> Test {
 }
 
 /// The first round, judged: counted under callgrind for a pair judged on instructions, in
-/// lock-step processes against a git revision, in worker processes when the run asks for
+/// lock-step processes against a git revision or another test, in worker processes when the run asks for
 /// several, else in this process. `None` when there is nothing to compare against (a function
 /// new since the baseline revision); the error is the test's failure.
 fn first_round(plan: &TrialPlan<'_>, counter: &Counter) -> Result<Option<Report>, HarnessError> {
@@ -188,7 +188,7 @@ fn first_round(plan: &TrialPlan<'_>, counter: &Counter) -> Result<Option<Report>
             Some(measured) => measured,
             None => return Ok(None),
         }
-    } else if plan.against_revision() || processes > 1 {
+    } else if plan.in_lockstep() || processes > 1 {
         match fresh::series(plan, processes)? {
             Some(measured) => measured,
             None => return Ok(None),

@@ -42,6 +42,7 @@ use self::cost::{GRACE, SIZES, costly_warm_up, per_call_ns, predicted, within_li
 use self::process::{Ask, CountingProcess, Dumps, Fault};
 use crate::harness::error::CountingError;
 use crate::harness::plan::TrialPlan;
+use crate::harness::registry::Against;
 use crate::instructions::per_call::{counted, counted_across};
 use crate::instructions::valgrind::{self, Valgrind};
 use rtcompare_judge::counts::{Counted, Instructions};
@@ -231,7 +232,7 @@ impl Counter {
             seed: plan.settings.seed,
             rounds: 1,
             costly_warm_up: costly_warm_up(judgement.first.calibration.first_call_ns),
-            candidate_only: plan.against_revision(),
+            candidate_only: plan.in_lockstep(),
             limit: predicted(per_call_ns(judgement)) + GRACE,
         };
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
@@ -265,13 +266,14 @@ impl Counter {
             seed,
             rounds: COUNTED_ROUNDS,
             costly_warm_up: true,
-            candidate_only: plan.against_revision(),
+            candidate_only: plan.in_lockstep(),
             limit: plan.budget * TIME_CAP + GRACE,
         };
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         let Some(rounds) = self.rounds(&mut state, plan, &ask, at)? else { return Ok(None) };
         let registration = plan.comparison.registration;
-        let baseline = match crate::harness::rebuild::revision::prepared().filter(|_| plan.against_revision()) {
+        let revision = crate::harness::rebuild::revision::prepared().filter(|_| plan.against() == Against::Revision);
+        let baseline = match revision {
             Some(revision) => format!("{} at {}", registration.candidate, revision.revision),
             None => registration.baseline.to_owned(),
         };
@@ -279,9 +281,10 @@ impl Counter {
     }
 
     /// Counts `ask`'s rounds of `plan`'s test: in this build's counting process and, against a
-    /// git revision, in the baseline build's too, whose candidate is the baseline; `at` the run's
-    /// processes (started on the first count, and again after one fails) or processes started
-    /// for this count alone. `None` when the baseline build has no such comparison.
+    /// git revision, in the baseline build's too, whose candidate is the baseline (against another
+    /// test, that test's candidate in this build's process); `at` the run's processes (started on
+    /// the first count, and again after one fails) or processes started for this count alone.
+    /// `None` when the baseline build has no such comparison.
     fn rounds(
         &self,
         state: &mut State,
@@ -305,13 +308,20 @@ impl Counter {
             Err(Failed::ToStart(why)) => return Err(self.off(state, why)),
             other => other.map_err(Failed::into_error)?,
         };
-        if !plan.against_revision() {
-            return read_rounds(ask.rounds, |round| {
-                counted(&now.profiles, now.first + round, (SIZES[0], SIZES[1]), FUNCTIONS)
-            })
-            .map(Some);
-        }
-        let then = match self.dumps(&mut processes.baseline, valgrind, Build::Baseline, ask) {
+        let then = match plan.against() {
+            Against::Function => {
+                return read_rounds(ask.rounds, |round| {
+                    counted(&now.profiles, now.first + round, (SIZES[0], SIZES[1]), FUNCTIONS)
+                })
+                .map(Some);
+            }
+            Against::Revision => self.dumps(&mut processes.baseline, valgrind, Build::Baseline, ask),
+            // The other test's routine is its candidate, counted by the same process.
+            Against::Test(baseline) => {
+                self.dumps(&mut processes.this, valgrind, Build::This, &Ask { test: baseline, ..*ask })
+            }
+        };
+        let then = match then {
             Err(Failed::New) => return Ok(None),
             Err(Failed::ToStart(why)) => return Err(self.off(state, why)),
             other => other.map_err(Failed::into_error)?,
