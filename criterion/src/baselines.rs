@@ -14,7 +14,7 @@
 //! counterpart in the baseline function — is an error that stops the run before anything is
 //! measured, never a pairing quietly left out.
 
-use crate::engine::Benchmark;
+use crate::benchmark::Benchmark;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use toml_edit::{DocumentMut, Item};

@@ -1,8 +1,9 @@
 //! [`BenchmarkGroup`]: benchmarks sharing a name and settings; every `bench_function` and
 //! `bench_with_input` ends here, in one call of the engine.
 
+use crate::benchmark::Benchmark;
 use crate::criterion::Criterion;
-use crate::engine::{self, Benchmark, Serve};
+use crate::engine::{self, Serve};
 use crate::id::{BenchmarkId, IntoBenchmarkId, full_id};
 use crate::measurement::{Measurement, WallTime};
 use crate::{Bencher, PlotConfiguration, SamplingMode, Throughput};
@@ -190,7 +191,7 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
 
 #[cfg(test)]
 mod tests {
-    use crate::engine::Benchmark;
+    use crate::benchmark::Benchmark;
     use crate::measurement::{Measurement, ValueFormatter, WallTime};
     use crate::{BenchmarkId, Criterion, IntoBenchmarkId, Throughput};
     use std::panic::Location;

@@ -86,6 +86,7 @@ mod async_bencher;
 pub mod async_executor;
 mod baselines;
 mod bencher;
+mod benchmark;
 mod config;
 mod criterion;
 mod engine;
