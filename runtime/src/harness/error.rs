@@ -152,8 +152,9 @@ pub(crate) enum HarnessError {
     /// revision are built with.
     #[error(
         "this test target, built again with its code aligned as the baseline's is (docs/placement.md's recipe added \
-         to its own rustflags), does not build: {}",
-        .0.message
+         to its own rustflags), does not build: {}{}",
+        .0.message,
+        if .0.cause == BuildCause::DiskFull { DISK_FULL } else { "" }
     )]
     AlignedBuild(Box<BuildFailure>),
     /// The baseline revision could not be prepared.
@@ -212,7 +213,14 @@ pub(crate) enum BuildCause {
     /// The library built and the perf target did not: it uses what the library lacks. Whether
     /// the revision has a perf target of its own, which can be measured instead.
     Target { revision_has_own: bool },
+    /// The disk filled up while building.
+    DiskFull,
 }
+
+/// What to do about a build that failed because the disk is full.
+const DISK_FULL: &str = "\nThe disk is full: free some space (old target folders, or another CARGO_TARGET_DIR) and run \
+                         again; a comparison against a revision builds this target twice more, in \
+                         <target>/rtcompare-baseline";
 
 impl BuildFailure {
     /// Whether the revision's own perf target can be measured instead.
@@ -234,6 +242,7 @@ fn baseline_build(
     }
     match failure.cause {
         BuildCause::Cargo => Ok(()),
+        BuildCause::DiskFull => f.write_str(DISK_FULL),
         BuildCause::Library => write!(
             f,
             "\nThat commit's library does not build here (with this toolchain and these features): compare against \

@@ -155,10 +155,36 @@ fn build_baseline(revision: &str, build: &BuildInfo, target_root: Option<&Path>)
     Ok(Baseline { revision: revision.to_owned(), commit, binary, this_build })
 }
 
+/// Runs the build `command` of the package in `package_dir`: the executable of its target
+/// `target` and Cargo's standard error, or why it failed, `cause` saying what of the build
+/// failed from Cargo's messages.
+fn run_build(
+    command: &mut Command,
+    package_dir: &Path,
+    target: &str,
+    cause: impl FnOnce(&str) -> BuildCause,
+) -> Result<(PathBuf, String), BuildFailure> {
+    let failure = |message: String| BuildFailure { first_error: message.clone(), message, cause: BuildCause::Cargo };
+    let output = child::output(command)
+        .map_err(|e| failure(format!("could not run cargo: {e}; put cargo on PATH or set CARGO")))?;
+    let messages = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    if !output.status.success() {
+        return Err(failed(command, package_dir, &stderr, cause(&messages)));
+    }
+    let built = executable(&messages, target);
+    let built = built.ok_or_else(|| failure(format!("`{}` built nothing called `{target}`", describe(command))))?;
+    Ok((built, stderr))
+}
+
 /// The failure of `command`, run in `package_dir`, which said `stderr`: the command, where it
-/// ran and cargo's error, and its first line, which a fallback names.
+/// ran and cargo's error, and its first line, which a fallback names; `cause` says what of it
+/// failed, except that a build that ran out of disk space says that, whatever else failed with it.
 fn failed(command: &Command, package_dir: &Path, stderr: &str, cause: BuildCause) -> BuildFailure {
     let said = cargo_error(stderr);
+    // ENOSPC as Cargo and rustc print it (`… (os error 28)`), and as the linker does.
+    let disk_full = stderr.contains("os error 28") || stderr.contains("No space left on device");
+    let cause = if disk_full { BuildCause::DiskFull } else { cause };
     BuildFailure {
         message: format!(
             "`{}` failed in {}:\n    {}",
@@ -276,18 +302,14 @@ impl Builder<'_> {
         for patch in &patches {
             command.arg("--config").arg(patch);
         }
-        let output = child::output(&mut command)
-            .map_err(|e| failure(format!("could not run cargo: {e}; put cargo on PATH or set CARGO")))?;
-        let messages = String::from_utf8_lossy(&output.stdout);
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        if !output.status.success() {
-            let cause = if built_library(&messages, &package.id) {
+        let cause = |messages: &str| {
+            if built_library(messages, &package.id) {
                 BuildCause::Target { revision_has_own: had_target }
             } else {
                 BuildCause::Library
-            };
-            return Err(failed(&command, &package_dir, &stderr, cause));
-        }
+            }
+        };
+        let (executable, stderr) = run_build(&mut command, &package_dir, &self.layout.target, cause)?;
         if !patches.is_empty() && stderr.contains("was not used in the crate graph") {
             eprintln!(
                 "rtcompare: the baseline build keeps its own rtcompare: its manifest asks for a version this one ({}) \
@@ -295,8 +317,7 @@ impl Builder<'_> {
                 env!("CARGO_PKG_VERSION")
             );
         }
-        executable(&messages, &self.layout.target)
-            .ok_or_else(|| failure(format!("`{}` built nothing called `{}`", describe(&command), self.layout.target)))
+        Ok(executable)
     }
 
     /// This test target built again from the working tree with the baseline's flags, in
@@ -320,20 +341,8 @@ impl Builder<'_> {
         };
         let mut command = spec.command(self.build, self.layout);
         self.aligned.apply(&mut command);
-        let failure = |message: String| {
-            let failure = BuildFailure { first_error: message.clone(), message, cause: BuildCause::Cargo };
-            HarnessError::AlignedBuild(Box::new(failure))
-        };
-        let output = child::output(&mut command)
-            .map_err(|e| failure(format!("could not run cargo: {e}; put cargo on PATH or set CARGO")))?;
-        let messages = String::from_utf8_lossy(&output.stdout);
-        if !output.status.success() {
-            let stderr = String::from_utf8_lossy(&output.stderr);
-            let failed = failed(&command, package_dir, &stderr, BuildCause::Cargo);
-            return Err(HarnessError::AlignedBuild(Box::new(failed)));
-        }
-        executable(&messages, &self.layout.target)
-            .ok_or_else(|| failure(format!("`{}` built nothing called `{}`", describe(&command), self.layout.target)))
+        let built = run_build(&mut command, package_dir, &self.layout.target, |_| BuildCause::Cargo);
+        built.map(|(executable, _)| executable).map_err(|failure| HarnessError::AlignedBuild(Box::new(failure)))
     }
 
     /// One line naming the features on in this build that the revision's package does not have,
@@ -468,6 +477,31 @@ fn slashed(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_build_that_ran_out_of_disk_space_says_so_instead_of_blaming_the_library() {
+        let cargo = Command::new("cargo");
+        let stderr = "   Compiling serde v1.0.228\nerror: failed to write /t/release/deps/libserde.rlib: No space left on \
+                      device (os error 28)\n";
+        let full = failed(&cargo, Path::new("/p"), stderr, BuildCause::Library);
+        assert_eq!(full.cause, BuildCause::DiskFull);
+        let linker = failed(
+            &cargo,
+            Path::new("/p"),
+            "error: linking failed\n  ld: No space left on device\n",
+            BuildCause::Library,
+        );
+        assert_eq!(linker.cause, BuildCause::DiskFull);
+        let said =
+            HarnessError::BaselineBuild { commit: "abc1234".into(), failure: Box::new(full.clone()), fallback: None };
+        let said = said.to_string();
+        assert!(said.contains("No space left on device") && said.contains("\nThe disk is full: "), "{said}");
+        assert!(!said.contains("does not build here"), "{said}");
+        let aligned = HarnessError::AlignedBuild(Box::new(full)).to_string();
+        assert!(aligned.contains("\nThe disk is full: "), "{aligned}");
+        let library = failed(&cargo, Path::new("/p"), "error[E0425]: cannot find function `f`\n", BuildCause::Library);
+        assert_eq!(library.cause, BuildCause::Library);
+    }
 
     #[test]
     fn cargos_error_is_its_first_message_whole() {
