@@ -2,8 +2,9 @@
 
 use crate::measure::{Arm, Collection, Halt, Options, calibrate};
 use rtcompare_judge::decide::{LOOKS, Looks};
-use rtcompare_judge::judge;
+use rtcompare_judge::judging::{judge, judge_look};
 use rtcompare_judge::measure::{Measured, Metric};
+use rtcompare_judge::verdict::JudgeOptions;
 use rtcompare_judge::verdict::Report;
 use std::time::Instant;
 
@@ -44,10 +45,10 @@ pub fn compare(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> Repo
 /// judgement stopped it, or the last look at the end of the budget. Each look is judged once.
 pub(crate) fn measure_and_judge(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> (Measured, Report) {
     let (measured, mut looks, stopped) = unhalted(collect_with_looks(candidate, baseline, options));
-    let report = stopped.unwrap_or_else(|| {
-        let (samples, at) = (measured.samples.clone(), looks.options_at_end());
-        judge(&measured.candidate, &measured.baseline, options.metric, measured.calibration, samples, &at)
-    });
+    // The collection ends at the look that stopped it, so its rounds are the ones that look saw.
+    let at = stopped.unwrap_or_else(|| looks.options_at_end());
+    let samples = measured.samples.clone();
+    let report = judge(&measured.candidate, &measured.baseline, options.metric, measured.calibration, samples, &at);
     (measured, report)
 }
 
@@ -90,13 +91,15 @@ fn unhalted<T>(result: Result<T, Halt>) -> T {
 }
 
 /// Calibration, warm-up and collection, judging the rounds at each of the budget's interim
-/// [`LOOKS`] (time metrics only); returns the rounds, the looks (to judge the last one), and
-/// the judgement of the look that stopped the collection, if one did.
+/// [`LOOKS`] (time metrics only) for what decides whether they end it ([`judge_look`]; a
+/// pilot's looks are not judged, since none ends it); returns the rounds, the looks (to judge
+/// the last one), and the options of the look that stopped the collection, if one did, to
+/// judge its rounds in full.
 fn collect_with_looks(
     mut candidate: Arm<'_>,
     mut baseline: Arm<'_>,
     options: &Options,
-) -> Result<(Measured, Looks, Option<Report>), Halt> {
+) -> Result<(Measured, Looks, Option<JudgeOptions>), Halt> {
     assert!(
         options.metric != Metric::Instructions,
         "Metric::Instructions is counted by the test harness under callgrind (`metric = \"instructions\"` on a \
@@ -110,9 +113,13 @@ fn collect_with_looks(
     let mut collection = Collection::start(&mut candidate, &mut baseline, options, &calibration, shares)?;
     let mut stopped = None;
     while let Some((share, samples)) = collection.next_look()? {
-        let report = judge(&names.0, &names.1, options.metric, calibration, samples.clone(), &looks.options_at(share));
-        if looks.stops(&report) {
-            stopped = Some(report);
+        let at = looks.options_at(share);
+        if !looks.may_stop() {
+            continue;
+        }
+        let (verdict, estimate) = judge_look(calibration, samples, &at);
+        if looks.stops_on(&verdict, &estimate) {
+            stopped = Some(at);
             break;
         }
     }
@@ -134,18 +141,20 @@ mod tests {
         (0..1_500u64).map(std::hint::black_box).sum()
     }
 
-    /// The look that stops a collection judged exactly the rounds the collection kept, at a
-    /// look's level, and its report carries the arms' names (which its caveats' sentences take).
+    /// The look that stops a collection is judged in full on exactly the rounds the collection
+    /// kept, at that look's level, and its report carries the arms' names (which its caveats'
+    /// sentences take).
     #[test]
     fn a_look_that_stops_the_collection_judged_the_rounds_it_kept() {
         let judge = JudgeOptions { thresholds: vec![-0.5, 0.5], ..JudgeOptions::default() };
         let options = Options { budget: Duration::from_millis(400), judge, ..Options::default() };
-        let (measured, _, stopped) =
-            collect_with_looks(Arm::from_fn("slow", triple), Arm::from_fn("fast", work), &options).expect("local arms");
-        let kept = stopped.expect("three times the work is signalled before the end of the budget");
+        let (measured, kept) = measure_and_judge(Arm::from_fn("slow", triple), Arm::from_fn("fast", work), &options);
         assert_eq!(kept.samples, measured.samples);
         assert_eq!((kept.candidate.as_str(), kept.baseline.as_str()), ("slow", "fast"));
-        assert!(kept.estimate.level > 0.99, "an interim look's level, not the last look's");
+        assert!(
+            kept.estimate.level > 0.99,
+            "three times the work ends the collection at an interim look, whose level is not the last look's"
+        );
         // The report the look ended with is the comparison's, so it answers the thresholds (their
         // values depend on this machine's timing, so only that they are answered is checked).
         let answered: Vec<f64> = kept.confidence.iter().map(|c| c.threshold).collect();

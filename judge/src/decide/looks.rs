@@ -27,8 +27,8 @@
 
 use super::spending::{GAMMA, Spender};
 use crate::measure::Samples;
-use crate::stats::{Outcome, resamples_for_level, win_margin};
-use crate::verdict::{JudgeOptions, Report};
+use crate::stats::{Estimate, Outcome, resamples_for_level, win_margin};
+use crate::verdict::{JudgeOptions, Report, Verdict};
 use serde::{Deserialize, Serialize};
 
 /// Shares of a process's budget at which its rounds are judged before its end.
@@ -137,11 +137,23 @@ impl Looks {
 
     /// Whether the judgement of a look ends the collection (see [`Role`]).
     pub fn stops(&self, report: &Report) -> bool {
+        self.stops_on(&report.verdict, &report.estimate)
+    }
+
+    /// [`Looks::stops`] on the two parts of a judgement it reads, as
+    /// [`judge_look`](crate::judging::judge_look) gives them.
+    pub fn stops_on(&self, verdict: &Verdict, estimate: &Estimate) -> bool {
         match self.role {
-            Role::Screen => parity_established(report) || signal(report).is_some(),
-            Role::Fresh => parity_established(report) || report.verdict.outcome != Outcome::Parity,
+            Role::Screen => established(verdict) || signal_of(verdict, estimate).is_some(),
+            Role::Fresh => established(verdict) || verdict.outcome != Outcome::Parity,
             Role::Pilot => false,
         }
+    }
+
+    /// Whether any look can end the collection: a pilot's never does, so its looks need not be
+    /// judged at all.
+    pub fn may_stop(&self) -> bool {
+        self.role != Role::Pilot
     }
 }
 
@@ -149,7 +161,12 @@ impl Looks {
 /// `±parity` with neither the A/A floor nor the clock's resolution beyond it (two one-sided
 /// tests at the interval's level; Schuirmann, 1987).
 pub fn parity_established(report: &Report) -> bool {
-    report.verdict.outcome == Outcome::Parity && report.verdict.resolved
+    established(&report.verdict)
+}
+
+/// [`parity_established`] of a verdict.
+fn established(verdict: &Verdict) -> bool {
+    verdict.outcome == Outcome::Parity && verdict.resolved
 }
 
 /// How far beyond zero, in tolerances, a screen's parity must put its estimate to lean
@@ -180,7 +197,11 @@ pub const LEAN_BEYOND_TOLERANCE: f64 = 0.5;
 /// hide part of the difference. The screen needs no error bookkeeping of its own for it: what
 /// can fail a test is the confirmation, which holds its level by itself.
 pub fn signal(report: &Report) -> Option<Outcome> {
-    let (v, e) = (&report.verdict, &report.estimate);
+    signal_of(&report.verdict, &report.estimate)
+}
+
+/// [`signal`] of a verdict and its estimate.
+fn signal_of(v: &Verdict, e: &Estimate) -> Option<Outcome> {
     let lean = LEAN_BEYOND_TOLERANCE * v.tolerance;
     match v.outcome {
         Outcome::Parity if e.difference < -lean && e.high < 0.0 => Some(Outcome::Loss),

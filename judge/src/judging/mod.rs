@@ -7,8 +7,8 @@ mod self_checks;
 
 use crate::measure::{Calibration, Measured, Metric, Samples};
 use crate::stats::{
-    Estimate, Outcome, ParityInputs, ParityVerdict, Resampling, SignedRankAnalysis, Summary, bootstrap_difference,
-    choose_resampling, paired_ratios, parity_verdict, win_margin,
+    Bootstrap, Estimate, Outcome, ParityInputs, ParityVerdict, Resampling, SignedRankAnalysis, Summary,
+    bootstrap_difference, choose_resampling, paired_ratios, parity_verdict, win_margin,
 };
 use crate::verdict::{DriftTests, JudgeOptions, Report, ResamplingInfo, ThresholdConfidence, Validations, Verdict};
 use self_checks::{drift_tests, placement_floor, validate_both};
@@ -37,22 +37,57 @@ pub fn judge(
     samples: Samples,
     options: &JudgeOptions,
 ) -> Report {
-    let ratios = paired_ratios(&samples.candidate.per_op, &samples.baseline.per_op);
-    let scheme = choose_resampling(&ratios);
-    let bootstrap = bootstrap_difference(&ratios, scheme, options.level, options.resamples, options.seed);
-    let resampled = Resampled {
-        estimate: bootstrap.estimate,
-        scheme,
-        processes: Vec::new(),
-        process_spread: None,
-        process_rounds: Vec::new(),
-        confidence: confidences(options, |t| bootstrap.confidence(t)),
-    };
+    let bootstrap = bootstrap_of(&samples, options);
+    let resampled =
+        Resampled { confidence: confidences(options, |t| bootstrap.confidence(t)), ..one_process(&bootstrap) };
     let drift = drift_tests(&samples);
     let floor = placement_floor(&[&samples]);
     let names = Names { candidate, baseline, metric };
     let validation = validate_both(&samples, options);
     assemble(names, calibration, samples, drift, resampled, floor, validation, options, Rule::Interval)
+}
+
+/// What a look inside a process needs of [`judge`]'s report to decide whether it ends the
+/// collection ([`Looks::stops_on`](crate::decide::Looks::stops_on)): the verdict and the
+/// estimate, exactly as `judge` makes them from the same samples and options, without the A/A
+/// self-checks, drift tests, confidences and caveats around them — two more bootstraps at every
+/// look, in every fresh process, for figures nobody reads unless that look ends the collection.
+///
+/// ```
+/// use rtcompare_judge::judging::{judge, judge_look};
+/// use rtcompare_judge::{Calibration, JudgeOptions, Metric, Samples, Series};
+/// let series = |ns: f64| Series { per_op: (0..30).map(|i| ns + (i % 4) as f64).collect(), position: (0..30).collect(), placements: Vec::new() };
+/// let samples = Samples { candidate_iters: 10, baseline_iters: 10, candidate: series(100.0), candidate_twin: series(100.0), baseline: series(150.0), baseline_twin: series(150.0) };
+/// let calibration = Calibration { resolution: 1.0, clock_step_ns: 1.0, candidate_iters: 10, baseline_iters: 10, target_batch_ns: 1e3, candidate_batch_ns: 1e3, baseline_batch_ns: 1.5e3, first_call_ns: 0.0 };
+/// let options = JudgeOptions::default();
+/// let report = judge("new", "old", Metric::Time, calibration, samples.clone(), &options);
+/// assert_eq!(judge_look(calibration, &samples, &options), (report.verdict, report.estimate));
+/// ```
+pub fn judge_look(calibration: Calibration, samples: &Samples, options: &JudgeOptions) -> (Verdict, Estimate) {
+    let resampled = one_process(&bootstrap_of(samples, options));
+    let (_, verdict) =
+        verdict_of(samples, &calibration, &resampled, placement_floor(&[samples]), options, Rule::Interval);
+    (verdict, resampled.estimate)
+}
+
+/// The paired bootstrap of one process's rounds: the candidate's per-round ratios to the
+/// baseline, resampled as their autocorrelation calls for.
+fn bootstrap_of(samples: &Samples, options: &JudgeOptions) -> Bootstrap {
+    let ratios = paired_ratios(&samples.candidate.per_op, &samples.baseline.per_op);
+    let scheme = choose_resampling(&ratios);
+    bootstrap_difference(&ratios, scheme, options.level, options.resamples, options.seed)
+}
+
+/// What one process's `bootstrap` resampled, without confidences.
+fn one_process(bootstrap: &Bootstrap) -> Resampled {
+    Resampled {
+        estimate: bootstrap.estimate,
+        scheme: bootstrap.scheme,
+        processes: Vec::new(),
+        process_spread: None,
+        process_rounds: Vec::new(),
+        confidence: Vec::new(),
+    }
 }
 
 /// Judges rounds measured in several processes together: the same steps as [`judge`], with
@@ -271,15 +306,8 @@ fn assemble(
 ) -> Report {
     let c = &samples.candidate.per_op;
     let b = &samples.baseline.per_op;
-    let parity = parity_of(&samples, &calibration, &resampled, options);
+    let (parity, verdict) = verdict_of(&samples, &calibration, &resampled, floor, options, rule);
     let baseline_summary = Summary::of(b);
-    let guards = Guards { floor, calibration: &calibration, baseline_median: baseline_summary.median };
-    let verdict = match rule {
-        Rule::Interval => decide(&parity, options.parity, &resampled.estimate, &guards),
-        Rule::SignedRank(test, analysis) => {
-            decide_fresh(&parity, options.parity, &resampled.estimate, analysis, test, &guards)
-        }
-    };
     let exact = names.metric.is_count() && [c, b].iter().all(|series| series.iter().all(|&x| x == series[0]));
     let report = Report {
         candidate: names.candidate.to_owned(),
@@ -308,6 +336,28 @@ fn assemble(
     // The caveats read the finished figures, so they are added last.
     let warnings = crate::caveats::explain(&report, &parity);
     Report { warnings, ..report }
+}
+
+/// The parity rule's reading of `samples` and the verdict `rule` makes of it, with the A/A
+/// floor `floor`: what a report and a look ([`judge_look`]) both decide by.
+fn verdict_of(
+    samples: &Samples,
+    calibration: &Calibration,
+    resampled: &Resampled,
+    floor: f64,
+    options: &JudgeOptions,
+    rule: Rule<'_>,
+) -> (ParityVerdict, Verdict) {
+    let parity = parity_of(samples, calibration, resampled, options);
+    let baseline_median = Summary::of(&samples.baseline.per_op).median;
+    let guards = Guards { floor, calibration, baseline_median };
+    let verdict = match rule {
+        Rule::Interval => decide(&parity, options.parity, &resampled.estimate, &guards),
+        Rule::SignedRank(test, analysis) => {
+            decide_fresh(&parity, options.parity, &resampled.estimate, analysis, test, &guards)
+        }
+    };
+    (parity, verdict)
 }
 
 /// The parity rule's reading of `samples`, above the calibration's floors, with the spread
@@ -433,6 +483,81 @@ mod tests {
     use crate::measure::Series;
     use crate::rng::Dprng;
     use crate::validate::twin_difference;
+    use std::collections::BTreeSet;
+
+    /// A look decides on exactly what the report of its rounds would say: over processes of
+    /// every kind a look meets — short and long, quiet and noisy, wins, losses and parities at
+    /// and near the tolerance, twins further apart than the parity, rounds that drift (resampled
+    /// in blocks), at an interim look's level and at the end's — `judge_look` gives `judge`'s
+    /// verdict and estimate, bit for bit.
+    #[test]
+    fn a_look_reads_the_verdict_and_estimate_its_report_would_have() {
+        let mut rng = Dprng::new(47);
+        let mut seen = BTreeSet::new();
+        for case in 0..360usize {
+            let rounds = [10, 13, 24, 60, 150][case % 5];
+            let noise = [0.002, 0.02, 0.06][case % 3];
+            let change = [-0.12, -0.05, -0.03, 0.0, 0.03, 0.05, 0.12][case % 7];
+            let gap = if case % 4 == 0 { 0.09 } else { 0.0 };
+            let drift = if case % 9 < 3 { 0.004 } else { 0.0 };
+            let mut normal = || (-2.0 * (1.0 - rng.f64()).ln()).sqrt() * (std::f64::consts::TAU * rng.f64()).cos();
+            let mut walk = 0.0;
+            let mut routines: [Vec<f64>; 4] = Default::default();
+            for _ in 0..rounds {
+                walk += drift * normal();
+                let scales = [1.0 + change, (1.0 + change) * (1.0 + gap), 1.0, 1.0];
+                for (values, scale) in routines.iter_mut().zip(scales) {
+                    values.push(100.0 * scale * (walk + noise * normal()).exp());
+                }
+            }
+            let series = |per_op: &Vec<f64>, slot: u32| Series {
+                per_op: per_op.clone(),
+                position: (0..rounds as u32).map(|round| round * 4 + slot).collect(),
+                placements: Vec::new(),
+            };
+            let samples = Samples {
+                candidate_iters: 100,
+                baseline_iters: 100,
+                candidate: series(&routines[0], 0),
+                candidate_twin: series(&routines[1], 1),
+                baseline: series(&routines[2], 2),
+                baseline_twin: series(&routines[3], 3),
+            };
+            let calibration = Calibration {
+                resolution: 20.0,
+                clock_step_ns: 20.0,
+                candidate_iters: 100,
+                baseline_iters: 100,
+                target_batch_ns: 10_000.0,
+                candidate_batch_ns: 10_000.0,
+                baseline_batch_ns: 10_000.0,
+                first_call_ns: 0.0,
+            };
+            let level = if case % 2 == 0 { 0.997 } else { 0.95 };
+            let options =
+                JudgeOptions { parity: 0.04, level, resamples: 400, seed: rng.u64(), ..JudgeOptions::default() };
+            let report = judge("candidate", "baseline", Metric::Time, calibration, samples.clone(), &options);
+            let look = judge_look(calibration, &samples, &options);
+            assert_eq!(look, (report.verdict.clone(), report.estimate), "case {case}: {samples:?}");
+            seen.insert(format!("{:?} resolved {}", report.verdict.outcome, report.verdict.resolved));
+            if report.verdict.tolerance > options.parity {
+                seen.insert("tolerance widened by the A/A floor".to_owned());
+            }
+            if matches!(report.resampling.scheme, Resampling::Blocks { len } if len > 1) {
+                seen.insert("resampled in blocks".to_owned());
+            }
+        }
+        for kind in [
+            "Win resolved true",
+            "Loss resolved true",
+            "Parity resolved true",
+            "Parity resolved false",
+            "tolerance widened by the A/A floor",
+            "resampled in blocks",
+        ] {
+            assert!(seen.contains(kind), "no case of {kind}: {seen:?}");
+        }
+    }
 
     /// A process whose four routines run around 100 ns with normal noise of `noise` (relative
     /// standard deviation, per round; Box–Muller) and whose candidate twin runs `gap` slower.
