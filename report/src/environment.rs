@@ -24,7 +24,7 @@ pub struct Environment {
     pub governor: String,
     /// `ac`, `battery` or `unknown`.
     pub power: String,
-    /// `rustc --version` of the `rustc` on the `PATH` at run time.
+    /// `rustc --version` of the compiler that built the binary.
     pub rustc: String,
     /// What is known of the build profile.
     pub profile: Profile,

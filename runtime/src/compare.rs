@@ -4,7 +4,6 @@ use crate::measure::{Arm, Collection, Halt, Options, calibrate};
 use rtcompare_judge::decide::{LOOKS, Looks};
 use rtcompare_judge::judging::{judge, judge_look};
 use rtcompare_judge::measure::{Measured, Metric};
-use rtcompare_judge::verdict::JudgeOptions;
 use rtcompare_judge::verdict::Report;
 use std::time::Instant;
 
@@ -44,11 +43,11 @@ pub fn compare(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> Repo
 /// [`measure()`], and the judgement of the look that ended the collection: an interim look whose
 /// judgement stopped it, or the last look at the end of the budget. Each look is judged once.
 pub(crate) fn measure_and_judge(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> (Measured, Report) {
-    let (measured, mut looks, stopped) = unhalted(collect_with_looks(candidate, baseline, options));
-    // The collection ends at the look that stopped it, so its rounds are the ones that look saw.
-    let at = stopped.unwrap_or_else(|| looks.options_at_end());
-    let samples = measured.samples.clone();
-    let report = judge(&measured.candidate, &measured.baseline, options.metric, measured.calibration, samples, &at);
+    let (measured, mut looks, stopped) = unhalted(collect_with_looks(candidate, baseline, options, Looked::InFull));
+    let report = stopped.unwrap_or_else(|| {
+        let (samples, at) = (measured.samples.clone(), looks.options_at_end());
+        judge(&measured.candidate, &measured.baseline, options.metric, measured.calibration, samples, &at)
+    });
     (measured, report)
 }
 
@@ -76,7 +75,19 @@ pub fn measure(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> Meas
 /// # Errors
 /// [`Halt`] when a batch of either arm could not run.
 pub(crate) fn try_measure(candidate: Arm<'_>, baseline: Arm<'_>, options: &Options) -> Result<Measured, Halt> {
-    collect_with_looks(candidate, baseline, options).map(|(measured, _, _)| measured)
+    collect_with_looks(candidate, baseline, options, Looked::ForTheDecision).map(|(measured, _, _)| measured)
+}
+
+/// How much of its judgement a look makes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Looked {
+    /// The whole report, since the one that ends the collection is the comparison's (the first
+    /// round measured in the test process).
+    InFull,
+    /// Only what decides whether it ends the collection ([`judge_look`]): a worker's or a
+    /// lock-step pair's rounds are judged by the test process, and its looks' reports are
+    /// thrown away.
+    ForTheDecision,
 }
 
 /// What a measurement of arms that never halt returns: every arm a caller outside the crate can
@@ -91,15 +102,15 @@ fn unhalted<T>(result: Result<T, Halt>) -> T {
 }
 
 /// Calibration, warm-up and collection, judging the rounds at each of the budget's interim
-/// [`LOOKS`] (time metrics only) for what decides whether they end it ([`judge_look`]; a
-/// pilot's looks are not judged, since none ends it); returns the rounds, the looks (to judge
-/// the last one), and the options of the look that stopped the collection, if one did, to
-/// judge its rounds in full.
+/// [`LOOKS`] (time metrics only) as `looked` says (a pilot's looks not at all, since none ends
+/// its collection); returns the rounds, the looks (to judge the last one), and the report of
+/// the look that stopped the collection, if one did and it was judged in full.
 fn collect_with_looks(
     mut candidate: Arm<'_>,
     mut baseline: Arm<'_>,
     options: &Options,
-) -> Result<(Measured, Looks, Option<JudgeOptions>), Halt> {
+    looked: Looked,
+) -> Result<(Measured, Looks, Option<Report>), Halt> {
     assert!(
         options.metric != Metric::Instructions,
         "Metric::Instructions is counted by the test harness under callgrind (`metric = \"instructions\"` on a \
@@ -117,9 +128,15 @@ fn collect_with_looks(
         if !looks.may_stop() {
             continue;
         }
-        let (verdict, estimate) = judge_look(calibration, samples, &at);
-        if looks.stops_on(&verdict, &estimate) {
-            stopped = Some(at);
+        if looked == Looked::InFull {
+            let report = judge(&names.0, &names.1, options.metric, calibration, samples.clone(), &at);
+            if looks.stops(&report) {
+                stopped = Some(report);
+                break;
+            }
+        } else if let (verdict, estimate) = judge_look(calibration, samples, &at)
+            && looks.stops_on(&verdict, &estimate)
+        {
             break;
         }
     }
@@ -141,20 +158,18 @@ mod tests {
         (0..1_500u64).map(std::hint::black_box).sum()
     }
 
-    /// The look that stops a collection is judged in full on exactly the rounds the collection
-    /// kept, at that look's level, and its report carries the arms' names (which its caveats'
-    /// sentences take).
+    /// The look that stops a collection judged exactly the rounds the collection kept, at a
+    /// look's level, and its report carries the arms' names (which its caveats' sentences take).
     #[test]
     fn a_look_that_stops_the_collection_judged_the_rounds_it_kept() {
         let judge = JudgeOptions { thresholds: vec![-0.5, 0.5], ..JudgeOptions::default() };
         let options = Options { budget: Duration::from_millis(400), judge, ..Options::default() };
-        let (measured, kept) = measure_and_judge(Arm::from_fn("slow", triple), Arm::from_fn("fast", work), &options);
+        let (slow, fast) = (Arm::from_fn("slow", triple), Arm::from_fn("fast", work));
+        let (measured, _, stopped) = collect_with_looks(slow, fast, &options, Looked::InFull).expect("local arms");
+        let kept = stopped.expect("three times the work is signalled before the end of the budget");
         assert_eq!(kept.samples, measured.samples);
         assert_eq!((kept.candidate.as_str(), kept.baseline.as_str()), ("slow", "fast"));
-        assert!(
-            kept.estimate.level > 0.99,
-            "three times the work ends the collection at an interim look, whose level is not the last look's"
-        );
+        assert!(kept.estimate.level > 0.99, "an interim look's level, not the last look's");
         // The report the look ended with is the comparison's, so it answers the thresholds (their
         // values depend on this machine's timing, so only that they are answered is checked).
         let answered: Vec<f64> = kept.confidence.iter().map(|c| c.threshold).collect();

@@ -1,6 +1,6 @@
 //! Reads the run-wide facts about the machine and the build once, before measuring, from the
-//! places Linux exposes without privileges (`/proc`, `/sys`) and from `rustc` and `git` on the
-//! `PATH`. What cannot be read is recorded as [`UNKNOWN`] (or `None`) and never stops a run; the
+//! places Linux exposes without privileges (`/proc`, `/sys`), from `git` on the `PATH`, and from
+//! what the build script recorded (the compiler). What cannot be read is recorded as [`UNKNOWN`] (or `None`) and never stops a run; the
 //! facts themselves, and the warnings they call for, are the report's [`Environment`].
 
 use std::path::Path;
@@ -9,7 +9,7 @@ use std::time::{Duration, SystemTime};
 
 use rtcompare_report::{Environment, Git, Profile, Target, UNKNOWN};
 
-/// Reads every fact now. Runs `rustc` and `git` once each, so call it before measuring.
+/// Reads every fact now. Runs `git`, so call it before measuring.
 pub(crate) fn read(debug_assertions: bool) -> Environment {
     Environment {
         started_at: rfc3339(SystemTime::now()),
@@ -20,7 +20,7 @@ pub(crate) fn read(debug_assertions: bool) -> Environment {
         governor: first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
             .unwrap_or_else(|| UNKNOWN.to_owned()),
         power: power_state(Path::new("/sys/class/power_supply")),
-        rustc: command_line("rustc", &["--version"]).unwrap_or_else(|| UNKNOWN.to_owned()),
+        rustc: built_by(env!("RTCOMPARE_BUILT_RUSTC")),
         profile: Profile { debug_assertions, opt_level: UNKNOWN.to_owned() },
         target: Target {
             arch: std::env::consts::ARCH.to_owned(),
@@ -34,6 +34,12 @@ pub(crate) fn read(debug_assertions: bool) -> Environment {
 /// Records the load average at the end of the run.
 pub(crate) fn finish(environment: &mut Environment) {
     environment.load_average_end = load_average();
+}
+
+/// The compiler's `rustc --version` as the build script read it, or [`UNKNOWN`] where it could
+/// not.
+fn built_by(version: &str) -> String {
+    if version.is_empty() { UNKNOWN.to_owned() } else { version.to_owned() }
 }
 
 /// The first line of a file, trimmed, if it can be read and is not empty.
@@ -130,6 +136,14 @@ pub(crate) fn rfc3339(time: SystemTime) -> String {
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[test]
+    fn the_compiler_is_the_one_the_build_script_read() {
+        let environment = read(false);
+        assert!(environment.rustc.starts_with("rustc 1."), "{}", environment.rustc);
+        assert_eq!(environment.rustc, env!("RTCOMPARE_BUILT_RUSTC"));
+        assert_eq!(built_by(""), UNKNOWN);
+    }
 
     fn at(seconds: u64) -> String {
         rfc3339(SystemTime::UNIX_EPOCH + Duration::from_secs(seconds))
