@@ -16,7 +16,6 @@ use crate::baselines;
 use crate::benchmark::Benchmark;
 use rtcompare::__private::{Amount, BuildInfo, FrontEndBenchmark, Loop, Loops, Meter, Serving, ThroughputUnit};
 use std::cell::RefCell;
-use std::panic::Location;
 use std::path::Path;
 use std::process::ExitCode;
 

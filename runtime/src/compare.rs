@@ -134,10 +134,11 @@ fn collect_with_looks(
                 stopped = Some(report);
                 break;
             }
-        } else if let (verdict, estimate) = judge_look(calibration, samples, &at)
-            && looks.stops_on(&verdict, &estimate)
-        {
-            break;
+        } else {
+            let (verdict, estimate) = judge_look(calibration, samples, &at);
+            if looks.stops_on(&verdict, &estimate) {
+                break;
+            }
         }
     }
     let samples = collection.into_samples();

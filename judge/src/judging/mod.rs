@@ -56,9 +56,29 @@ pub fn judge(
 /// ```
 /// use rtcompare_judge::judging::{judge, judge_look};
 /// use rtcompare_judge::{Calibration, JudgeOptions, Metric, Samples, Series};
-/// let series = |ns: f64| Series { per_op: (0..30).map(|i| ns + (i % 4) as f64).collect(), position: (0..30).collect(), placements: Vec::new() };
-/// let samples = Samples { candidate_iters: 10, baseline_iters: 10, candidate: series(100.0), candidate_twin: series(100.0), baseline: series(150.0), baseline_twin: series(150.0) };
-/// let calibration = Calibration { resolution: 1.0, clock_step_ns: 1.0, candidate_iters: 10, baseline_iters: 10, target_batch_ns: 1e3, candidate_batch_ns: 1e3, baseline_batch_ns: 1.5e3, first_call_ns: 0.0 };
+/// let series = |ns: f64| Series {
+///     per_op: (0..30).map(|i| ns + (i % 4) as f64).collect(),
+///     position: (0..30).collect(),
+///     placements: Vec::new(),
+/// };
+/// let samples = Samples {
+///     candidate_iters: 10,
+///     baseline_iters: 10,
+///     candidate: series(100.0),
+///     candidate_twin: series(100.0),
+///     baseline: series(150.0),
+///     baseline_twin: series(150.0),
+/// };
+/// let calibration = Calibration {
+///     resolution: 1.0,
+///     clock_step_ns: 1.0,
+///     candidate_iters: 10,
+///     baseline_iters: 10,
+///     target_batch_ns: 1e3,
+///     candidate_batch_ns: 1e3,
+///     baseline_batch_ns: 1.5e3,
+///     first_call_ns: 0.0,
+/// };
 /// let options = JudgeOptions::default();
 /// let report = judge("new", "old", Metric::Time, calibration, samples.clone(), &options);
 /// assert_eq!(judge_look(calibration, &samples, &options), (report.verdict, report.estimate));
