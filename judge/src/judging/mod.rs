@@ -85,8 +85,9 @@ pub fn judge(
 /// ```
 pub fn judge_look(calibration: Calibration, samples: &Samples, options: &JudgeOptions) -> (Verdict, Estimate) {
     let resampled = one_process(&bootstrap_of(samples, options));
-    let (_, verdict) =
-        verdict_of(samples, &calibration, &resampled, placement_floor(&[samples]), options, Rule::Interval);
+    let baseline_median = Summary::of(&samples.baseline.per_op).median;
+    let guards = Guards { floor: placement_floor(&[samples]), calibration: &calibration, baseline_median };
+    let (_, verdict) = verdict_of(samples, &resampled, &guards, options, Rule::Interval);
     (verdict, resampled.estimate)
 }
 
@@ -326,8 +327,9 @@ fn assemble(
 ) -> Report {
     let c = &samples.candidate.per_op;
     let b = &samples.baseline.per_op;
-    let (parity, verdict) = verdict_of(&samples, &calibration, &resampled, floor, options, rule);
     let baseline_summary = Summary::of(b);
+    let guards = Guards { floor, calibration: &calibration, baseline_median: baseline_summary.median };
+    let (parity, verdict) = verdict_of(&samples, &resampled, &guards, options, rule);
     let exact = names.metric.is_count() && [c, b].iter().all(|series| series.iter().all(|&x| x == series[0]));
     let report = Report {
         candidate: names.candidate.to_owned(),
@@ -358,23 +360,20 @@ fn assemble(
     Report { warnings, ..report }
 }
 
-/// The parity rule's reading of `samples` and the verdict `rule` makes of it, with the A/A
-/// floor `floor`: what a report and a look ([`judge_look`]) both decide by.
+/// The parity rule's reading of `samples` and the verdict `rule` makes of it within `guards`:
+/// what a report and a look ([`judge_look`]) both decide by.
 fn verdict_of(
     samples: &Samples,
-    calibration: &Calibration,
     resampled: &Resampled,
-    floor: f64,
+    guards: &Guards<'_>,
     options: &JudgeOptions,
     rule: Rule<'_>,
 ) -> (ParityVerdict, Verdict) {
-    let parity = parity_of(samples, calibration, resampled, options);
-    let baseline_median = Summary::of(&samples.baseline.per_op).median;
-    let guards = Guards { floor, calibration, baseline_median };
+    let parity = parity_of(samples, guards.calibration, resampled, options);
     let verdict = match rule {
-        Rule::Interval => decide(&parity, options.parity, &resampled.estimate, &guards),
+        Rule::Interval => decide(&parity, options.parity, &resampled.estimate, guards),
         Rule::SignedRank(test, analysis) => {
-            decide_fresh(&parity, options.parity, &resampled.estimate, analysis, test, &guards)
+            decide_fresh(&parity, options.parity, &resampled.estimate, analysis, test, guards)
         }
     };
     (parity, verdict)
