@@ -158,6 +158,8 @@ fn spread_cpu_p01() -> u64 {
     spin(spread(iterations(CPU_LARGE, true), 1))
 }
 
+/// Kept for reading one process's draw by hand: the benchmark takes this workload's truth from
+/// the chain's (`cpu_10us`), the median of its processes, which no run of one process sees.
 #[compare(baseline = spread_base, parity = 0.5, name = "detection/spread_10us/truth")]
 fn spread_cpu_truth() -> u64 {
     spin(spread(iterations(CPU_LARGE, true), 1))

@@ -126,7 +126,7 @@ fn run_condition(plan: &Plan, condition: Condition, truth: &Truths, binary: &Pat
         for workload in &plan.workloads() {
             for k in KS {
                 let trials = trials.remove(&(workload.name, k)).unwrap_or_default();
-                let figures = aggregate(&trials, k, truth.get(&(condition, workload.name, k)).copied());
+                let figures = aggregate(&trials, k, truth.get(&(condition, workload.truth_from, k)).copied());
                 rows.push(Row { condition, setting: setting.label.clone(), workload: workload.name, k, figures });
             }
         }

@@ -362,7 +362,7 @@ fn to_cells(plan: &Plan, condition: Condition, trials: &BTreeMap<Key, Vec<Trial>
 
 fn cell(spec: Spec, condition: Condition, trials: &BTreeMap<Key, Vec<Trial>>, truth: &Truths) -> Cell {
     let Spec { workload, parity, k } = spec;
-    let truth = truth.get(&(condition, workload.name, k)).copied();
+    let truth = truth.get(&(condition, workload.truth_from, k)).copied();
     let empty = Vec::new();
     let trials = trials.get(&(workload.name, k, parity)).unwrap_or(&empty);
     Cell { workload, k, condition, parity, truth, figures: aggregate(trials, k, truth) }

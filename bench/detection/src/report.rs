@@ -910,7 +910,9 @@ Each process builds the buffer once (tens of milliseconds).\n\
 the budget.\n\
 - `spread_10us`: the 10 µs chain with each arm's step count scaled once per process by 1 + 0.7 % · z (z normal, \
 from the process's random hash keys), so the ratio varies by about a point between processes, symmetric about the \
-injected k, which one process cannot see.\n\n";
+injected k, which one process cannot see. Its truth is `cpu_10us`'s at the same k: the log of its ratio is symmetric \
+about the chain's, so its median process differs by exactly that, where a truth run of its own sees one process's \
+draw.\n\n";
 
 fn header(out: &mut String, plan: &Plan, context: &Context, cells: &[Cell]) {
     let _ = writeln!(out, "# Detection benchmark\n");
@@ -1256,17 +1258,12 @@ mod tests {
     use super::*;
     use crate::figures::aggregate;
     use crate::outcome::{Outcome, Trial, read_results};
-    use crate::plan::WORKLOADS;
-
-    /// The workload of the fixture named `name`.
-    fn workload(name: &str) -> Workload {
-        WORKLOADS.into_iter().find(|w| w.name == name).unwrap_or_else(|| panic!("no workload {name}"))
-    }
+    use crate::plan::{WORKLOADS, workload_named};
 
     /// A cell of `trials` of `name` at `k`, `parity` and `condition`, whose truth is the injected k.
     fn cell_of(name: &str, k: i64, parity: Parity, condition: Condition, trials: &[Trial]) -> Cell {
         let truth = Some(injected(k));
-        Cell { workload: workload(name), k, condition, parity, truth, figures: aggregate(trials, k, truth) }
+        Cell { workload: workload_named(name), k, condition, parity, truth, figures: aggregate(trials, k, truth) }
     }
 
     fn cell(k: i64, parity: Parity, outcomes: &[(Outcome, bool)]) -> Cell {
