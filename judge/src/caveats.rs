@@ -21,6 +21,7 @@ const DRIFT_THAT_MATTERS: f64 = 0.25;
 pub fn explain(report: &Report, parity: &ParityVerdict) -> Vec<Caveat> {
     let mut caveats = drift(report);
     caveats.extend(noisy_harness(report));
+    caveats.extend(builds_apart(report));
     caveats.extend(placement(report));
     caveats.extend(parity_reading(report, parity));
     caveats.extend(inconclusive(report, parity));
@@ -87,6 +88,14 @@ fn noisy_harness(report: &Report) -> Option<Caveat> {
     let verdict = &report.verdict;
     (verdict.floor > verdict.parity_band)
         .then_some(Caveat::NoisyHarness { floor: verdict.floor, parity: verdict.parity_band })
+}
+
+/// Arms from two builds whose copies show placement moving the code beyond the parity: the
+/// tolerance holds the builds floor.
+fn builds_apart(report: &Report) -> Option<Caveat> {
+    let verdict = &report.verdict;
+    (verdict.builds_floor > verdict.parity_band)
+        .then_some(Caveat::BuildsApart { builds_floor: verdict.builds_floor, parity: verdict.parity_band })
 }
 
 /// A caveat for each arm whose speed depends on where the linker puts it.
@@ -157,10 +166,10 @@ fn inconclusive(report: &Report, parity: &ParityVerdict) -> Option<Caveat> {
     let within_band = estimate.low >= -verdict.parity_band && estimate.high <= win_margin(verdict.parity_band);
     if !within_band {
         Some(Caveat::TooWide { estimate: *estimate, parity: verdict.parity_band })
-    } else if verdict.floor <= verdict.parity_band {
+    } else if verdict.floor <= verdict.parity_band && verdict.builds_floor <= verdict.parity_band {
         Some(Caveat::CoarseMeter { parity: verdict.parity_band, resolution: verdict.best_tolerance })
     } else {
-        // The noisy-harness caveat already says why.
+        // The noisy-harness or builds-apart caveat already says why.
         None
     }
 }

@@ -391,6 +391,7 @@ mod tests {
             Caveat::DriftedTogether { candidate: 0.1, baseline: 0.1 },
             Caveat::NoisyHarness { floor: 0.05, parity: 0.04 },
             Caveat::Placement { arm: ArmRole::Baseline, copies: 4, spread: 0.1 },
+            Caveat::BuildsApart { builds_floor: 0.14, parity: 0.04 },
             Caveat::TimingModes { ratio: 1.1, best_ratio: 1.0, best_tolerance: 0.04 },
             Caveat::BelowFloor { side: Outcome::Win, difference: 0.05, floor: 0.06 },
             Caveat::NotBeyondTolerance { side: Outcome::Win, estimate, tolerance: 0.04 },

@@ -28,6 +28,15 @@ pub fn sentence(caveat: &Caveat, report: &Report) -> String {
         Caveat::Placement { arm, copies, spread } => placement(arm, report, copies, spread),
         Caveat::TimingModes { ratio, best_ratio, best_tolerance } => timing_modes(ratio, best_ratio, best_tolerance),
         Caveat::BelowFloor { side, difference, floor } => below_floor(side, difference, floor),
+        Caveat::BuildsApart { builds_floor, parity } => format!(
+            "the two builds lay this code out apart: its copies at each code offset ran up to {} apart, more than the \
+             parity ±{}, and the A/A twins of one build cannot show what another layout does. Against the revision only \
+             a difference beyond {} counts, and parity cannot be established. The instruction counts, where counted, \
+             say whether the work changed; `metric = \"instructions\"` on the attribute judges on them.",
+            pct(builds_floor),
+            pct(parity),
+            pct(builds_floor)
+        ),
         Caveat::NotBeyondTolerance { side, estimate, tolerance } => format!(
             "the candidate looked {} ({}) but the {} interval, {}, is not wholly beyond the tolerance ±{}, so the \
              difference is not established and this is parity. Rerun with more time to tell.",
@@ -292,6 +301,9 @@ fn meaning(kind: WarningKind) -> Option<&'static str> {
         WarningKind::BelowFloor => "the difference is within what identical copies of the code measure apart here",
         WarningKind::NoisyHarness => "identical copies of the code measured apart by more than the tolerance here",
         WarningKind::Placement => "where the linker puts the code changes its speed by more than the tolerance",
+        WarningKind::BuildsApart => {
+            "the two builds lay this code out apart, which moves it by more than the tolerance; no parity is established"
+        }
         WarningKind::Autocorrelated => "neighbouring rounds moved together (a busy or throttling machine)",
         WarningKind::FewRounds => "few rounds were measured, so the interval is rough",
         WarningKind::ProcessesDisagree => "separate processes disagree by more than the interval is wide",

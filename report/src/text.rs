@@ -139,8 +139,12 @@ pub(crate) fn verdict_line(judgement: &Judgement) -> String {
         Some(_) => -v.parity_band <= e.low && e.high <= v.parity_band,
         None => v.resolved,
     };
+    let inside = -v.parity_band <= e.low && e.high <= v.parity_band;
     let meaning = match (v.outcome, within) {
         (Outcome::Parity, true) => format!(", within ±{}", pct(v.parity_band)),
+        // Within the band but not established: a floor or the meter exceeds the parity, which
+        // the warnings below say.
+        (Outcome::Parity, false) if inside => format!(", within ±{} but not established", pct(v.parity_band)),
         (Outcome::Parity, false) => format!(", not wholly within ±{}", pct(v.parity_band)),
         _ => format!(": the candidate {}", factor_words(e.difference, report.metric)),
     };
@@ -370,6 +374,20 @@ mod tests {
         assert_eq!(factor_words(0.5, Metric::AllocBytes), "allocates 2.00x fewer bytes");
         assert_eq!(factor_words(-1.0, Metric::Allocs), "makes 2.00x the baseline's allocations");
         assert_eq!(factor_words(f64::NAN, Metric::Time), "cannot be compared with the baseline");
+    }
+
+    /// A parity whose interval lies within the band but which a floor or the meter keeps from
+    /// being established says both, not that the interval reaches beyond the band.
+    #[test]
+    fn a_parity_within_its_band_but_not_established_says_so() {
+        let mut report = fixtures::report(100.0, 100.0);
+        (report.verdict.outcome, report.verdict.resolved) = (Outcome::Parity, false);
+        (report.estimate.difference, report.estimate.low, report.estimate.high) = (0.001, -0.01, 0.01);
+        let line = verdict_line(&Judgement::of(report.clone()));
+        assert!(line.ends_with(", within ±4.00 % but not established"), "{line}");
+        report.estimate.high = 0.08;
+        let line = verdict_line(&Judgement::of(report));
+        assert!(line.ends_with(", not wholly within ±4.00 %"), "{line}");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::stats::{
     bootstrap_difference, choose_resampling, paired_ratios, parity_verdict, win_margin,
 };
 use crate::verdict::{DriftTests, JudgeOptions, Report, ResamplingInfo, ThresholdConfidence, Validations, Verdict};
-use self_checks::{drift_tests, placement_floor, validate_both};
+use self_checks::{Floors, drift_tests, validate_both};
 use std::time::Duration;
 
 /// Judges collected samples: A/A validation, drift, the paired bootstrap, the parity rule and
@@ -41,10 +41,10 @@ pub fn judge(
     let resampled =
         Resampled { confidence: confidences(options, |t| bootstrap.confidence(t)), ..one_process(&bootstrap) };
     let drift = drift_tests(&samples);
-    let floor = placement_floor(&[&samples]);
+    let floors = Floors::of(&[&samples], options);
     let names = Names { candidate, baseline, metric };
     let validation = validate_both(&samples, options);
-    assemble(names, calibration, samples, drift, resampled, floor, validation, options, Rule::Interval)
+    assemble(names, calibration, samples, drift, resampled, floors, validation, options, Rule::Interval)
 }
 
 /// What a look inside a process needs of [`judge`]'s report to decide whether it ends the
@@ -86,7 +86,7 @@ pub fn judge(
 pub fn judge_look(calibration: Calibration, samples: &Samples, options: &JudgeOptions) -> (Verdict, Estimate) {
     let resampled = one_process(&bootstrap_of(samples, options));
     let baseline_median = Summary::of(&samples.baseline.per_op).median;
-    let guards = Guards { floor: placement_floor(&[samples]), calibration: &calibration, baseline_median };
+    let guards = Guards { floors: Floors::of(&[samples], options), calibration: &calibration, baseline_median };
     let (_, verdict) = verdict_of(samples, &resampled, &guards, options, Rule::Interval);
     (verdict, resampled.estimate)
 }
@@ -233,8 +233,8 @@ fn process_ratios(measured: &[Measured]) -> Vec<Vec<f64>> {
 }
 
 /// The report of several processes judged together: their rounds joined, the drift tests of the
-/// first (a shift between processes is not a drift), the coarsest calibration, and the A/A floor
-/// over them ([`placement_floor`]).
+/// first (a shift between processes is not a drift), the coarsest calibration, and the floors
+/// over them ([`Floors`]).
 fn joined(
     measured: Vec<Measured>,
     metric: Metric,
@@ -243,7 +243,7 @@ fn joined(
     rule: Rule<'_>,
 ) -> Report {
     let drift = drift_tests(&measured[0].samples);
-    let floor = placement_floor(&measured.iter().map(|m| &m.samples).collect::<Vec<_>>());
+    let floors = Floors::of(&measured.iter().map(|m| &m.samples).collect::<Vec<_>>(), options);
     let calibration = coarsest_calibration(&measured);
     let names = (measured[0].candidate.clone(), measured[0].baseline.clone());
     // A confirmation's A/A validation is that of its first process, as its drift tests are: the
@@ -257,7 +257,7 @@ fn joined(
     let samples = concatenate(measured.into_iter().map(|m| m.samples));
     let validation = validation.unwrap_or_else(|| validate_both(&samples, options));
     let names = Names { candidate: &names.0, baseline: &names.1, metric };
-    assemble(names, calibration, samples, drift, resampled, floor, validation, options, rule)
+    assemble(names, calibration, samples, drift, resampled, floors, validation, options, rule)
 }
 
 /// How the verdict is read off the figures.
@@ -320,7 +320,7 @@ fn assemble(
     samples: Samples,
     drift: DriftTests,
     resampled: Resampled,
-    floor: f64,
+    floors: Floors,
     validation: Validations,
     options: &JudgeOptions,
     rule: Rule<'_>,
@@ -328,7 +328,7 @@ fn assemble(
     let c = &samples.candidate.per_op;
     let b = &samples.baseline.per_op;
     let baseline_summary = Summary::of(b);
-    let guards = Guards { floor, calibration: &calibration, baseline_median: baseline_summary.median };
+    let guards = Guards { floors, calibration: &calibration, baseline_median: baseline_summary.median };
     let (parity, verdict) = verdict_of(&samples, &resampled, &guards, options, rule);
     let exact = names.metric.is_count() && [c, b].iter().all(|series| series.iter().all(|&x| x == series[0]));
     let report = Report {
@@ -406,19 +406,18 @@ fn parity_of(
 /// When the twins of identical code differ by more than the parity (the A/A floor), that much
 /// can come from where the code sits or from the machine, on either arm: the tolerance is then
 /// twice the floor, so a difference must exceed what both arms' copies could invent together.
-/// Parity is established only within the parity itself, and only when neither the floor nor
-/// the clock's resolution exceeds it.
+/// Arms from two builds must also clear the builds floor. Parity is established only within the
+/// parity itself, and only when neither floor nor the clock's resolution exceeds it.
 fn decide(parity: &ParityVerdict, parity_setting: f64, estimate: &Estimate, guards: &Guards<'_>) -> Verdict {
     let tolerance = parity.tolerance.max(guards.placement(parity_setting));
     let measurable = guards.measurable(estimate.difference, parity_setting);
-    let floor = guards.floor;
     let outcome = match parity.outcome {
         Outcome::Loss if estimate.high < -tolerance && measurable => Outcome::Loss,
         Outcome::Win if estimate.low > win_margin(tolerance) && measurable => Outcome::Win,
         _ => Outcome::Parity,
     };
     let parity_band = parity_setting;
-    let resolvable = floor <= parity_band && parity.best_tolerance <= parity_band;
+    let resolvable = guards.placement(parity_band) <= parity_band && parity.best_tolerance <= parity_band;
     let within = estimate.low >= -parity_band && estimate.high <= win_margin(parity_band);
     let resolved = outcome != Outcome::Parity || (resolvable && within);
     Verdict {
@@ -429,23 +428,26 @@ fn decide(parity: &ParityVerdict, parity_setting: f64, estimate: &Estimate, guar
         tolerance,
         best_tolerance: parity.best_tolerance,
         noise: parity.noise,
-        floor,
+        floor: guards.floors.aa,
+        builds_floor: guards.floors.builds,
         parity_band,
     }
 }
 
-/// What a difference must clear besides the tolerance: the A/A floor and the clock.
+/// What a difference must clear besides the tolerance: the floors and the clock.
 struct Guards<'a> {
-    floor: f64,
+    floors: Floors,
     calibration: &'a Calibration,
     baseline_median: f64,
 }
 
 impl Guards<'_> {
-    /// What the A/A floor adds to the tolerance: the floor, or twice it when it exceeds the
-    /// parity (see [`decide`]).
+    /// What the floors add to the tolerance: the A/A floor, or twice it when it exceeds the
+    /// parity (see [`decide`]), or the builds floor when that is more. An A/A floor that could
+    /// not be measured (NaN) stays NaN: no difference clears it.
     fn placement(&self, parity: f64) -> f64 {
-        if self.floor > parity { 2.0 * self.floor } else { self.floor }
+        let aa = if self.floors.aa > parity { 2.0 * self.floors.aa } else { self.floors.aa };
+        if self.floors.builds > aa { self.floors.builds } else { aa }
     }
 
     /// Whether a difference `d` is above the placement guard and at least 1.5 resolution steps
@@ -482,7 +484,7 @@ fn decide_fresh(
         if beyond && guards.measurable(estimate.difference, parity_setting) { test.side } else { Outcome::Parity };
     let band = parity_setting.ln_1p();
     let within = analysis.below(band, FRESH_PARITY_ALPHA) && analysis.above(-band, FRESH_PARITY_ALPHA);
-    let resolvable = guards.floor <= parity_setting && parity.best_tolerance <= parity_setting;
+    let resolvable = guards.placement(parity_setting) <= parity_setting && parity.best_tolerance <= parity_setting;
     Verdict {
         outcome,
         resolved: outcome != Outcome::Parity || (within && resolvable),
@@ -491,13 +493,15 @@ fn decide_fresh(
         tolerance,
         best_tolerance: parity.best_tolerance,
         noise: 0.0,
-        floor: guards.floor,
+        floor: guards.floors.aa,
+        builds_floor: guards.floors.builds,
         parity_band: parity_setting,
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::self_checks::placement_floor;
     use super::*;
     use crate::measure::Series;
     use crate::rng::Dprng;

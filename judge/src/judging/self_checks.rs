@@ -1,6 +1,6 @@
 //! The round's checks of its own measurement, beside the comparison: each arm against its A/A
-//! twin ([`validate_both`]), the A/A floor a difference must clear over the processes measured
-//! ([`placement_floor`]), and the drift of each series ([`drift_tests`]).
+//! twin ([`validate_both`]), the floors a difference must clear over the processes measured
+//! ([`Floors`]), and the drift of each series ([`drift_tests`]).
 
 use crate::measure::Samples;
 use crate::seeds::{self, Purpose};
@@ -15,6 +15,46 @@ pub(super) fn drift_tests(samples: &Samples) -> DriftTests {
         baseline: detect_drift(b, DRIFT_ALPHA),
         ratio: detect_drift(&paired_ratios(c, b), DRIFT_ALPHA),
     }
+}
+
+/// What a difference must clear before it is the code's: the A/A floor of the twins
+/// ([`placement_floor`]) and, for arms from two builds, the builds floor ([`builds_floor`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Floors {
+    /// The A/A floor ([`placement_floor`]).
+    pub aa: f64,
+    /// The builds floor ([`builds_floor`]); 0 for arms from one build.
+    pub builds: f64,
+}
+
+impl Floors {
+    /// The floors over `processes`, judged with `options`.
+    pub(super) fn of(processes: &[&Samples], options: &JudgeOptions) -> Floors {
+        let builds = if options.across_builds { builds_floor(processes, options.parity) } else { 0.0 };
+        Floors { aa: placement_floor(processes), builds }
+    }
+}
+
+/// What placement alone can put between arms from two builds: each build lays out its code
+/// anew, and an arm's copies — the same code at each code offset — show how far a layout alone
+/// moves it (`PlacementSpread::spread`, max over min of the copies' medians, so already the
+/// distance between the two extremes). The larger arm's spread where it clearly exceeds `parity`
+/// (`PlacementSpread::exceeds`), else 0; the median over processes, which all run the same two
+/// binaries. The twins of one build share its layout, so the A/A floor cannot see this: itoa's
+/// `u64[0]` was a confirmed 8–13 % loss against a release whose code for it was the same
+/// instruction for instruction, each build's copies 14–17 % apart (bench/criterion/results).
+pub(super) fn builds_floor(processes: &[&Samples], parity: f64) -> f64 {
+    let per_process: Vec<f64> = processes
+        .iter()
+        .map(|s| {
+            let arms = [
+                placement_spread(&s.candidate.placements, &s.candidate_twin.placements),
+                placement_spread(&s.baseline.placements, &s.baseline_twin.placements),
+            ];
+            arms.into_iter().flatten().filter(|p| p.exceeds(parity)).map(|p| p.spread).fold(0.0, f64::max)
+        })
+        .collect();
+    if per_process.is_empty() { 0.0 } else { crate::stats::median(&per_process) }
 }
 
 /// The A/A floor of a verdict: how far identical code ran from its own twin in the same process

@@ -28,6 +28,8 @@ pub enum WarningKind {
     NoisyHarness,
     /// Where the code sits in memory changes its speed by more than the parity.
     Placement,
+    /// Against a git revision: the two builds lay the code out apart by more than the parity.
+    BuildsApart,
     /// Neighbouring rounds are correlated; the interval used blocks.
     Autocorrelated,
     /// Too few rounds for a stable interval.
@@ -48,13 +50,14 @@ impl WarningKind {
     /// use rtcompare::WarningKind;
     /// assert_eq!(WarningKind::ALL[0].as_str(), "drift");
     /// ```
-    pub const ALL: [WarningKind; 11] = [
+    pub const ALL: [WarningKind; 12] = [
         WarningKind::Drift,
         WarningKind::Inconclusive,
         WarningKind::TimingModes,
         WarningKind::BelowFloor,
         WarningKind::NoisyHarness,
         WarningKind::Placement,
+        WarningKind::BuildsApart,
         WarningKind::Autocorrelated,
         WarningKind::FewRounds,
         WarningKind::ProcessesDisagree,
@@ -77,6 +80,7 @@ impl WarningKind {
             WarningKind::BelowFloor => "below_floor",
             WarningKind::NoisyHarness => "noisy_harness",
             WarningKind::Placement => "placement",
+            WarningKind::BuildsApart => "builds_apart",
             WarningKind::Autocorrelated => "autocorrelated",
             WarningKind::FewRounds => "few_rounds",
             WarningKind::ProcessesDisagree => "processes_disagree",
@@ -143,6 +147,15 @@ pub enum Caveat {
     NoisyHarness {
         /// The A/A floor, [`Verdict::floor`](super::Verdict::floor).
         floor: f64,
+        /// The parity band, [`Verdict::parity_band`](super::Verdict::parity_band).
+        parity: f64,
+    },
+    /// Arms from two builds (against a git revision) whose copies show that placement alone
+    /// moves the code by more than the parity: only a difference beyond that counts, and parity
+    /// cannot be established ([`Verdict::builds_floor`](super::Verdict::builds_floor)).
+    BuildsApart {
+        /// The builds floor.
+        builds_floor: f64,
         /// The parity band, [`Verdict::parity_band`](super::Verdict::parity_band).
         parity: f64,
     },
@@ -281,6 +294,7 @@ impl Caveat {
             Caveat::Drift { .. } | Caveat::DriftedTogether { .. } => WarningKind::Drift,
             Caveat::NoisyHarness { .. } => WarningKind::NoisyHarness,
             Caveat::Placement { .. } => WarningKind::Placement,
+            Caveat::BuildsApart { .. } => WarningKind::BuildsApart,
             Caveat::TimingModes { .. } => WarningKind::TimingModes,
             Caveat::BelowFloor { .. } => WarningKind::BelowFloor,
             Caveat::NotBeyondTolerance { .. } | Caveat::CoarseMeter { .. } | Caveat::TooWide { .. } => {

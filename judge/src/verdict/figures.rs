@@ -32,8 +32,8 @@ pub struct Verdict {
     /// percentiles for hundreds; see [`crate::stats::fast_end`]), candidate over baseline.
     pub best_ratio: f64,
     /// What the median ratio and the interval were judged against:
-    /// `max(parity, noise, clock floor / median, A/A floor)`, with twice the A/A floor when the
-    /// floor exceeds the parity.
+    /// `max(parity, noise, clock floor / median, A/A floor, builds floor)`, with twice the A/A
+    /// floor when the floor exceeds the parity.
     pub tolerance: f64,
     /// What the ratio of fast ends was judged against: `max(parity, clock floor / fast end)`.
     pub best_tolerance: f64,
@@ -43,8 +43,14 @@ pub struct Verdict {
     /// The A/A floor the difference had to clear: how far each arm ran from its own twin in the
     /// same process, the larger arm's, averaged over the processes pooled.
     pub floor: f64,
+    /// For arms from two builds (against a git revision): what placement alone can put between
+    /// them, the larger arm's spread of its copies at each code offset where that clearly
+    /// exceeds the parity (the median over the processes); 0 for arms from one build. Two builds
+    /// lay out identical code apart in ways the twins of one build share and so cannot show.
+    #[serde(default)]
+    pub builds_floor: f64,
     /// The band the whole interval must lie within for parity to be established: the parity
-    /// setting itself. Parity is not established when the A/A floor or the clock's resolution
+    /// setting itself. Parity is not established when either floor or the clock's resolution
     /// exceeds it either: a band wider than the parity would call a difference the user cares
     /// about "no difference".
     pub parity_band: f64,

@@ -24,6 +24,10 @@ pub struct JudgeOptions {
     pub thresholds: Vec<f64>,
     /// Seed of every resampling, so the same samples always give the same report.
     pub seed: u64,
+    /// Whether the arms ran in two builds (a comparison against a git revision). Each build
+    /// lays out its code anew, so the verdict must also clear what placement alone moves the
+    /// arms, as their copies show it ([`Verdict::builds_floor`](crate::Verdict::builds_floor)).
+    pub across_builds: bool,
 }
 
 impl Default for JudgeOptions {
@@ -35,6 +39,7 @@ impl Default for JudgeOptions {
             resamples: crate::stats::DEFAULT_RESAMPLES,
             thresholds: Vec::new(),
             seed: 0,
+            across_builds: false,
         }
     }
 }

@@ -4,9 +4,10 @@
 
 use super::{calibration, normal, series};
 use rtcompare_judge::decide::{Looks, Role, signal};
+use rtcompare_judge::judging::{FreshTest, judge_fresh};
 use rtcompare_judge::measure::{Calibration, Metric, Samples, Series};
 use rtcompare_judge::stats::{Estimate, ParityInputs, Spread, parity_verdict};
-use rtcompare_judge::{Dprng, JudgeOptions, Outcome, Report, WarningKind, judge};
+use rtcompare_judge::{Caveat, Dprng, JudgeOptions, Outcome, Report, WarningKind, judge};
 use rtcompare_report::{Detail, render_text, sentence};
 
 fn judged(
@@ -334,6 +335,88 @@ fn a_slow_placement_copy_is_measured_and_named_in_a_warning() {
         .collect();
     assert_eq!(placement.len(), 1, "{:?}", report.warnings);
     assert!(placement[0].contains("the candidate `candidate`") && placement[0].contains("80."), "{}", placement[0]);
+}
+
+/// Two builds of the same code, as itoa's `u64[0]` against a release whose code for it was the
+/// same instruction for instruction: each arm's copies at four code offsets run at two speeds a
+/// cycle apart (14–17 %), and the baseline build's layout makes every copy a cycle faster. The
+/// twins of each build agree, so the A/A floor is near zero; only the copies show what a layout
+/// does. Across builds the 13 % is within that and is parity, said as such; in one build (the
+/// layout shared) it stays a loss; a 40 % slowdown beyond the copies' spread is a loss across
+/// builds too, in one process and pooled over several.
+#[test]
+fn across_builds_a_difference_within_what_placement_moves_the_code_is_parity() {
+    let rounds = 120;
+    // A cycle is 1/7 of the fast copy's time; `cycles` gives each copy's count.
+    let placed = |rng: &mut Dprng, cycles: [f64; 4], scale: f64| -> Series {
+        let copies: Vec<Vec<f64>> = cycles.iter().map(|c| cloud(rng, 1_000.0 * scale * c / 7.0, rounds)).collect();
+        let per_op = (0..rounds).map(|i| copies.iter().map(|c| c[i]).sum::<f64>() / 4.0).collect();
+        Series { placements: copies, ..series(per_op, 0) }
+    };
+    let sampled = |seed: u64, slowdown: f64, (candidate, baseline): ([f64; 4], [f64; 4])| {
+        let mut rng = Dprng::new(seed);
+        Samples {
+            candidate_iters: 10_000,
+            baseline_iters: 10_000,
+            candidate: placed(&mut rng, candidate, slowdown),
+            candidate_twin: placed(&mut rng, candidate, slowdown),
+            baseline: placed(&mut rng, baseline, 1.0),
+            baseline_twin: placed(&mut rng, baseline, 1.0),
+        }
+    };
+    let samples = |seed: u64, slowdown: f64| sampled(seed, slowdown, ([7.0, 7.0, 8.0, 8.0], [6.0, 6.0, 7.0, 7.0]));
+    let across = JudgeOptions { across_builds: true, ..JudgeOptions::default() };
+    // Copies that run alike show no placement: their arms' difference is the code's, builds or not.
+    let even = judge("new", "old", Metric::Time, calibration(), sampled(37, 1.0, ([7.0; 4], [6.0; 4])), &across);
+    assert_eq!((even.verdict.outcome, even.verdict.builds_floor), (Outcome::Loss, 0.0), "{:?}", even.verdict);
+    let one_build = judge("new", "old", Metric::Time, calibration(), samples(35, 1.0), &JudgeOptions::default());
+    assert_eq!(one_build.verdict.outcome, Outcome::Loss, "{:?}", one_build.verdict);
+    assert_eq!(one_build.verdict.builds_floor, 0.0);
+
+    let report = judge("new", "old", Metric::Time, calibration(), samples(35, 1.0), &across);
+    let verdict = &report.verdict;
+    assert_eq!((verdict.outcome, verdict.resolved), (Outcome::Parity, false), "{verdict:?}");
+    assert!((verdict.builds_floor - 1.0 / 6.0).abs() < 0.01, "the baseline's copies, 6 and 7 cycles: {verdict:?}");
+    assert!(verdict.floor < 0.01 && verdict.tolerance >= verdict.builds_floor, "{verdict:?}");
+    let said: Vec<String> = report
+        .warnings
+        .iter()
+        .filter(|w| matches!(w, Caveat::BuildsApart { .. }))
+        .map(|w| sentence(w, &report))
+        .collect();
+    assert_eq!(said.len(), 1, "{:?}", report.warnings);
+    assert!(said[0].contains("two builds lay this code out apart") && said[0].contains("16."), "{}", said[0]);
+    // Identical code laid out alike in both builds: parity, not established, for that reason.
+    let alike = sampled(38, 1.0, ([7.0, 7.0, 8.0, 8.0], [7.0, 7.0, 8.0, 8.0]));
+    let alike = judge("new", "old", Metric::Time, calibration(), alike, &across);
+    assert_eq!((alike.verdict.outcome, alike.verdict.resolved), (Outcome::Parity, false), "{:?}", alike.verdict);
+    let has = |is: fn(&Caveat) -> bool| alike.warnings.iter().any(is);
+    assert!(has(|w| matches!(w, Caveat::BuildsApart { .. })), "{:?}", alike.warnings);
+    assert!(!has(|w| matches!(w, Caveat::CoarseMeter { .. })), "the meter is not why: {:?}", alike.warnings);
+
+    let real = judge("new", "old", Metric::Time, calibration(), samples(36, 1.4), &across);
+    assert_eq!(real.verdict.outcome, Outcome::Loss, "{:?}", real.verdict);
+
+    let processes = |slowdown: f64| -> Vec<rtcompare_judge::Measured> {
+        (0..6)
+            .map(|j| rtcompare_judge::Measured {
+                candidate: "new".to_owned(),
+                baseline: "old".to_owned(),
+                calibration: calibration(),
+                samples: samples(40 + j, slowdown),
+            })
+            .collect()
+    };
+    let pooled = rtcompare_judge::judge_processes(processes(1.0), Metric::Time, &across);
+    assert_eq!(pooled.verdict.outcome, Outcome::Parity, "{:?}", pooled.verdict);
+    let pooled = rtcompare_judge::judge_processes(processes(1.4), Metric::Time, &across);
+    assert_eq!(pooled.verdict.outcome, Outcome::Loss, "{:?}", pooled.verdict);
+    // A confirmation's fresh processes: six that all agree confirm at 2.5 % (2⁻⁶ < 2.5 %).
+    let test = FreshTest { side: Outcome::Loss, alpha: 0.025, look: true };
+    let fresh = judge_fresh(processes(1.0), Metric::Time, &across, test);
+    assert_eq!(fresh.verdict.outcome, Outcome::Parity, "{:?}", fresh.verdict);
+    let fresh = judge_fresh(processes(1.0), Metric::Time, &JudgeOptions::default(), test);
+    assert_eq!(fresh.verdict.outcome, Outcome::Loss, "in one build: {:?}", fresh.verdict);
 }
 
 /// Two functions that both allocate nothing are at exact, established parity, not at `0 / 0`.

@@ -124,7 +124,7 @@ impl ProcessPlan {
 
 /// How the samples of the test `name` of `comparison` are judged at interval level `level`: its
 /// parity ([`TestOptions`]) and the attribute's thresholds, a seed of the test's own drawn from
-/// `seed`, and resamples enough for the level.
+/// `seed`, resamples enough for the level, and, against a git revision, arms from two builds.
 pub(crate) fn judge_options(comparison: Comparison, name: &str, seed: u64, level: f64) -> JudgeOptions {
     // No setting of the run sets a parity, so a worker, which has none, resolves the same one.
     let parity = TestOptions::of(comparison, None).parity;
@@ -134,6 +134,7 @@ pub(crate) fn judge_options(comparison: Comparison, name: &str, seed: u64, level
         seed: rtcompare_judge::seeds::named(seed, name),
         level,
         resamples: rtcompare_judge::stats::resamples_for_level(level),
+        across_builds: comparison.registration.against() == Against::Revision,
         ..JudgeOptions::default()
     }
 }
@@ -238,5 +239,16 @@ mod tests {
         let options = TestOptions { budget: Duration::from_millis(200), parity: 0.1 };
         assert_eq!(TestOptions::of(comparison(set), Some(&run)), options);
         assert_eq!(TestOptions::of(comparison(set), None), options);
+    }
+
+    #[test]
+    fn only_a_comparison_against_a_revision_is_judged_as_two_builds() {
+        let judged = |settings| judge_options(comparison(settings), "perf::new", 1, 0.95).across_builds;
+        assert!(judged(AttributeSettings { revision: true, ..AttributeSettings::default() }));
+        assert!(!judged(AttributeSettings::default()), "a function pair runs in one build");
+        assert!(
+            !judged(AttributeSettings { front_end: true, ..AttributeSettings::default() }),
+            "a front-end's pair runs two processes of one binary"
+        );
     }
 }
