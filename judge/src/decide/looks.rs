@@ -195,7 +195,9 @@ pub const LEAN_BEYOND_TOLERANCE: f64 = 0.5;
 /// A lean covers what one process sees but cannot establish alone: an interval reaching back
 /// inside the tolerance, a fast end a little inside it, a process whose own hash seeds or layout
 /// hide part of the difference. The screen needs no error bookkeeping of its own for it: what
-/// can fail a test is the confirmation, which holds its level by itself.
+/// can fail a test is the confirmation, which holds its level by itself. A difference within
+/// the builds floor has no lean: fresh processes run the same two builds, so they cannot tell
+/// the code from where each build put it.
 pub fn signal(report: &Report) -> Option<Outcome> {
     signal_of(&report.verdict, &report.estimate)
 }
@@ -204,6 +206,7 @@ pub fn signal(report: &Report) -> Option<Outcome> {
 fn signal_of(v: &Verdict, e: &Estimate) -> Option<Outcome> {
     let lean = LEAN_BEYOND_TOLERANCE * v.tolerance;
     match v.outcome {
+        Outcome::Parity if e.difference.abs() <= v.builds_floor => None,
         Outcome::Parity if e.difference < -lean && e.high < 0.0 => Some(Outcome::Loss),
         Outcome::Parity if e.difference > win_margin(lean) && e.low > 0.0 => Some(Outcome::Win),
         Outcome::Parity => None,

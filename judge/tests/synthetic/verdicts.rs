@@ -394,6 +394,9 @@ fn across_builds_a_difference_within_what_placement_moves_the_code_is_parity() {
     assert!(has(|w| matches!(w, Caveat::BuildsApart { .. })), "{:?}", alike.warnings);
     assert!(!has(|w| matches!(w, Caveat::CoarseMeter { .. })), "the meter is not why: {:?}", alike.warnings);
 
+    // Fresh processes run the same two builds: nothing within the builds floor goes to them.
+    assert_eq!((signal(&one_build), signal(&report)), (Some(Outcome::Loss), None));
+
     let real = judge("new", "old", Metric::Time, calibration(), samples(36, 1.4), &across);
     assert_eq!(real.verdict.outcome, Outcome::Loss, "{:?}", real.verdict);
 
