@@ -1,12 +1,9 @@
 //! [`Criterion`]: the benchmark manager a `criterion_group!` target receives.
 
-use crate::group::BenchmarkGroup;
-use crate::id::BenchmarkId;
+use crate::PlottingBackend;
 use crate::measurement::{Measurement, WallTime};
 use crate::profiler::Profiler;
-use crate::{Bencher, PlottingBackend};
 use std::marker::PhantomData;
-use std::panic::Location;
 use std::path::Path;
 use std::time::Duration;
 
@@ -193,90 +190,6 @@ impl<M: Measurement> Criterion<M> {
     /// Returns this manager unchanged: rtcompare's harness reads the command line itself.
     #[must_use]
     pub fn configure_from_args(self) -> Criterion<M> {
-        self
-    }
-
-    /// A group of benchmarks sharing a name (the first part of their ids) and settings.
-    ///
-    /// # Panics
-    ///
-    /// On an empty name, as criterion does.
-    ///
-    /// ```
-    /// use rtcompare_criterion::Criterion;
-    ///
-    /// fn bench(c: &mut Criterion) {
-    ///     let mut group = c.benchmark_group("My Group");
-    ///     group.bench_function("Bench 1", |b| b.iter(|| 1));
-    ///     group.bench_function("Bench 2", |b| b.iter(|| 2));
-    ///     group.finish();
-    /// }
-    /// ```
-    pub fn benchmark_group<S: Into<String>>(&mut self, group_name: S) -> BenchmarkGroup<'_, M> {
-        let group_name = group_name.into();
-        assert!(!group_name.is_empty(), "Group name must not be empty.");
-        BenchmarkGroup::new(self, group_name)
-    }
-
-    /// Benchmarks `f`, with the id `id` as written.
-    ///
-    /// ```no_run
-    /// use rtcompare_criterion::{Criterion, criterion_group, criterion_main};
-    /// use std::hint::black_box;
-    ///
-    /// fn fibonacci(n: u64) -> u64 {
-    ///     if n < 2 { n } else { fibonacci(n - 1) + fibonacci(n - 2) }
-    /// }
-    ///
-    /// fn bench(c: &mut Criterion) {
-    ///     c.bench_function("fib 20", |b| b.iter(|| fibonacci(black_box(20))));
-    /// }
-    ///
-    /// criterion_group!(benches, bench);
-    /// criterion_main!(benches);
-    /// ```
-    #[track_caller]
-    pub fn bench_function<F>(&mut self, id: &str, mut f: F) -> &mut Criterion<M>
-    where
-        F: FnMut(&mut Bencher<'_, M>),
-    {
-        let location = Location::caller();
-        self.benchmark_group(id).run(location, BenchmarkId { function: None, parameter: None }, &(), |b, _| f(b));
-        self
-    }
-
-    /// Benchmarks `f` on `input`; the id `BenchmarkId::new("name", parameter)` is
-    /// `name/parameter`, as in criterion.
-    ///
-    /// # Panics
-    ///
-    /// On an id from [`BenchmarkId::from_parameter`], which has no function name to serve as
-    /// the group's, as criterion does.
-    ///
-    /// ```
-    /// use rtcompare_criterion::{BenchmarkId, Criterion};
-    ///
-    /// fn bench(c: &mut Criterion) {
-    ///     let size = 1024usize;
-    ///     c.bench_with_input(BenchmarkId::new("input_example", size), &size, |b, &s| {
-    ///         b.iter(|| vec![0u8; s]);
-    ///     });
-    /// }
-    /// ```
-    #[track_caller]
-    pub fn bench_with_input<F, I>(&mut self, id: BenchmarkId, input: &I, f: F) -> &mut Criterion<M>
-    where
-        F: FnMut(&mut Bencher<'_, M>, &I),
-        I: ?Sized,
-    {
-        let location = Location::caller();
-        let Some(group) = id.function else {
-            panic!(
-                "Cannot use BenchmarkId::from_parameter with Criterion::bench_with_input: it has no function \
-                 name. Use a BenchmarkGroup, or BenchmarkId::new."
-            );
-        };
-        self.benchmark_group(group).run(location, BenchmarkId { function: None, parameter: id.parameter }, input, f);
         self
     }
 

@@ -206,6 +206,9 @@ fn run(plan: &Plan, with_criterion: bool, counting: bool, out_dir: &Path, comman
     let mut context = context(command, commit, started.elapsed(), registered);
     context.previous = previous;
     context.counting = counted;
+    if plan.mode == "issue49" {
+        context.plan_targets = issue49::targets(plan, &cells, registered);
+    }
     let markdown = report::markdown(plan, &context, overhead, &calibration, &cells, &criterion_rows);
     let json = report::json(plan, &context, overhead, &calibration, &cells, &criterion_rows);
     println!("\n{markdown}");
@@ -406,6 +409,7 @@ fn context(command: String, commit: String, elapsed: Duration, registered: usize
         registered,
         previous: None,
         counting: Vec::new(),
+        plan_targets: Vec::new(),
     }
 }
 

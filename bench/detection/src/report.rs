@@ -71,6 +71,8 @@ pub struct Context {
     pub previous: Option<Previous>,
     /// With `--counting`, each condition's suite wall time with counting off and at its default.
     pub counting: Vec<Counting>,
+    /// The targets of the plan's own issue, listed before the others (issue 49's for its plan).
+    pub plan_targets: Vec<Target>,
 }
 
 /// One condition's suite with instruction counting off and at its default: every trial ran
@@ -237,8 +239,9 @@ pub fn level_line(registered: usize, cells: &[Cell]) -> String {
     }
 }
 
-/// Evaluates the targets on the cells and the overhead. `registered` is the size of the
-/// fixture's suite; `previous` the run this one replaces, for the suite-time target.
+/// Evaluates the targets on the cells and the overhead, after `plan_targets` (the plan's own
+/// issue's, evaluated by its module). `registered` is the size of the fixture's suite;
+/// `previous` the run this one replaces, for the suite-time target.
 ///
 /// Issue 36's targets, then the earlier ones that still apply. Dropped with issue 36's
 /// confirmation (fresh processes planned to fill the time cap, one test on all of them): "a
@@ -251,11 +254,12 @@ pub fn targets(
     overhead: Option<Overhead>,
     registered: usize,
     previous: Option<&Previous>,
+    plan_targets: &[Target],
 ) -> Vec<Target> {
     let budget_s = plan.budget_s();
-    let issue_49 = if plan.mode == "issue49" { crate::issue49::targets(plan, cells, registered) } else { Vec::new() };
-    issue_49
-        .into_iter()
+    plan_targets
+        .iter()
+        .cloned()
         .chain([
             share_target(plan, cells, registered, &MEMWALK_5),
             share_target(plan, cells, registered, &MEMWALK_10),
@@ -743,7 +747,7 @@ pub fn markdown(
     let mut out = String::new();
     header(&mut out, plan, context, cells);
     let _ = writeln!(out, "## Targets\n");
-    let rows = targets(plan, cells, overhead, context.registered, context.previous.as_ref())
+    let rows = targets(plan, cells, overhead, context.registered, context.previous.as_ref(), &context.plan_targets)
         .into_iter()
         .map(|t| vec![t.target, t.observed, met_label(t.met).to_owned()]);
     table(&mut out, &["target", "observed", ""], rows);
@@ -1249,7 +1253,7 @@ pub fn json(
             "condition": s.condition.label(), "setting": s.setting, "aa_changes": s.aa_changes, "slowdowns_2": s.slowdowns_2,
             "speedups_2": s.speedups_2, "found_10": s.found_10, "direction_errors": s.direction_errors, "wall_s": s.wall_s,
         })).collect::<Vec<_>>(),
-        "targets": targets(plan, cells, overhead, context.registered, context.previous.as_ref()).iter().map(|t| json!({"target": t.target, "observed": t.observed, "met": t.met})).collect::<Vec<_>>(),
+        "targets": targets(plan, cells, overhead, context.registered, context.previous.as_ref(), &context.plan_targets).iter().map(|t| json!({"target": t.target, "observed": t.observed, "met": t.met})).collect::<Vec<_>>(),
     })
 }
 
@@ -1305,7 +1309,7 @@ mod tests {
     /// The target named `name` evaluated on `cells` at `budget` in a binary of 200 comparisons,
     /// after a run with `previous`.
     fn target(cells: &[Cell], budget: &'static str, previous: Option<&Previous>, name: &str) -> Target {
-        find(&targets(&plan(budget), cells, None, 200, previous), name).clone()
+        find(&targets(&plan(budget), cells, None, 200, previous, &[]), name).clone()
     }
 
     /// How a trial of a change ends, as its results file says.
@@ -1429,7 +1433,7 @@ mod tests {
     fn share_targets_need_their_suite_their_budget_and_every_condition_they_hold_for() {
         let cells = memwalk_cells();
         let name = "a 5 % slowdown and a 5 % speed-up";
-        let small = find(&targets(&plan("1s"), &cells, None, 199, None), name).clone();
+        let small = find(&targets(&plan("1s"), &cells, None, 199, None, &[]), name).clone();
         assert_eq!(small.met, Some(false), "{}", small.observed);
         assert!(small.observed.contains("fewer than the 200 comparisons"), "{}", small.observed);
         let short = target(&cells, "300ms", None, name);
@@ -1626,7 +1630,7 @@ mod tests {
 
     #[test]
     fn no_target_is_left_that_the_confirmation_misses_by_design() {
-        let all = targets(&plan("1s"), &[], None, 200, None);
+        let all = targets(&plan("1s"), &[], None, 200, None, &[]);
         for dropped in ["close call", "3× the parity", "half of today's"] {
             assert!(all.iter().all(|t| !t.target.contains(dropped)), "{dropped}");
         }
@@ -1669,6 +1673,7 @@ mod tests {
             registered: 200,
             previous: None,
             counting: Vec::new(),
+            plan_targets: Vec::new(),
         }
     }
 
