@@ -224,6 +224,7 @@ struct Verdict {
     best_tolerance: f64,
     noise: f64,
     floor: f64,
+    builds_floor: f64,
     parity_band: f64,
 }
 
@@ -477,6 +478,7 @@ fn check_figures(file: &ResultsFile) {
     assert!(verdict.ratio < 0.5 && verdict.best_ratio < 0.5, "ratios are candidate over baseline");
     let first = c.first.as_ref().unwrap_or_else(|| panic!("no first round"));
     assert_eq!(verdict.ratio, first.verdict.ratio, "the verdict's figures are the first round's");
+    assert_eq!(verdict.builds_floor, 0.0, "a function pair runs in one build");
     let confirmation = c.confirmation.as_ref().unwrap_or_else(|| panic!("a 4x win is confirmed"));
     assert!(confirmation.confirmed && confirmation.ending == "confirmed" && confirmation.settle.is_none());
     // The test took its first round, its confirmation and its count; the run, its one test.
