@@ -302,7 +302,7 @@ fn meaning(kind: WarningKind) -> Option<&'static str> {
         WarningKind::NoisyHarness => "identical copies of the code measured apart by more than the tolerance here",
         WarningKind::Placement => "where the linker puts the code changes its speed by more than the tolerance",
         WarningKind::BuildsApart => {
-            "the two builds lay this code out apart, which moves it by more than the tolerance; no parity is established"
+            "the two builds lay this code out apart by more than the tolerance; only a difference beyond that counts"
         }
         WarningKind::Autocorrelated => "neighbouring rounds moved together (a busy or throttling machine)",
         WarningKind::FewRounds => "few rounds were measured, so the interval is rough",

@@ -135,11 +135,11 @@ pub(crate) fn verdict_line(judgement: &Judgement) -> String {
     let e = &report.estimate;
     // Within the band: as the verdict established, or as the printed interval of fresh processes
     // lies.
+    let inside = -v.parity_band <= e.low && e.high <= v.parity_band;
     let within = match judgement.confirmation {
-        Some(_) => -v.parity_band <= e.low && e.high <= v.parity_band,
+        Some(_) => inside,
         None => v.resolved,
     };
-    let inside = -v.parity_band <= e.low && e.high <= v.parity_band;
     let meaning = match (v.outcome, within) {
         (Outcome::Parity, true) => format!(", within ±{}", pct(v.parity_band)),
         // Within the band but not established: a floor or the meter exceeds the parity, which
